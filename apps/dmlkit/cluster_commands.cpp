@@ -1,0 +1,14 @@
+// `dmlkit cluster ...`: the cluster-scheduling subcommands.
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+void add_cluster_policies_command(CLI::App& cluster, Context& ctx);
+
+void add_cluster_commands(CLI::App& app, Context& ctx) {
+  auto* cluster = app.add_subcommand("cluster", "Job-level scheduling of a GPU cluster (simulation)");
+  cluster->require_subcommand(1);
+  add_cluster_policies_command(*cluster, ctx);
+}
+
+}  // namespace dmlkit::app

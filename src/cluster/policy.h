@@ -1,0 +1,88 @@
+// The seam between a scheduling policy and the world: a policy reads a view of the cluster and of
+// the active jobs and returns, for the next round, each job's placement. The simulator provides the
+// view, and so will the live controller; a policy never knows which one it runs on.
+#pragma once
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster_spec.h"
+#include "cluster/job.h"
+#include "cluster/placement.h"
+
+namespace dmlkit::cluster {
+
+// What a policy may ask about a job's future (an oracle: only policies that are documented as
+// clairvoyant, e.g. srtf, tetris, optimus-oracle, use it).
+class JobOracle {
+ public:
+  virtual ~JobOracle() = default;
+  // Remaining wall time if the job ran from now on with `gpus` GPUs on a consolidated placement
+  // (no restart delay).
+  virtual double remaining_time_s(int gpus) const = 0;
+  // Step time (s) of one iteration with `gpus` GPUs on a packed placement (profile jobs); for
+  // fixed-duration jobs, the remaining time.
+  virtual double step_time_s(int gpus) const = 0;
+  // Remaining iterations (profile jobs, at the job's batch size); 0 if not applicable.
+  virtual double remaining_iterations() const = 0;
+  // Largest useful GPU count (profile jobs: batch_size / min local batch; trace jobs: request).
+  virtual int max_gpus() const = 0;
+};
+
+struct JobView {
+  const Job* job = nullptr;
+  Placement placement;            // current placement (empty: not running)
+  double attained_gpu_s = 0;      // 2D attained service: sum over time of GPUs held
+  double executed_s = 0;          // wall time holding at least one GPU
+  double last_stopped_s = 0;      // when the job last stopped running (or its arrival)
+  double queued_since_s = 0;      // start of the current wait (valid when not running)
+  int preemptions = 0;            // times it lost its GPUs before finishing
+  int restarts = 0;               // allocation changes (including the first start)
+  const JobOracle* oracle = nullptr;
+  bool running() const { return !placement.empty(); }
+  int gpus() const { return placement_gpus(placement); }
+};
+
+struct ClusterView {
+  const ClusterSpec* cluster = nullptr;
+  double now_s = 0;
+  double round_s = 60;
+};
+
+// Options every policy is created with. `params` holds policy-specific knobs as strings
+// (`--policy-param tiresias.queues=2`), documented per policy in docs/cluster.md.
+struct PolicyOptions {
+  std::string profile = "default";  // "default" or "pollux" (reference-compatible semantics)
+  PlacementKind placement = PlacementKind::Consolidate;
+  std::map<std::string, std::string> params;
+  double param(const std::string& key, double fallback) const;  // throws Error if not numeric
+  std::string param_str(const std::string& key, const std::string& fallback) const;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  // Fills out[i] with the placement job i should have during the next round (empty = not
+  // running). `jobs` holds the active (arrived, unfinished) jobs in arrival order; `out` has the
+  // same size and starts as each job's current placement. A decision that exceeds a server's
+  // GPUs is a bug in the policy: the simulator rejects it.
+  virtual void schedule(const ClusterView& view, std::span<const JobView> jobs,
+                        std::span<Placement> out) = 0;
+};
+
+using PolicyFactory = std::unique_ptr<Policy> (*)(const PolicyOptions&);
+
+struct PolicyInfo {
+  std::string name;
+  std::string summary;  // one line, shown by `dmlkit cluster policies`
+  PolicyFactory make;
+};
+
+// All built-in policies, in the order `dmlkit cluster policies` lists them.
+const std::vector<PolicyInfo>& policy_registry();
+// Creates a policy by name; throws Error("unknown policy 'x' (known: ...)") otherwise.
+std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions& options);
+
+}  // namespace dmlkit::cluster
