@@ -1,5 +1,7 @@
-// Where a job's GPUs are: a list of (server, GPU count) slices, sorted by server id. Also the
-// placement choices every policy can use to turn a GPU count into a placement.
+// Where a job's GPUs are: a list of (server, GPU count) slices, each server at most once, in the
+// order the policy chose them (the measured-profile lookup of the Pollux model depends on the
+// order, as the reference simulator's does). Also the placement choices every policy can use to
+// turn a GPU count into a placement.
 #pragma once
 #include <span>
 #include <string>

@@ -1,0 +1,37 @@
+// How a job progresses when it holds GPUs: the per-job speed model behind the simulator.
+// Two kinds: measured application profiles (profile_progress.cpp) and fixed-duration trace
+// replay (fixed_duration_progress.cpp). A JobProgress is also the job's JobOracle.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "cluster/cluster_spec.h"
+#include "cluster/job.h"
+#include "cluster/placement.h"
+#include "cluster/policy.h"
+
+namespace dmlkit::cluster {
+
+class JobProgress : public JobOracle {
+ public:
+  // The job restarts on `placement` (empty: it is stopped). Called by the simulator whenever the
+  // placement changes; the restart delay itself is handled by the simulator.
+  virtual void on_placement(const Placement& placement) = 0;
+  // Runs the job for up to dt_s seconds on its current placement; returns the seconds actually
+  // used, which is less than dt_s only if the job finished inside the interval.
+  virtual double advance(double dt_s) = 0;
+  virtual bool finished() const = 0;
+  // Seconds the job needs to finish if it keeps its current placement (infinity if stopped).
+  virtual double time_to_finish_s() const = 0;
+};
+
+struct ProgressOptions {
+  std::string data_dir;          // folder holding app-profiles/
+  bool pollux_semantics = false; // round epoch crossings to whole seconds etc. (reference profile)
+};
+
+// Creates the progress model for `job` (by job.kind). Throws Error naming the job's source file,
+// line and field `application` if the application has no profile.
+std::unique_ptr<JobProgress> make_job_progress(const Job& job, const ProgressOptions& options);
+
+}  // namespace dmlkit::cluster
