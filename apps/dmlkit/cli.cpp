@@ -12,7 +12,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App app{"dmlkit: the systems side of distributed machine learning"};
   app.set_version_flag("--version", std::string("dmlkit ") + DMLKIT_VERSION);
   app.require_subcommand(1);
-  Context ctx{out, err, {}};
+  Context ctx{out, err, {}, {}};
   add_cluster_commands(app, ctx);
   try {
     app.parse(argc, argv);

@@ -4,11 +4,15 @@
 namespace dmlkit::app {
 
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx);
+void add_cluster_simulate_command(CLI::App& cluster, Context& ctx);
+void add_cluster_compare_command(CLI::App& cluster, Context& ctx);
 
 void add_cluster_commands(CLI::App& app, Context& ctx) {
   auto* cluster = app.add_subcommand("cluster", "Job-level scheduling of a GPU cluster (simulation)");
   cluster->require_subcommand(1);
   add_cluster_policies_command(*cluster, ctx);
+  add_cluster_simulate_command(*cluster, ctx);
+  add_cluster_compare_command(*cluster, ctx);
 }
 
 }  // namespace dmlkit::app

@@ -8,10 +8,10 @@ namespace dmlkit::app {
 
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies");
-  static bool verbose = false;
+  auto& verbose = ctx.make<bool>();
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's one-line summary");
-  cmd->callback([&ctx] {
-    ctx.run = [&ctx] {
+  cmd->callback([&] {
+    ctx.run = [&] {
       for (const auto& p : cluster::policy_registry()) {
         ctx.out << p.name;
         if (verbose) ctx.out << "\t" << p.summary;

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <iosfwd>
+#include <memory>
+#include <vector>
 
 namespace dmlkit::app {
 
@@ -11,6 +13,15 @@ struct Context {
   std::ostream& err;
   // Set by the chosen subcommand's callback; run after parsing so errors map to exit codes.
   std::function<int()> run;
+  // Storage for option values that lives as long as this parse (no static state, so the CLI can
+  // run many times in one process, as the tests do).
+  std::vector<std::shared_ptr<void>> storage;
+  template <typename T>
+  T& make() {
+    auto p = std::make_shared<T>();
+    storage.push_back(p);
+    return *p;
+  }
 };
 
 void add_cluster_commands(CLI::App& app, Context& ctx);

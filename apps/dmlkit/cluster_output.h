@@ -1,0 +1,42 @@
+// The output of a cluster run: results.json (versioned schema), CSV tables, report.html, and the
+// summary printed on stdout as a table, JSON or CSV.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cluster/metrics.h"
+#include "cluster/simulator.h"
+#include "core/output_dir.h"
+
+namespace dmlkit::app {
+
+// Version of the results.json layout; bump it when a field changes meaning or disappears.
+inline constexpr int kResultsSchemaVersion = 1;
+
+struct RunDescription {
+  std::string command;
+  std::string workload;
+  std::string workload_path;
+  std::string cluster;
+  int cluster_gpus = 0;
+  int cluster_servers = 0;
+  std::string profile;
+  std::string placement;
+  std::map<std::string, std::string> policy_params;
+  uint64_t seed = 0;
+  double round_s = 0;
+  double restart_delay_s = 0;
+  size_t jobs = 0;
+  int dropped_oversized = 0;
+};
+
+void write_cluster_outputs(OutputDir& out, const RunDescription& desc,
+                           const std::vector<cluster::SimResult>& results,
+                           const std::vector<cluster::Metrics>& metrics);
+// The summary of all policies: format is "table", "json" or "csv".
+std::string render_cluster_summary(const RunDescription& desc, const std::vector<cluster::SimResult>& results,
+                                   const std::vector<cluster::Metrics>& metrics, const std::string& format);
+
+}  // namespace dmlkit::app

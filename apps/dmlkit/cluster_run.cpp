@@ -1,0 +1,158 @@
+#include "dmlkit/cluster_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+
+#include "cluster/cluster_spec.h"
+#include "cluster/data_dir.h"
+#include "cluster/metrics.h"
+#include "cluster/policy.h"
+#include "cluster/simulator.h"
+#include "cluster/workload.h"
+#include "core/error.h"
+#include "core/output_dir.h"
+#include "dmlkit/cluster_output.h"
+
+namespace dmlkit::app {
+
+namespace cl = dmlkit::cluster;
+
+void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
+  cmd.add_option("--workload", o.workload,
+                 "Workload: bundled name (pollux-1..8, pollux-0.5-1..8, philly, synthetic) or a CSV file "
+                 "(Pollux-style or Philly-format, recognised by its header)")
+      ->capture_default_str();
+  cmd.add_option("--cluster", o.cluster, "Cluster: NxG shorthand (16x4), a YAML/JSON file, or alibaba-2023")
+      ->capture_default_str();
+  cmd.add_option("--profile", o.profile,
+                 "Simulation semantics: default (event-driven) or pollux (the Pollux reference simulator's)")
+      ->check(CLI::IsMember({"default", "pollux"}))
+      ->capture_default_str();
+  cmd.add_option("--placement", o.placement, "Placement for policies that place GPU counts: "
+                                             "consolidate, spread, first-fit, most-free")
+      ->capture_default_str();
+  cmd.add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable), e.g. tiresias.queues=2");
+  cmd.add_option("--round", o.round_s, "Scheduling round length in seconds")->capture_default_str();
+  cmd.add_option("--restart-delay", o.restart_delay_s, "Seconds a job loses when its placement changes")
+      ->capture_default_str();
+  cmd.add_flag("--no-event-replan", o.no_event_replan,
+               "Default profile: re-plan only at round boundaries, not at arrivals and completions");
+  cmd.add_flag("--free-first-start", o.free_first_start,
+               "Default profile: do not charge the restart delay on a job's first start");
+  cmd.add_flag("--drop-oversized", o.drop_oversized,
+               "Drop (and count) jobs needing more GPUs than the cluster has, instead of failing");
+  cmd.add_option("--window-start", o.window_start_s, "Philly trace: first second of the window to replay");
+  cmd.add_option("--window-end", o.window_end_s, "Philly trace: end of the window (seconds; default: all)");
+  cmd.add_option("--vc", o.virtual_clusters, "Philly trace: keep only these virtual clusters")->delimiter(',');
+  cmd.add_option("--synthetic-jobs", o.synthetic_jobs, "Number of jobs of the synthetic workload")
+      ->capture_default_str();
+  cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
+  cmd.add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)");
+  cmd.add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  o.data_dir = cl::default_data_dir();
+  cmd.add_option("--data-dir", o.data_dir, "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
+}
+
+namespace {
+
+void check_options(const ClusterRunOptions& o) {
+  if (o.policies.empty()) throw Error("--policies: no policy given");
+  if (!(o.round_s > 0)) throw Error("--round: must be positive, got " + std::to_string(o.round_s));
+  if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
+  if (o.synthetic_jobs < 1) throw Error("--synthetic-jobs: must be at least 1");
+  for (size_t i = 0; i < o.policies.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (o.policies[i] == o.policies[k]) throw Error("--policies: '" + o.policies[i] + "' given twice");
+}
+
+cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
+  cl::PolicyOptions p;
+  p.profile = o.profile;
+  p.placement = cl::parse_placement_kind(o.placement);
+  for (const auto& kv : o.policy_params) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
+    p.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return p;
+}
+
+cl::Workload load(const ClusterRunOptions& o, const cl::ClusterSpec& cluster) {
+  if (o.workload == "synthetic") {
+    cl::SyntheticSpec spec;
+    spec.num_jobs = o.synthetic_jobs;
+    cl::Workload w = cl::synthetic_workload(spec, o.seed);
+    for (const auto& j : w.jobs)
+      if (j.num_gpus > cluster.total_gpus())
+        throw Error("synthetic workload: a job needs " + std::to_string(j.num_gpus) + " GPUs, the cluster has " +
+                    std::to_string(cluster.total_gpus()));
+    return w;
+  }
+  cl::WorkloadOptions wo;
+  wo.data_dir = o.data_dir;
+  wo.window_start_s = o.window_start_s;
+  wo.window_end_s = o.window_end_s;
+  wo.virtual_clusters = o.virtual_clusters;
+  wo.cluster_gpus = cluster.total_gpus();
+  wo.drop_oversized = o.drop_oversized;
+  return cl::load_workload(o.workload, wo);
+}
+
+}  // namespace
+
+int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
+  check_options(o);
+  // Validate everything (names, files, knobs) before the first simulation starts.
+  const cl::PolicyOptions popts = policy_options(o);
+  std::vector<std::unique_ptr<cl::Policy>> policies;
+  for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
+  const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
+  if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  const cl::Workload workload = load(o, cluster);
+  if (workload.jobs.empty()) throw Error(workload.path + ": the workload has no jobs");
+
+  cl::SimConfig config;
+  config.profile = o.profile == "pollux" ? cl::SimProfile::Pollux : cl::SimProfile::Default;
+  config.round_s = o.round_s;
+  config.restart_delay_s = o.restart_delay_s;
+  config.charge_first_start = !o.free_first_start;
+  config.schedule_on_events = !o.no_event_replan;
+  config.data_dir = o.data_dir;
+
+  RunDescription desc;
+  desc.command = o.command;
+  desc.workload = workload.name;
+  desc.workload_path = workload.path;
+  desc.cluster = o.cluster;
+  desc.cluster_gpus = cluster.total_gpus();
+  desc.cluster_servers = cluster.num_servers();
+  desc.profile = o.profile;
+  desc.placement = o.placement;
+  desc.policy_params = popts.params;
+  desc.seed = o.seed;
+  desc.round_s = o.round_s;
+  desc.restart_delay_s = o.restart_delay_s;
+  desc.jobs = workload.jobs.size();
+  desc.dropped_oversized = workload.dropped_oversized;
+
+  std::vector<cl::SimResult> results;
+  for (size_t i = 0; i < policies.size(); ++i) {
+    results.push_back(cl::simulate(cluster, workload, o.policies[i], *policies[i], config));
+  }
+  std::vector<cl::Metrics> metrics;
+  for (const auto& r : results) metrics.push_back(cl::compute_metrics(r));
+
+  OutputDir out(o.out);
+  write_cluster_outputs(out, desc, results, metrics);
+  const std::string& path = out.commit();
+
+  ctx.out << render_cluster_summary(desc, results, metrics, o.format);
+  if (o.format == "table") ctx.out << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";
+  else ctx.err << "output: " << path << "\n";
+  return 0;
+}
+
+}  // namespace dmlkit::app

@@ -1,0 +1,41 @@
+// What `dmlkit cluster simulate` and `dmlkit cluster compare` share: their options, the run of
+// one or more policies on one workload, and writing the output folder.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+struct ClusterRunOptions {
+  std::string workload = "pollux-6";
+  std::string cluster = "16x4";
+  std::vector<std::string> policies;
+  std::string profile = "default";       // default | pollux
+  std::string placement = "consolidate"; // consolidate | spread | first-fit | most-free
+  std::vector<std::string> policy_params; // key=value
+  double round_s = 60;
+  double restart_delay_s = 30;
+  bool no_event_replan = false;
+  bool free_first_start = false;
+  bool drop_oversized = false;
+  double window_start_s = 0;
+  double window_end_s = -1;
+  std::vector<std::string> virtual_clusters;
+  int synthetic_jobs = 200;
+  uint64_t seed = 1;
+  std::string out;
+  std::string format = "table";          // table | json | csv
+  std::string data_dir;
+  std::string command;                   // "cluster simulate" / "cluster compare"
+};
+
+// Adds the options common to simulate and compare to `cmd`.
+void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o);
+// Runs every policy in o.policies on the workload, writes the output folder, prints the summary.
+int run_cluster_policies(const ClusterRunOptions& o, Context& ctx);
+
+}  // namespace dmlkit::app

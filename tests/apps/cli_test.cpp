@@ -1,0 +1,189 @@
+// End-to-end tests of `dmlkit cluster ...` run in-process: output folder, determinism, and every
+// bad-input case (one line naming file, line and field; exit status 2; no output folder left).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace fs = std::filesystem;
+using dmlkit::testing::run_cli;
+using dmlkit::testing::slurp;
+using dmlkit::testing::TempDir;
+
+namespace {
+
+const std::string kPolluxHeader = "name,time,application,num_replicas,batch_size\n";
+const std::string kTraceHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+
+// Expects a bad-input failure: status 2, exactly one line on stderr containing every needle, and
+// no output folder (nor a staging folder) left behind.
+void expect_bad_input(const std::vector<std::string>& args, const TempDir& dir,
+                      const std::vector<std::string>& needles) {
+  auto r = run_cli(args);
+  EXPECT_EQ(r.status, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  for (const auto& n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in: " << r.err;
+  EXPECT_FALSE(fs::exists(dir.path("out"))) << "output folder left behind";
+  for (const auto& e : fs::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".out.tmp"), std::string::npos) << "staging folder left behind";
+}
+
+std::vector<std::string> simulate_args(const std::string& workload, const TempDir& dir,
+                                       const std::string& policy = "fifo", const std::string& cluster = "2x4") {
+  return {"cluster", "simulate", "--workload", workload, "--cluster", cluster, "--policy", policy, "--out",
+          dir.path("out")};
+}
+
+}  // namespace
+
+TEST(Cli, VersionAndPolicies) {
+  auto v = run_cli({"--version"});
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.out.find("dmlkit "), std::string::npos);
+  auto p = run_cli({"cluster", "policies"});
+  EXPECT_EQ(p.status, 0);
+  for (const char* name : {"fifo\n", "srtf\n", "drf\n", "tetris\n", "tiresias\n", "optimus-oracle\n"})
+    EXPECT_NE(p.out.find(name), std::string::npos) << name;
+}
+
+TEST(Cli, HelpOnEveryCommand) {
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"cluster", "--help"}, {"cluster", "simulate", "--help"}, {"cluster", "compare", "--help"},
+           {"cluster", "policies", "--help"}}) {
+    auto r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << args.back();
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Cli, CompareWritesOutputFolder) {
+  TempDir dir("compare");
+  auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies",
+                    "fifo,tiresias", "--seed", "3", "--out", dir.path("out")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("avg_jct_s"), std::string::npos);
+  EXPECT_NE(r.out.find(dir.path("out")), std::string::npos) << "prints where the output is";
+  for (const char* f : {"results.json", "metrics.csv", "jobs-fifo.csv", "jobs-tiresias.csv", "rounds-fifo.csv",
+                        "report.html"})
+    EXPECT_TRUE(fs::exists(dir.path("out") + "/" + f)) << f;
+  auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["records"].size(), 2u);
+  EXPECT_EQ(j["records"][0]["policy"], "fifo");
+  EXPECT_EQ(j["records"][0]["metrics"]["finished"], 160);
+  EXPECT_GT(j["records"][1]["metrics"]["avg_jct_s"].get<double>(), 0.0);
+}
+
+TEST(Cli, SameSeedGivesByteIdenticalResults) {
+  TempDir dir("determinism");
+  std::vector<std::string> base = {"cluster", "compare", "--workload", "synthetic", "--synthetic-jobs", "60",
+                                   "--cluster", "4x4", "--policies", "fifo,srtf,drf,tetris,tiresias", "--seed", "7"};
+  auto a = base, b = base, c = base;
+  a.insert(a.end(), {"--out", dir.path("a")});
+  b.insert(b.end(), {"--out", dir.path("b")});
+  c.insert(c.end(), {"--out", dir.path("c")});
+  c[c.size() - 3] = "8";  // another seed
+  ASSERT_EQ(run_cli(a).status, 0);
+  ASSERT_EQ(run_cli(b).status, 0);
+  ASSERT_EQ(run_cli(c).status, 0);
+  EXPECT_EQ(slurp(dir.path("a/results.json")), slurp(dir.path("b/results.json")));
+  EXPECT_EQ(slurp(dir.path("a/jobs-tiresias.csv")), slurp(dir.path("b/jobs-tiresias.csv")));
+  EXPECT_NE(slurp(dir.path("a/jobs-fifo.csv")), slurp(dir.path("c/jobs-fifo.csv")));
+}
+
+TEST(Cli, FormatsJsonAndCsv) {
+  TempDir dir("formats");
+  auto args = simulate_args("pollux-6", dir, "fifo", "16x4");
+  args.insert(args.end(), {"--format", "json"});
+  auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["records"][0]["policy"], "fifo");
+  args.back() = "csv";
+  r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("policy,avg_jct_s,", 0), 0u) << r.out;
+}
+
+TEST(CliBadInput, MissingFile) {
+  TempDir dir("missing");
+  expect_bad_input(simulate_args(dir.path("nope.csv"), dir), dir, {"nope.csv"});
+}
+
+TEST(CliBadInput, MalformedLine) {
+  TempDir dir("malformed");
+  auto f = dir.write("w.csv", kPolluxHeader + "a,10,cifar10,1,128\nb,20,cifar10\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"w.csv:3"});
+}
+
+TEST(CliBadInput, MissingColumn) {
+  TempDir dir("column");
+  auto f = dir.write("w.csv", "timestamp,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,1,66,vc\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"w.csv"});
+}
+
+TEST(CliBadInput, NegativeDuration) {
+  TempDir dir("negative");
+  auto f = dir.write("t.csv", kTraceHeader + "2017-10-09 07:01:55,66.0,1,66.0,vc\n2017-10-09 07:03:00,-5,1,-5,vc\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"t.csv:3", "duration"});
+}
+
+TEST(CliBadInput, NonNumericDuration) {
+  TempDir dir("nonnumeric");
+  auto f = dir.write("t.csv", kTraceHeader + "2017-10-09 07:01:55,abc,1,66.0,vc\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"t.csv:2", "duration"});
+}
+
+TEST(CliBadInput, UnknownApplication) {
+  TempDir dir("app");
+  auto f = dir.write("w.csv", kPolluxHeader + "a,10,cifar10,1,128\nb,20,alexnet,2,256\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"w.csv:3", "application", "alexnet"});
+}
+
+TEST(CliBadInput, UnknownPolicy) {
+  TempDir dir("policy");
+  expect_bad_input(simulate_args("pollux-6", dir, "lottery", "16x4"), dir, {"lottery"});
+}
+
+TEST(CliBadInput, OversizedJobRejectedOrDropped) {
+  TempDir dir("oversized");
+  auto f = dir.write("t.csv", kTraceHeader + "2017-10-09 07:01:55,66.0,1,66.0,vc\n2017-10-09 07:02:00,100,16,1600,vc\n");
+  expect_bad_input(simulate_args(f, dir), dir, {"t.csv:3", "num_gpus"});
+  auto args = simulate_args(f, dir);
+  args.push_back("--drop-oversized");
+  auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_EQ(j["inputs"]["dropped_oversized"], 1);
+  EXPECT_EQ(j["records"][0]["metrics"]["jobs"], 1);
+}
+
+TEST(CliBadInput, EmptyWorkload) {
+  TempDir dir("empty");
+  auto f = dir.write("w.csv", kPolluxHeader);
+  expect_bad_input(simulate_args(f, dir), dir, {"w.csv"});
+}
+
+TEST(CliBadInput, BadClusterAndOptions) {
+  TempDir dir("options");
+  auto args = simulate_args("pollux-6", dir);
+  args[5] = "16by4";
+  expect_bad_input(args, dir, {"16by4"});
+  args = simulate_args("pollux-6", dir);
+  args.insert(args.end(), {"--round", "-5"});
+  expect_bad_input(args, dir, {"--round"});
+  args = simulate_args("pollux-6", dir);
+  args.insert(args.end(), {"--placement", "diagonal"});
+  expect_bad_input(args, dir, {"diagonal"});
+}
+
+TEST(CliBadInput, FailedRunKeepsPreviousOutput) {
+  TempDir dir("keep");
+  ASSERT_EQ(run_cli(simulate_args("pollux-6", dir, "fifo", "16x4")).status, 0);
+  const std::string before = slurp(dir.path("out/results.json"));
+  auto r = run_cli(simulate_args(dir.path("nope.csv"), dir));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(slurp(dir.path("out/results.json")), before);
+}
