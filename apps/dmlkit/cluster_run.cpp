@@ -12,6 +12,8 @@
 #include "cluster/workload.h"
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/progress.h"
+#include "core/table.h"
 #include "dmlkit/cluster_output.h"
 
 namespace dmlkit::app {
@@ -140,7 +142,13 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
 
   std::vector<cl::SimResult> results;
   for (size_t i = 0; i < policies.size(); ++i) {
+    ProgressBar bar(o.policies[i], static_cast<double>(workload.jobs.size()));
+    config.on_progress = [&bar](double now_s, size_t finished, size_t) {
+      bar.update(static_cast<double>(finished), "t=" + fixed(now_s / 3600.0, 1) + " h");
+    };
     results.push_back(cl::simulate(cluster, workload, o.policies[i], *policies[i], config));
+    bar.update(static_cast<double>(workload.jobs.size()));
+    bar.finish();
   }
   std::vector<cl::Metrics> metrics;
   for (const auto& r : results) metrics.push_back(cl::compute_metrics(r));

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 
+#include "cluster/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
 
@@ -246,7 +247,7 @@ ClusterSpec ClusterSpec::parse(const std::string& spec) {
   ClusterSpec out;
   if (!is_regular_file(spec) && parse_shorthand(spec, out)) return out;
   std::string path = spec;
-  if (spec == "alibaba-2023") path = std::string(DMLKIT_DATA_DIR) + "/alibaba-gpu-2023/openb_node_list_gpu_node.csv";
+  if (spec == "alibaba-2023") path = default_data_dir() + "/alibaba-gpu-2023/openb_node_list_gpu_node.csv";
   if (!is_regular_file(path)) {
     throw Error(path, 0, "",
                 "no such cluster file, and not a shorthand NxG[:TYPE] (e.g. 16x4) or a bundled name "

@@ -12,6 +12,12 @@ namespace dmlkit::cluster {
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
       // {"name", "one-line summary", make_name},
+      {"fifo", "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)", make_fifo},
+      {"srtf", "shortest remaining time first (oracle), gang, preemptive", make_srtf},
+      {"drf", "Dominant Resource Fairness by progressive filling over GPU/CPU/memory, elastic (NSDI'11)", make_drf},
+      {"tetris", "multi-resource packing: alignment + remaining-work term + fairness knob (SIGCOMM'14)", make_tetris},
+      {"tiresias", "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)", make_tiresias},
+      {"optimus-oracle", "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)", make_optimus_oracle},
   };
   return registry;
 }

@@ -34,6 +34,7 @@ struct LineChart {
   std::string y_title;
   std::vector<ChartSeries> series;
   std::optional<double> x_min, x_max, y_min, y_max;  // axis limits; automatic when empty
+  bool y_integer = false;  // y values are counts: ticks only at whole numbers
 };
 
 // Escapes & < > " ' so `text` can go into HTML text or a quoted attribute.

@@ -7,5 +7,11 @@
 namespace dmlkit::cluster {
 
 // std::unique_ptr<Policy> make_fifo(const PolicyOptions& options);
+std::unique_ptr<Policy> make_fifo(const PolicyOptions& options);    // policies/fifo.cpp
+std::unique_ptr<Policy> make_srtf(const PolicyOptions& options);    // policies/srtf.cpp
+std::unique_ptr<Policy> make_drf(const PolicyOptions& options);     // policies/drf.cpp
+std::unique_ptr<Policy> make_tetris(const PolicyOptions& options);  // policies/tetris.cpp
+std::unique_ptr<Policy> make_tiresias(const PolicyOptions& options);        // policies/tiresias.cpp
+std::unique_ptr<Policy> make_optimus_oracle(const PolicyOptions& options);  // policies/optimus_oracle.cpp
 
 }  // namespace dmlkit::cluster

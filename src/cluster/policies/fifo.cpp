@@ -1,0 +1,63 @@
+// FIFO: first come, first served with gang scheduling (the classic baseline of every cluster
+// scheduler paper; cluster-schedulers spec section 6.3).
+//
+// Algorithm, every round:
+//   1. Running jobs keep their placement: FIFO never preempts.
+//   2. Waiting jobs are visited in arrival order (ties: job id). Each gets its full request
+//      (job.num_gpus GPUs, placed with PolicyOptions::placement) or nothing.
+//   3. Head-of-line blocking: the first waiting job that does not fit stops the walk, so later
+//      jobs wait even if they would fit. With `fifo.backfill=1` the walk goes on and any later job
+//      that fits starts (greedy backfilling without reservations: a large job at the head can be
+//      delayed indefinitely by a stream of small ones).
+// Assumptions [A]: a job's request is its workload GPU count (num_replicas for Pollux-style jobs);
+// a job never runs with fewer or more GPUs than requested; GPUs may span servers when the
+// placement kind splits them (consolidate splits only when no single server has room).
+#include <algorithm>
+#include <numeric>
+
+#include "cluster/policies/factories.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+
+namespace {
+
+class FifoPolicy final : public Policy {
+ public:
+  explicit FifoPolicy(const PolicyOptions& options)
+      : placement_(options.placement), backfill_(options.param("fifo.backfill", 0.0) != 0.0) {}
+
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    std::vector<int> free(view.cluster->servers.size());
+    for (size_t s = 0; s < free.size(); ++s) free[s] = view.cluster->servers[s].gpus;
+    FreeGpus pool(std::move(free));
+    order_.resize(jobs.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+      if (jobs[a].job->arrival_s != jobs[b].job->arrival_s) return jobs[a].job->arrival_s < jobs[b].job->arrival_s;
+      return jobs[a].job->id < jobs[b].job->id;
+    });
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      out[i] = jobs[i].placement;
+      if (jobs[i].running()) pool.take(jobs[i].placement);
+    }
+    for (int i : order_) {
+      if (jobs[i].running()) continue;
+      if (!pool.place(std::max(1, jobs[i].job->num_gpus), placement_, out[i])) {
+        out[i].clear();
+        if (!backfill_) break;
+      }
+    }
+  }
+
+ private:
+  PlacementKind placement_;
+  bool backfill_;
+  std::vector<int> order_;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_fifo(const PolicyOptions& options) { return std::make_unique<FifoPolicy>(options); }
+
+}  // namespace dmlkit::cluster

@@ -1,0 +1,456 @@
+// HtmlReport: renders blocks to one self-contained HTML page with Chart.js inlined (see header).
+#include "core/html_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/table.h"
+
+#ifndef DMLKIT_CHARTJS_PATH
+#define DMLKIT_CHARTJS_PATH "/usr/share/javascript/chart.js/chart.min.js"
+#endif
+
+namespace dmlkit {
+namespace {
+
+// Content-Security-Policy of the page: inline scripts and styles only, nothing fetched (the icon
+// is an empty data: URL so the browser does not ask for /favicon.ico).
+constexpr const char* kCsp =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+constexpr const char* kStyle = R"CSS(
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       margin: 0; color: #1d2330; background: #fff; line-height: 1.45; }
+main { max-width: 1200px; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; }
+h2 { font-size: 1.25rem; margin: 2rem 0 .6rem; border-bottom: 1px solid #dde1e8; padding-bottom: .25rem; }
+h3, h4 { font-size: 1.05rem; margin: 1.4rem 0 .5rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.table-wrap { overflow-x: auto; margin: .5rem 0 1rem; }
+table { border-collapse: collapse; font-size: .92rem; }
+caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
+th, td { padding: .3rem .7rem; border-bottom: 1px solid #e4e7ec; text-align: left; white-space: nowrap; }
+th { background: #f4f6f9; white-space: normal; vertical-align: bottom; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure.chart { margin: 1rem 0 1.75rem; }
+figure.chart .chart-box { position: relative; height: 360px; }
+figure.chart figcaption { font-weight: 600; margin-bottom: .4rem; }
+.noscript { color: #a33; }
+)CSS";
+
+// Runs first (in <head>): records script errors, failed loads, CSP violations and console.error
+// calls into <body data-errors=... data-error-count=...>, so a headless browser can check them.
+constexpr const char* kErrorCaptureJs = R"JS(
+(function () {
+  'use strict';
+  var errors = [];
+  function flush() {
+    if (!document.body) return;
+    document.body.dataset.errorCount = String(errors.length);
+    document.body.dataset.errors = errors.join('\n');
+  }
+  function record(message) { errors.push(String(message)); flush(); }
+  window.dmlkitRecordError = record;
+  window.addEventListener('error', function (e) {
+    if (e.target && e.target !== window && e.target.tagName) {
+      record('failed to load <' + e.target.tagName.toLowerCase() + '>');
+    } else {
+      record('error: ' + (e.message || 'unknown') + (e.lineno ? ' (line ' + e.lineno + ')' : ''));
+    }
+  }, true);
+  window.addEventListener('unhandledrejection', function (e) {
+    record('unhandled rejection: ' + ((e.reason && e.reason.message) || e.reason));
+  });
+  document.addEventListener('securitypolicyviolation', function (e) {
+    record('blocked by the content security policy: ' + e.violatedDirective + ' ' + e.blockedURI);
+  });
+  var consoleError = console.error;
+  console.error = function () {
+    record('console.error: ' + Array.prototype.map.call(arguments, String).join(' '));
+    return consoleError.apply(console, arguments);
+  };
+  document.addEventListener('DOMContentLoaded', flush);
+})();
+)JS";
+
+// Draws every chart from the JSON block. After a chart's first render it marks its canvas with
+// data-drawn="1", data-ink=<painted pixels> and data-points=<points laid out over all series>, and
+// counts it in <body data-charts-drawn=N>
+// (data-charts-expected holds the number of charts in the page).
+constexpr const char* kDrawJs = R"JS(
+(function () {
+  'use strict';
+  var body = document.body;
+  var specs = JSON.parse(document.getElementById('dmlkit-chart-data').textContent);
+  body.dataset.chartsExpected = String(specs.length);
+  body.dataset.chartsDrawn = '0';
+  if (specs.length === 0) return;
+  if (typeof Chart === 'undefined') { window.dmlkitRecordError('Chart.js is not available'); return; }
+  var palette = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#7F7F00',
+                 '#000000', '#999999', '#882255'];
+  var drawn = 0;
+  var drawnMarker = {
+    id: 'dmlkitDrawn',
+    afterRender: function (chart) {
+      var canvas = chart.canvas;
+      if (canvas.dataset.drawn) return;
+      var ink = 0;
+      try {
+        var pixels = chart.ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        for (var i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) ++ink;
+      } catch (e) { ink = -1; }
+      var points = 0;
+      for (var k = 0; k < chart.data.datasets.length; ++k) points += chart.getDatasetMeta(k).data.length;
+      canvas.dataset.ink = String(ink);
+      canvas.dataset.points = String(points);
+      canvas.dataset.drawn = '1';
+      drawn += 1;
+      body.dataset.chartsDrawn = String(drawn);
+    }
+  };
+  function axis(title, min, max, integer) {
+    var a = {type: 'linear', title: {display: title.length > 0, text: title}};
+    if (min !== null) a.min = min;
+    if (max !== null) a.max = max;
+    if (integer) a.ticks = {precision: 0};
+    return a;
+  }
+  specs.forEach(function (spec, index) {
+    var canvas = document.getElementById('dmlkit-chart-' + index);
+    var datasets = spec.series.map(function (s, k) {
+      var color = palette[k % palette.length];
+      return {
+        label: s.label,
+        data: s.points.map(function (p) { return {x: p[0], y: p[1]}; }),
+        stepped: s.step ? 'before' : false,
+        borderColor: color,
+        backgroundColor: color,
+        borderWidth: 2,
+        pointRadius: s.points.length <= 60 ? 2.5 : 0,
+        pointHoverRadius: 4,
+        fill: false,
+        tension: 0
+      };
+    });
+    try {
+      new Chart(canvas, {
+        type: 'line',
+        data: {datasets: datasets},
+        options: {
+          animation: false,
+          responsive: true,
+          maintainAspectRatio: false,
+          parsing: false,
+          interaction: {mode: 'nearest', intersect: false},
+          scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false),
+                   y: axis(spec.y_title, spec.y_min, spec.y_max, spec.y_integer)},
+          plugins: {legend: {position: 'bottom'}}
+        },
+        plugins: [drawnMarker]
+      });
+    } catch (e) {
+      window.dmlkitRecordError('chart ' + index + ': ' + (e && e.message ? e.message : e));
+    }
+  });
+})();
+)JS";
+
+// Shortest text for v with 6 significant digits, read back as a double: chart coordinates do not
+// need more, and it halves the size of the JSON.
+double round_for_chart(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return std::strtod(buf, nullptr);
+}
+
+bool looks_numeric(const std::string& cell) {
+  if (cell.empty()) return false;
+  std::string s = cell;
+  if (s.back() == '%') s.pop_back();
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front()))) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  if (v && std::isfinite(*v)) return *v;
+  return nullptr;
+}
+
+bool contains_ci(const std::string& haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != haystack.end();
+}
+
+std::string read_chartjs(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path, 0, "", "Chart.js not found: install libjs-chart.js");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  std::string js = buf.str();
+  if (js.empty()) throw Error(path, 0, "", "Chart.js not found: install libjs-chart.js");
+  // Inside <script>, "</script" would end the element and "<!--" changes how the end is found.
+  if (contains_ci(js, "</script") || js.find("<!--") != std::string::npos)
+    throw Error(path, 0, "", "cannot inline this Chart.js bundle: it contains </script or <!--");
+  return js;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_for_script(const nlohmann::json& value) {
+  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  // '<' only occurs inside JSON strings, where \u003c is the same character.
+  for (char c : text) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
+}
+
+std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y,
+                                       size_t max_points) {
+  if (x.size() != y.size()) throw std::invalid_argument("downsample_indices: x and y differ in size");
+  const size_t n = x.size();
+  std::vector<size_t> keep;
+  if (n <= max_points || max_points < 3) {
+    keep.resize(n);
+    for (size_t i = 0; i < n; ++i) keep[i] = i;
+    return keep;
+  }
+  keep.reserve(max_points);
+  const size_t buckets = max_points - 2;
+  // Bucket b covers interior indices [1 + b*w, 1 + (b+1)*w) with w = (n-2)/buckets (fractional).
+  const double width = static_cast<double>(n - 2) / static_cast<double>(buckets);
+  auto bucket_begin = [&](size_t b) { return 1 + static_cast<size_t>(std::floor(b * width)); };
+  size_t a = 0;
+  keep.push_back(0);
+  for (size_t b = 0; b < buckets; ++b) {
+    const size_t begin = bucket_begin(b);
+    const size_t end = std::min(bucket_begin(b + 1), n - 1);
+    // Mean of the next bucket (the last point for the last bucket).
+    size_t next_begin = end;
+    size_t next_end = b + 1 < buckets ? std::min(bucket_begin(b + 2), n - 1) : n;
+    if (next_begin >= next_end) next_begin = next_end - 1;
+    double mean_x = 0, mean_y = 0;
+    for (size_t i = next_begin; i < next_end; ++i) {
+      mean_x += x[i];
+      mean_y += y[i];
+    }
+    mean_x /= static_cast<double>(next_end - next_begin);
+    mean_y /= static_cast<double>(next_end - next_begin);
+    size_t best = begin;
+    double best_area = -1;
+    for (size_t i = begin; i < end; ++i) {
+      const double area =
+          std::fabs((x[a] - mean_x) * (y[i] - y[a]) - (x[a] - x[i]) * (mean_y - y[a]));
+      if (area > best_area) {
+        best_area = area;
+        best = i;
+      }
+    }
+    if (begin < end) {
+      keep.push_back(best);
+      a = best;
+    }
+  }
+  keep.push_back(n - 1);
+  return keep;
+}
+
+ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
+  if (series.x.size() != series.y.size())
+    throw std::invalid_argument("chart series '" + series.label + "': x and y differ in size");
+  ChartSeries out;
+  out.label = series.label;
+  out.step = series.step;
+  const size_t n = series.x.size();
+  out.x.reserve(n);
+  out.y.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(series.x[i]) || !std::isfinite(series.y[i])) continue;
+    out.x.push_back(series.x[i]);
+    out.y.push_back(series.y[i]);
+  }
+  if (series.step && out.x.size() > 2) {
+    // A point that repeats the held value adds nothing; keep the last one for the x extent.
+    size_t w = 1;
+    for (size_t i = 1; i < out.x.size(); ++i) {
+      const bool last = i + 1 == out.x.size();
+      if (!last && out.y[i] == out.y[w - 1]) continue;
+      out.x[w] = out.x[i];
+      out.y[w] = out.y[i];
+      ++w;
+    }
+    out.x.resize(w);
+    out.y.resize(w);
+  }
+  if (out.x.size() > max_points) {
+    const auto keep = downsample_indices(out.x, out.y, max_points);
+    ChartSeries small;
+    small.label = out.label;
+    small.step = out.step;
+    small.x.reserve(keep.size());
+    small.y.reserve(keep.size());
+    for (size_t i : keep) {
+      small.x.push_back(out.x[i]);
+      small.y.push_back(out.y[i]);
+    }
+    return small;
+  }
+  return out;
+}
+
+std::string default_chartjs_path() { return DMLKIT_CHARTJS_PATH; }
+
+HtmlReport::HtmlReport(std::string title) : title_(std::move(title)) {}
+
+void HtmlReport::add_heading(std::string text, int level) {
+  blocks_.push_back(Heading{std::move(text), std::clamp(level, 2, 4)});
+}
+
+void HtmlReport::add_paragraph(std::string text) { blocks_.push_back(Paragraph{std::move(text)}); }
+
+void HtmlReport::add_facts(std::vector<std::pair<std::string, std::string>> facts) {
+  blocks_.push_back(Facts{std::move(facts)});
+}
+
+void HtmlReport::add_table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows,
+                           std::string caption) {
+  blocks_.push_back(Table{std::move(header), std::move(rows), std::move(caption)});
+}
+
+void HtmlReport::add_table(const TextTable& table, std::string caption) {
+  add_table(table.header(), table.rows(), std::move(caption));
+}
+
+void HtmlReport::add_chart(LineChart chart) {
+  for (const auto& s : chart.series)
+    if (s.x.size() != s.y.size())
+      throw std::invalid_argument("chart '" + chart.title + "', series '" + s.label + "': x and y differ in size");
+  blocks_.push_back(ChartRef{charts_.size()});
+  charts_.push_back(std::move(chart));
+}
+
+void HtmlReport::set_max_points_per_series(size_t max_points) { max_points_ = std::max<size_t>(max_points, 3); }
+
+std::string HtmlReport::render() const { return render(default_chartjs_path()); }
+
+std::string HtmlReport::render(const std::string& chartjs_path) const {
+  // Read first so a missing bundle fails before any work; a page without charts needs none.
+  const std::string chartjs = charts_.empty() ? std::string() : read_chartjs(chartjs_path);
+
+  std::string h;
+  h.reserve(chartjs.size() + 64 * 1024);
+  auto put = [&h](std::initializer_list<std::string_view> parts) {
+    for (std::string_view part : parts) h.append(part);
+  };
+  put({"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+       "<meta http-equiv=\"Content-Security-Policy\" content=\"", kCsp, "\">\n",
+       "<meta name=\"generator\" content=\"dmlkit\">\n",
+       "<title>", html_escape(title_), "</title>\n",
+       "<link rel=\"icon\" href=\"data:,\">\n",
+       "<style>", kStyle, "</style>\n",
+       "<script>", kErrorCaptureJs, "</script>\n",
+       "</head>\n<body>\n<main>\n",
+       "<h1>", html_escape(title_), "</h1>\n"});
+  if (!charts_.empty()) put({"<noscript><p class=\"noscript\">The charts need JavaScript.</p></noscript>\n"});
+
+  for (const Block& block : blocks_) {
+    if (const auto* b = std::get_if<Heading>(&block)) {
+      const std::string level = std::to_string(b->level);
+      put({"<h", level, ">", html_escape(b->text), "</h", level, ">\n"});
+    } else if (const auto* b = std::get_if<Paragraph>(&block)) {
+      put({"<p>", html_escape(b->text), "</p>\n"});
+    } else if (const auto* b = std::get_if<Facts>(&block)) {
+      put({"<dl class=\"facts\">\n"});
+      for (const auto& [key, value] : b->items)
+        put({"<dt>", html_escape(key), "</dt><dd>", html_escape(value), "</dd>\n"});
+      put({"</dl>\n"});
+    } else if (const auto* b = std::get_if<Table>(&block)) {
+      put({"<div class=\"table-wrap\"><table>\n"});
+      if (!b->caption.empty()) put({"<caption>", html_escape(b->caption), "</caption>\n"});
+      put({"<thead><tr>"});
+      for (const auto& cell : b->header) put({"<th scope=\"col\">", html_escape(cell), "</th>"});
+      put({"</tr></thead>\n<tbody>\n"});
+      for (const auto& row : b->rows) {
+        put({"<tr>"});
+        const size_t cells = std::max(row.size(), b->header.size());
+        for (size_t c = 0; c < cells; ++c) {
+          const std::string_view cell = c < row.size() ? std::string_view(row[c]) : std::string_view();
+          put({looks_numeric(std::string(cell)) ? "<td class=\"num\">" : "<td>", html_escape(cell), "</td>"});
+        }
+        put({"</tr>\n"});
+      }
+      put({"</tbody>\n</table></div>\n"});
+    } else if (const auto* b = std::get_if<ChartRef>(&block)) {
+      const std::string index = std::to_string(b->index);
+      const std::string title = html_escape(charts_[b->index].title);
+      put({"<figure class=\"chart\">\n<figcaption>", title, "</figcaption>\n",
+           "<div class=\"chart-box\"><canvas id=\"dmlkit-chart-", index, "\" role=\"img\" aria-label=\"", title,
+           "\"></canvas></div>\n</figure>\n"});
+    }
+  }
+  put({"</main>\n"});
+
+  nlohmann::json specs = nlohmann::json::array();
+  for (const LineChart& chart : charts_) {
+    nlohmann::json series = nlohmann::json::array();
+    for (const ChartSeries& s : chart.series) {
+      const ChartSeries r = reduce_series(s, max_points_);
+      nlohmann::json points = nlohmann::json::array();
+      for (size_t i = 0; i < r.x.size(); ++i)
+        points.push_back(nlohmann::json::array({round_for_chart(r.x[i]), round_for_chart(r.y[i])}));
+      series.push_back({{"label", r.label}, {"step", r.step}, {"points", std::move(points)}});
+    }
+    specs.push_back({{"title", chart.title},
+                     {"x_title", chart.x_title},
+                     {"y_title", chart.y_title},
+                     {"x_min", optional_number(chart.x_min)},
+                     {"x_max", optional_number(chart.x_max)},
+                     {"y_min", optional_number(chart.y_min)},
+                     {"y_max", optional_number(chart.y_max)},
+                     {"y_integer", chart.y_integer},
+                     {"series", std::move(series)}});
+  }
+  if (!charts_.empty()) put({"<script>", chartjs, "\n</script>\n"});
+  put({"<script type=\"application/json\" id=\"dmlkit-chart-data\">", json_for_script(specs), "</script>\n",
+       "<script>", kDrawJs, "</script>\n",
+       "</body>\n</html>\n"});
+  return h;
+}
+
+}  // namespace dmlkit

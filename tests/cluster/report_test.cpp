@@ -1,0 +1,99 @@
+// The cluster report's content: chart series computed from hand-made results, the metrics table,
+// warnings for unfinished jobs, and argument checks. (Drawing is tested in tests/apps.)
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "cluster/metrics.h"
+#include "cluster/report.h"
+
+using namespace dmlkit::cluster;
+using dmlkit::ChartSeries;
+
+namespace {
+
+JobRecord job(double arrival_s, double finish_s, double executed_s) {
+  JobRecord j;
+  j.arrival_s = arrival_s;
+  j.first_start_s = finish_s < 0 ? -1 : arrival_s;
+  j.finish_s = finish_s;
+  j.executed_s = executed_s;
+  j.gpu_s = executed_s;
+  return j;
+}
+
+SimResult result(std::string policy) {
+  SimResult r;
+  r.policy = std::move(policy);
+  r.total_gpus = 4;
+  // JCTs 2 h, 1 h, unfinished, 3 h.
+  r.jobs = {job(0, 7200, 3600), job(3600, 7200, 3600), job(0, -1, 0), job(0, 10800, 10800)};
+  r.makespan_s = 10800;
+  for (int k = 0; k < 4; ++k) {
+    RoundSample s;
+    s.time_s = 1800.0 * k;
+    s.gpus_busy = k;
+    s.queued_jobs = 3 - k;
+    r.rounds.push_back(s);
+  }
+  return r;
+}
+
+ReportInfo info() {
+  ReportInfo i;
+  i.workload = "unit <w>";
+  i.cluster = "1x4";
+  i.profile = "pollux";
+  i.seed = 42;
+  i.extra = {{"Round length", "60 s"}};
+  return i;
+}
+
+}  // namespace
+
+TEST(ClusterReport, JctCdfCountsAllJobsAndStartsAtZero) {
+  const ChartSeries s = jct_cdf_series(result("fifo"));
+  EXPECT_EQ(s.label, "fifo");
+  EXPECT_TRUE(s.step);
+  EXPECT_EQ(s.x, (std::vector<double>{1, 1, 2, 3}));
+  // Three of four jobs finished: the curve stops at 3/4.
+  EXPECT_EQ(s.y, (std::vector<double>{0, 0.25, 0.5, 0.75}));
+  SimResult none = result("none");
+  none.jobs = {job(0, -1, 0)};
+  EXPECT_TRUE(jct_cdf_series(none).x.empty());
+}
+
+TEST(ClusterReport, UtilizationAndQueueFollowTheRounds) {
+  const SimResult r = result("fifo");
+  const ChartSeries util = gpu_utilization_series(r);
+  EXPECT_EQ(util.x, (std::vector<double>{0, 0.5, 1, 1.5}));
+  EXPECT_EQ(util.y, (std::vector<double>{0, 25, 50, 75}));
+  const ChartSeries queue = queue_length_series(r);
+  EXPECT_EQ(queue.x, util.x);
+  EXPECT_EQ(queue.y, (std::vector<double>{3, 2, 1, 0}));
+}
+
+TEST(ClusterReport, PageHasFactsMetricsWarningsAndThreeCharts) {
+  const std::vector<SimResult> results = {result("fifo"), result("<srtf>")};
+  const auto report = cluster_report(info(), results, {compute_metrics(results[0]), compute_metrics(results[1])});
+  EXPECT_EQ(report.chart_count(), 3u);
+  const std::string page = report.render();
+  EXPECT_NE(page.find("<dd>unit &lt;w&gt;</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dd>1x4 (4 GPUs)</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dd>pollux</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dd>42</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dt>Round length</dt><dd>60 s</dd>"), std::string::npos);
+  // fifo: JCTs 7200, 3600, 10800 s -> average 7200, median 7200; 1 of 4 unfinished.
+  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">7200.0</td><td class=\"num\">7200.0</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<td>3/4</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>&lt;srtf&gt;</td>"), std::string::npos);
+  EXPECT_NE(page.find("Warning: policy fifo left 1 job(s) unfinished"), std::string::npos);
+  EXPECT_EQ(page.find("<srtf>"), std::string::npos);
+}
+
+TEST(ClusterReport, RejectsMismatchedOrEmptyInput) {
+  const std::vector<SimResult> results = {result("fifo")};
+  EXPECT_THROW(cluster_report(info(), results, {}), std::invalid_argument);
+  EXPECT_THROW(cluster_report(info(), {}, {}), std::invalid_argument);
+}

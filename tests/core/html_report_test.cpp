@@ -1,0 +1,248 @@
+// HtmlReport: escaping of hostile strings, self-containment (Chart.js inlined, no network
+// references), downsampling that keeps endpoints and peaks, and the missing-Chart.js error.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/table.h"
+
+using dmlkit::ChartSeries;
+using dmlkit::HtmlReport;
+using dmlkit::LineChart;
+
+namespace {
+
+const std::string kScript = "<script>alert(1)</script>";
+const std::string kCloser = "</script><script>document.body.dataset.pwned=1</script>";
+const std::string kImg = "<img src=x onerror=\"alert('x')\">";
+
+size_t count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The JSON block the page draws its charts from.
+nlohmann::json chart_data(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"dmlkit-chart-data\">";
+  const size_t begin = page.find(open);
+  EXPECT_NE(begin, std::string::npos);
+  const size_t start = begin + open.size();
+  const size_t end = page.find("</script>", start);
+  EXPECT_NE(end, std::string::npos);
+  return nlohmann::json::parse(page.substr(start, end - start));
+}
+
+ChartSeries series(std::string label, size_t n, bool step = false) {
+  ChartSeries s;
+  s.label = std::move(label);
+  s.step = step;
+  for (size_t i = 0; i < n; ++i) {
+    s.x.push_back(static_cast<double>(i));
+    s.y.push_back(std::sin(static_cast<double>(i) * 0.01));
+  }
+  return s;
+}
+
+HtmlReport hostile_report() {
+  HtmlReport r("Report " + kScript);
+  r.add_heading("Heading " + kCloser);
+  r.add_paragraph("Paragraph " + kImg + " & more");
+  r.add_facts({{"Workload " + kScript, "file " + kImg}});
+  r.add_table({"Policy", "JCT"}, {{kScript, "12.5"}, {kCloser, "3"}}, "Caption " + kImg);
+  LineChart c;
+  c.title = "Chart " + kScript;
+  c.x_title = "x " + kCloser;
+  c.y_title = "y <!-- comment";
+  c.series.push_back(series(kCloser, 5));
+  c.series.push_back(series(kScript, 5));
+  r.add_chart(c);
+  return r;
+}
+
+}  // namespace
+
+TEST(HtmlEscape, EscapesMarkupCharacters) {
+  EXPECT_EQ(dmlkit::html_escape(kScript), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(dmlkit::html_escape("a&b \"c\" 'd'"), "a&amp;b &quot;c&quot; &#39;d&#39;");
+  EXPECT_EQ(dmlkit::html_escape("plain text"), "plain text");
+}
+
+TEST(JsonForScript, NoStringCanCloseTheScriptElement) {
+  nlohmann::json j = {{"label", kCloser}, {"other", "<!-- x"}};
+  const std::string text = dmlkit::json_for_script(j);
+  EXPECT_EQ(text.find('<'), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(text), j);  // the strings survive unchanged
+}
+
+TEST(JsonForScript, ReplacesInvalidUtf8InsteadOfThrowing) {
+  nlohmann::json j = {{"label", std::string("bad \xff byte")}};
+  const std::string text = dmlkit::json_for_script(j);
+  EXPECT_NE(text.find("bad "), std::string::npos);
+  EXPECT_NO_THROW(nlohmann::json::parse(text));
+}
+
+TEST(HtmlReport, HostileStringsAreEscapedEverywhere) {
+  const std::string page = hostile_report().render();
+  EXPECT_EQ(page.find(kScript), std::string::npos);
+  EXPECT_EQ(page.find(kImg), std::string::npos);
+  EXPECT_EQ(page.find("dataset.pwned=1</script>"), std::string::npos);
+  EXPECT_EQ(page.find("<!-- comment"), std::string::npos);
+  // Exactly the four script elements of the page: error capture, Chart.js, data, drawing.
+  EXPECT_EQ(count(page, "<script"), 4u);
+  EXPECT_EQ(count(page, "</script>"), 4u);
+  // Escaped text is present where it belongs.
+  EXPECT_NE(page.find("<title>Report &lt;script&gt;alert(1)&lt;/script&gt;</title>"), std::string::npos);
+  EXPECT_NE(page.find("<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"), std::string::npos);
+  EXPECT_NE(page.find("aria-label=\"Chart &lt;script&gt;"), std::string::npos);
+  // The data block carries the labels unchanged once parsed.
+  const auto data = chart_data(page);
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data[0]["series"][0]["label"], kCloser);
+  EXPECT_EQ(data[0]["series"][1]["label"], kScript);
+  EXPECT_EQ(data[0]["x_title"], "x " + kCloser);
+  EXPECT_EQ(data[0]["y_title"], "y <!-- comment");
+}
+
+TEST(HtmlReport, IsSelfContainedWithChartJsInlined) {
+  const std::string page = hostile_report().render();
+  const std::string chartjs = read_all(dmlkit::default_chartjs_path());
+  ASSERT_FALSE(chartjs.empty()) << "Chart.js bundle missing at " << dmlkit::default_chartjs_path();
+  EXPECT_NE(page.find(chartjs), std::string::npos);
+  // No element loads anything: no src/href to a URL, no external stylesheet, no CSS url().
+  std::smatch m;
+  EXPECT_FALSE(std::regex_search(page, m, std::regex(R"((src|href)\s*=\s*["']?\s*(https?:|//))", std::regex::icase)))
+      << m.str();
+  EXPECT_FALSE(std::regex_search(page, m, std::regex(R"(<script[^>]*\ssrc\s*=)", std::regex::icase))) << m.str();
+  EXPECT_FALSE(std::regex_search(page, m, std::regex(R"(<link[^>]*stylesheet)", std::regex::icase))) << m.str();
+  // Stylesheets fetch nothing either (the Chart.js code itself is allowed to say "URL(").
+  const size_t style_begin = page.find("<style>");
+  const size_t style_end = page.find("</style>");
+  ASSERT_NE(style_begin, std::string::npos);
+  ASSERT_NE(style_end, std::string::npos);
+  const std::string style = page.substr(style_begin, style_end - style_begin);
+  EXPECT_FALSE(std::regex_search(style, m, std::regex(R"(@import|url\()", std::regex::icase))) << m.str();
+  EXPECT_EQ(count(page, "<style"), 1u);
+  EXPECT_EQ(page.find(" style="), std::string::npos);
+  // The page forbids every fetch.
+  EXPECT_NE(page.find("default-src 'none'"), std::string::npos);
+}
+
+TEST(HtmlReport, MissingChartJsIsAnError) {
+  const std::string path = "/nonexistent/dir/chart.min.js";
+  try {
+    hostile_report().render(path);
+    FAIL() << "expected dmlkit::Error";
+  } catch (const dmlkit::Error& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_NE(std::string(e.what()).find("Chart.js not found: install libjs-chart.js"), std::string::npos);
+  }
+  // A page without charts does not need the bundle.
+  HtmlReport plain("No charts");
+  plain.add_paragraph("text");
+  const std::string page = plain.render(path);
+  EXPECT_NE(page.find("<p>text</p>"), std::string::npos);
+  EXPECT_EQ(page.find("Chart.js v"), std::string::npos);
+}
+
+TEST(HtmlReport, TablesPadShortRowsAndAlignNumbers) {
+  HtmlReport r("t");
+  dmlkit::TextTable t({"name", "value", "share"});
+  t.add_row({"fifo", "1.5", "50%"});
+  t.add_row({"short"});
+  r.add_table(t);
+  const std::string page = r.render();
+  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">1.5</td><td class=\"num\">50%</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr><td>short</td><td></td><td></td></tr>"), std::string::npos);
+}
+
+TEST(HtmlReport, RenderIsDeterministic) {
+  EXPECT_EQ(hostile_report().render(), hostile_report().render());
+}
+
+TEST(HtmlReport, RejectsSeriesWithMismatchedSizes) {
+  HtmlReport r("t");
+  LineChart c;
+  ChartSeries s;
+  s.x = {1, 2, 3};
+  s.y = {1, 2};
+  c.series.push_back(s);
+  EXPECT_THROW(r.add_chart(c), std::invalid_argument);
+  EXPECT_EQ(r.chart_count(), 0u);
+}
+
+TEST(Downsample, KeepsEndpointsAndOrderAndCount) {
+  const ChartSeries s = series("s", 10000);
+  const auto keep = dmlkit::downsample_indices(s.x, s.y, 2000);
+  ASSERT_EQ(keep.size(), 2000u);
+  EXPECT_EQ(keep.front(), 0u);
+  EXPECT_EQ(keep.back(), 9999u);
+  for (size_t i = 1; i < keep.size(); ++i) EXPECT_LT(keep[i - 1], keep[i]);
+}
+
+TEST(Downsample, KeepsAnIsolatedPeak) {
+  ChartSeries s;
+  for (int i = 0; i < 5000; ++i) {
+    s.x.push_back(i);
+    s.y.push_back(i == 3210 ? 100.0 : 0.0);
+  }
+  const auto keep = dmlkit::downsample_indices(s.x, s.y, 100);
+  EXPECT_NE(std::find(keep.begin(), keep.end(), 3210u), keep.end());
+}
+
+TEST(Downsample, ShortSeriesAreUntouched) {
+  const ChartSeries s = series("s", 50);
+  const auto keep = dmlkit::downsample_indices(s.x, s.y, 2000);
+  ASSERT_EQ(keep.size(), 50u);
+  for (size_t i = 0; i < keep.size(); ++i) EXPECT_EQ(keep[i], i);
+}
+
+TEST(ReduceSeries, StepSeriesDropRepeatsLosslesslyAndNonFinitePoints) {
+  ChartSeries s;
+  s.step = true;
+  s.x = {0, 1, 2, 3, 4, 5, 6};
+  s.y = {1, 1, std::numeric_limits<double>::quiet_NaN(), 1, 2, 2, 2};
+  const ChartSeries r = dmlkit::reduce_series(s, 2000);
+  EXPECT_EQ(r.x, (std::vector<double>{0, 4, 6}));
+  EXPECT_EQ(r.y, (std::vector<double>{1, 2, 2}));
+}
+
+TEST(HtmlReport, LongSeriesAreDownsampledInThePageKeepingEndpoints) {
+  HtmlReport r("big");
+  LineChart c;
+  c.title = "big";
+  ChartSeries s = series("s", 12345);
+  s.x.front() = -7.25;
+  s.y.back() = 42.5;
+  c.series.push_back(s);
+  r.add_chart(c);
+  const auto data = chart_data(r.render());
+  const auto& points = data[0]["series"][0]["points"];
+  ASSERT_EQ(points.size(), HtmlReport::kDefaultMaxPointsPerSeries);
+  EXPECT_DOUBLE_EQ(points.front()[0].get<double>(), -7.25);
+  EXPECT_DOUBLE_EQ(points.front()[1].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(points.back()[0].get<double>(), 12344.0);
+  EXPECT_DOUBLE_EQ(points.back()[1].get<double>(), 42.5);
+
+  HtmlReport small("small");
+  small.set_max_points_per_series(100);
+  small.add_chart(c);
+  EXPECT_EQ(chart_data(small.render())[0]["series"][0]["points"].size(), 100u);
+}
