@@ -113,15 +113,12 @@ void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std
   }
   cl::ReportInfo info;
   info.workload = desc.workload;
-  info.cluster = desc.cluster + " (" + std::to_string(desc.cluster_servers) + " servers, " +
-                 std::to_string(desc.cluster_gpus) + " GPUs)";
+  info.cluster = desc.cluster + " (" + std::to_string(desc.cluster_servers) + " servers)";
   info.profile = desc.profile;
   info.seed = desc.seed;
-  info.extra = {{"Jobs", std::to_string(desc.jobs)},
-                {"Round length", fixed(desc.round_s, 0) + " s"},
+  info.extra = {{"Round length", fixed(desc.round_s, 0) + " s"},
                 {"Restart delay", fixed(desc.restart_delay_s, 0) + " s"},
                 {"Placement", desc.placement}};
-  if (desc.dropped_oversized > 0) info.extra.push_back({"Oversized jobs dropped", std::to_string(desc.dropped_oversized)});
   for (const auto& [k, v] : desc.policy_params) info.extra.push_back({"Policy knob " + k, v});
   out.write("report.html", cl::cluster_report_html(info, results, metrics));
 }

@@ -21,6 +21,8 @@ class LinearNDInterpolator {
   int num_simplices() const { return nsimplex_; }
   // Vertex indices (into the input points) of simplex s: ndim+1 of them.
   const int* simplex(int s) const { return &simplices_[static_cast<std::size_t>(s) * (ndim_ + 1)]; }
+  // True if simplex s is (nearly) flat: its barycentric transform is NaN, as in scipy.
+  bool degenerate(int s) const { return transform(s)[0] != transform(s)[0]; }
 
   // Writes nvalues interpolated values for point x (ndim coordinates) to `out` and returns true,
   // or returns false if x lies outside the convex hull of the points (scipy returns NaN there).

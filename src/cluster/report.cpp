@@ -10,6 +10,7 @@ namespace dmlkit::cluster {
 namespace {
 
 constexpr double kSecondsPerHour = 3600.0;
+constexpr size_t kNoLimit = static_cast<size_t>(-1);
 
 std::string seconds(double v) { return fixed(v, 1); }
 
@@ -100,7 +101,8 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
                    (first.dropped_oversized > 0
                         ? " (" + std::to_string(first.dropped_oversized) + " larger than the cluster dropped)"
                         : std::string())},
-      {"Cluster", info.cluster + " (" + std::to_string(first.total_gpus) + " GPUs)"},
+      {"Cluster", info.cluster},
+      {"GPUs", std::to_string(first.total_gpus)},
       {"Simulation profile", info.profile},
       {"Seed", std::to_string(info.seed)},
       {"Policies", join(results)},
@@ -154,7 +156,8 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
     cdf.series.push_back(jct_cdf_series(r));
     util.series.push_back(gpu_utilization_series(r));
     queue.series.push_back(queue_length_series(r));
-    longest = std::max({longest, cdf.series.back().x.size(), util.series.back().x.size()});
+    for (const LineChart* chart : {&cdf, &util, &queue})
+      longest = std::max(longest, reduce_series(chart->series.back(), kNoLimit).x.size());
   }
 
   report.add_heading("Job completion times");
@@ -164,9 +167,10 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
   report.add_chart(std::move(util));
   report.add_chart(std::move(queue));
   if (longest > HtmlReport::kDefaultMaxPointsPerSeries)
-    report.add_paragraph("Series longer than " + std::to_string(HtmlReport::kDefaultMaxPointsPerSeries) +
-                         " points are downsampled in the charts (first and last points kept; see "
-                         "docs/report.md); the table uses every job.");
+    report.add_paragraph("Series with more than " + std::to_string(HtmlReport::kDefaultMaxPointsPerSeries) +
+                         " points (after dropping rounds that repeat the previous value) are downsampled in "
+                         "the charts, keeping first and last points and peaks (see docs/report.md); the "
+                         "table uses every job.");
   return report;
 }
 

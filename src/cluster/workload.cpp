@@ -20,8 +20,10 @@ namespace {
 // Per-GPU demand of CPU cores and memory [A]. Neither the Pollux workloads nor the Philly trace
 // record them; these are typical figures for each application's input pipeline (image decoding
 // and augmentation is CPU-heavy, ImageNet most of all; NCF and BERT fine-tuning are light).
-// A workload file may override them per job with the optional columns `cpus_per_gpu` and
-// `mem_gb_per_gpu`. Keep docs/cluster-workloads.md in sync with this table.
+// Every value stays within a default server's share per GPU (kDefaultCpusPerGpu = 8 cores,
+// kDefaultMemGbPerGpu = 64 GB), so on default servers any job that fits by GPU count also fits by
+// CPU and memory. A workload file may override them per job with the optional columns
+// `cpus_per_gpu` and `mem_gb_per_gpu`. Keep docs/cluster-workloads.md in sync with this table.
 struct AppDemand {
   std::string_view application;
   double cpus_per_gpu;
@@ -29,7 +31,7 @@ struct AppDemand {
 };
 constexpr AppDemand kAppDemands[] = {
     {"bert", 2.0, 16.0},        {"cifar10", 4.0, 8.0},  {"deepspeech2", 6.0, 24.0},
-    {"imagenet", 12.0, 48.0},   {"ncf", 2.0, 32.0},     {"yolov3", 6.0, 24.0},
+    {"imagenet", 8.0, 48.0},   {"ncf", 2.0, 32.0},     {"yolov3", 6.0, 24.0},
 };
 // Trace jobs (Philly, dmlkit traces without a known application, synthetic jobs).
 constexpr AppDemand kTraceDemand = {"", 4.0, 16.0};

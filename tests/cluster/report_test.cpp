@@ -79,7 +79,9 @@ TEST(ClusterReport, PageHasFactsMetricsWarningsAndThreeCharts) {
   EXPECT_EQ(report.chart_count(), 3u);
   const std::string page = report.render();
   EXPECT_NE(page.find("<dd>unit &lt;w&gt;</dd>"), std::string::npos);
-  EXPECT_NE(page.find("<dd>1x4 (4 GPUs)</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dt>Cluster</dt><dd>1x4</dd>"), std::string::npos);
+  EXPECT_NE(page.find("<dt>GPUs</dt><dd>4</dd>"), std::string::npos);
+  EXPECT_EQ(page.find("downsampled"), std::string::npos);  // 4 rounds: nothing to reduce
   EXPECT_NE(page.find("<dd>pollux</dd>"), std::string::npos);
   EXPECT_NE(page.find("<dd>42</dd>"), std::string::npos);
   EXPECT_NE(page.find("<dt>Round length</dt><dd>60 s</dd>"), std::string::npos);
@@ -96,4 +98,21 @@ TEST(ClusterReport, RejectsMismatchedOrEmptyInput) {
   const std::vector<SimResult> results = {result("fifo")};
   EXPECT_THROW(cluster_report(info(), results, {}), std::invalid_argument);
   EXPECT_THROW(cluster_report(info(), {}, {}), std::invalid_argument);
+}
+
+TEST(ClusterReport, NotesDownsamplingOnlyWhenASeriesIsStillLong) {
+  SimResult flat = result("flat");
+  SimResult busy = result("busy");
+  flat.rounds.clear();
+  busy.rounds.clear();
+  for (int k = 0; k < 5000; ++k) {
+    RoundSample s;
+    s.time_s = 60.0 * k;
+    s.gpus_busy = 2;  // repeats: lossless step compression leaves 2 points
+    flat.rounds.push_back(s);
+    s.gpus_busy = k % 3;  // changes every round: still 5000 points
+    busy.rounds.push_back(s);
+  }
+  EXPECT_EQ(cluster_report_html(info(), {flat}).find("downsampled"), std::string::npos);
+  EXPECT_NE(cluster_report_html(info(), {busy}).find("are downsampled in the charts"), std::string::npos);
 }

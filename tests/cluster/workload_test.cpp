@@ -41,7 +41,10 @@ class WorkloadTest : public ::testing::Test {
     return path;
   }
   void expect_error(const std::string& text, long line, const std::string& field, WorkloadOptions o = opts()) {
-    const std::string path = write("w" + std::to_string(counter_++) + ".csv", text);
+    std::string name = "w";
+    name += std::to_string(counter_++);
+    name += ".csv";
+    const std::string path = write(name, text);
     try {
       load_workload(path, o);
       ADD_FAILURE() << "no error for:\n" << text;
@@ -108,8 +111,11 @@ TEST(Workload, PolluxWorkload) {
 TEST(Workload, PerApplicationDemandTable) {
   Workload w = load_workload("pollux-6", opts());
   for (const auto& j : w.jobs) {
+    // Within a default server's share per GPU: GPUs stay the binding resource on default servers.
+    EXPECT_LE(j.cpus_per_gpu, kDefaultCpusPerGpu) << j.application;
+    EXPECT_LE(j.mem_gb_per_gpu, kDefaultMemGbPerGpu) << j.application;
     if (j.application == "imagenet") {
-      EXPECT_DOUBLE_EQ(j.cpus_per_gpu, 12.0);
+      EXPECT_DOUBLE_EQ(j.cpus_per_gpu, 8.0);
       EXPECT_DOUBLE_EQ(j.mem_gb_per_gpu, 48.0);
     }
     if (j.application == "cifar10") {
@@ -227,7 +233,7 @@ TEST_F(WorkloadTest, DmlkitTraceFormat) {
   EXPECT_EQ(w.jobs[1].kind, WorkKind::FixedDuration);
   EXPECT_DOUBLE_EQ(w.jobs[1].duration_s, 100);
   EXPECT_EQ(w.jobs[1].application, "imagenet");
-  EXPECT_DOUBLE_EQ(w.jobs[1].cpus_per_gpu, 12.0);  // table default for imagenet
+  EXPECT_DOUBLE_EQ(w.jobs[1].cpus_per_gpu, 8.0);  // table default for imagenet
   EXPECT_DOUBLE_EQ(w.jobs[2].cpus_per_gpu, 3.0);   // per-job override
   EXPECT_DOUBLE_EQ(w.jobs[2].mem_gb_per_gpu, 16.0);  // trace default
   EXPECT_DOUBLE_EQ(w.jobs[0].cpus_per_gpu, 4.0);   // unknown application: trace default
