@@ -2,8 +2,9 @@
 // generator, the Alibaba node list) and of one scheduling decision of the baseline policies.
 //
 // `philly_bench --philly-cluster` prints the cluster shorthand that bench/run.sh replays the whole
-// Philly trace on, sized to the trace (docs/performance.md): 8-GPU servers, enough for the largest
-// job and for the trace's mean GPU demand (total GPU-seconds / submission span) at 80% load.
+// Philly trace on, sized to the trace (docs/cluster-workloads.md, "Replaying the whole Philly
+// trace"): 8-GPU servers, enough for the largest job and for the trace's mean GPU demand (total
+// GPU-seconds / submission span) at 80% load.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 # out/bench). Set BENCH_POLICIES to change the policies replayed on Philly (default "fifo tiresias")
 # and BENCH_SKIP_MICRO=1 to skip the micro-benchmarks.
 #
-# The cluster is sized to the trace by `philly_bench --philly-cluster` (docs/performance.md):
+# The cluster is sized to the trace by `philly_bench --philly-cluster` (docs/cluster-workloads.md):
 # 8-GPU servers, as many as the larger of (largest job / 8) and (mean GPU demand / 0.8 / 8), where
 # the mean GPU demand is the trace's total GPU-seconds over its submission span -- about 80% load.
 set -euo pipefail

@@ -9,7 +9,7 @@ packages=(
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libqhull-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libjs-chart.js
+  libjs-chart.js time
 )
 # Headless browser for the report test; only needed by `make test`.
 if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then

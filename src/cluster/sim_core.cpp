@@ -2,8 +2,6 @@
 // decision (views, validation, application) and the final SimResult. See sim_core.h.
 #include "cluster/sim_core.h"
 
-#include "cluster/data_dir.h"
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -11,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cluster/data_dir.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster::detail {
@@ -63,6 +62,8 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](int a, int b) {
     return workload_.jobs[a].arrival_s < workload_.jobs[b].arrival_s;
   });
+  slot_.assign(n, -1);
+  run_pos_.assign(n, -1);
   used_per_server_.assign(cluster_.servers.size(), 0);
   seen_mark_.assign(cluster_.servers.size(), 0);
 }
@@ -70,17 +71,59 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
 void SimRun::arrive(int j) {
   jobs_[j].arrived = true;
   ++arrived_count_;
+  slot_[j] = static_cast<int>(active_.size());
   active_.push_back(j);
+  views_.emplace_back();
+  fill_view(j, views_.back());
+  out_.emplace_back();
+  cur_size_.push_back(static_cast<uint32_t>(jobs_[j].placement.size()));
+}
+
+void SimRun::fill_view(int j, JobView& v) const {
+  const SimJob& s = jobs_[j];
+  v.job = s.job;
+  v.placement = s.placement;
+  v.attained_gpu_s = s.gpu_s;
+  v.executed_s = s.executed_s;
+  v.last_stopped_s = s.last_stopped_s;
+  v.queued_since_s = s.queued_since_s;
+  v.preemptions = s.preemptions;
+  v.restarts = s.restarts;
+  v.oracle = s.progress.get();
+}
+
+void SimRun::set_running(int j, bool running) {
+  if (running == (run_pos_[j] >= 0)) return;
+  if (running) {
+    run_pos_[j] = static_cast<int>(running_.size());
+    running_.push_back(j);
+  } else {
+    const int p = run_pos_[j];
+    running_[p] = running_.back();
+    run_pos_[running_[p]] = p;
+    running_.pop_back();
+    run_pos_[j] = -1;
+  }
 }
 
 void SimRun::mark_finished(int j, double t_s) {
   SimJob& s = jobs_[j];
   s.finished = true;
   s.finish_s = t_s;
+  busy_gpus_ -= s.gpus;
   s.placement.clear();
   s.gpus = 0;
   s.restart_left_s = 0;
+  set_running(j, false);
   ++finished_count_;
+  // Tombstone: the slot leaves the active list at the next compaction.
+  const int p = slot_[j];
+  if (p >= 0) {
+    views_[p].job = nullptr;
+    first_dead_ = std::min(first_dead_, static_cast<size_t>(p));
+    last_dead_ = std::max(last_dead_, static_cast<size_t>(p));
+    slot_[j] = -1;
+  }
 }
 
 bool SimRun::step_job(int j, double t0_s, double dt_s) {
@@ -99,55 +142,102 @@ bool SimRun::step_job(int j, double t0_s, double dt_s) {
   return done;
 }
 
+void SimRun::bring_running_to(double now_s) {
+  // Backwards: a job that finishes is swapped out with the last one, already stepped.
+  for (size_t i = running_.size(); i-- > 0;) {
+    const int j = running_[i];
+    step_job(j, jobs_[j].last_update_s, now_s - jobs_[j].last_update_s);
+  }
+}
+
+void SimRun::step_running(double t0_s, double dt_s) {
+  for (size_t i = running_.size(); i-- > 0;) step_job(running_[i], t0_s, dt_s);
+}
+
+void SimRun::move_slot(size_t from, size_t to) {
+  active_[to] = active_[from];
+  views_[to] = std::move(views_[from]);
+  out_[to] = std::move(out_[from]);
+  cur_size_[to] = cur_size_[from];
+  slot_[active_[to]] = static_cast<int>(to);
+}
+
 void SimRun::compact_active() {
-  active_.erase(std::remove_if(active_.begin(), active_.end(), [&](int j) { return jobs_[j].finished; }),
-                active_.end());
+  if (first_dead_ == SIZE_MAX) return;
+  const size_t end = active_.size();
+  if (last_dead_ + 1 - begin_ < end - first_dead_) {
+    // Fewer live jobs before the last finished one: close the gaps by moving those right.
+    size_t k = last_dead_ + 1;
+    for (size_t i = last_dead_ + 1; i-- > begin_;) {
+      if (views_[i].job == nullptr) continue;
+      if (--k != i) move_slot(i, k);
+    }
+    begin_ = k;
+  } else {
+    size_t k = first_dead_;
+    for (size_t i = first_dead_; i < end; ++i) {
+      if (views_[i].job == nullptr) continue;
+      if (k != i) move_slot(i, k);
+      ++k;
+    }
+    active_.resize(k);
+    views_.resize(k);
+    out_.resize(k);
+    cur_size_.resize(k);
+  }
+  first_dead_ = SIZE_MAX;
+  last_dead_ = 0;
+  // Give the spare front slots back once they outnumber the live ones (amortized O(1)).
+  const size_t live = active_.size() - begin_;
+  if (begin_ >= 256 && begin_ > live) {
+    for (size_t i = 0; i < live; ++i) move_slot(begin_ + i, i);
+    active_.resize(live);
+    views_.resize(live);
+    out_.resize(live);
+    cur_size_.resize(live);
+    begin_ = 0;
+  }
 }
 
 void SimRun::decide(double now_s) {
   compact_active();
-  const size_t n = active_.size();
-  if (views_.size() < n) {
-    views_.resize(n);
-    out_.resize(n);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const SimJob& s = jobs_[active_[i]];
-    JobView& v = views_[i];
-    v.job = s.job;
-    v.placement = s.placement;
-    v.attained_gpu_s = s.gpu_s;
-    v.executed_s = s.executed_s;
-    v.last_stopped_s = s.last_stopped_s;
-    v.queued_since_s = s.queued_since_s;
-    v.preemptions = s.preemptions;
-    v.restarts = s.restarts;
-    v.oracle = s.progress.get();
-    out_[i] = s.placement;
+  const size_t first = begin_, end = active_.size(), n = end - first;
+  // Only running jobs' service changed since the last decision.
+  for (int j : running_) {
+    JobView& v = views_[slot_[j]];
+    v.attained_gpu_s = jobs_[j].gpu_s;
+    v.executed_s = jobs_[j].executed_s;
   }
   ClusterView view;
   view.cluster = &cluster_;
   view.now_s = now_s;
   view.round_s = config_.round_s;
-  policy_.schedule(view, std::span<const JobView>(views_.data(), n), std::span<Placement>(out_.data(), n));
-  if (config_.validate) validate(now_s, n);
+  policy_.schedule(view, std::span<const JobView>(views_.data() + first, n),
+                   std::span<Placement>(out_.data() + first, n));
 
+  // One pass: validate every new placement (capacity accumulates over the pass) and apply the
+  // changes. A job that stays idle costs two loads.
   changed_.clear();
+  if (config_.validate) std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
+  for (size_t i = first; i < end; ++i) {
+    const Placement& next = out_[i];
+    if (next.empty()) {
+      if (cur_size_[i] == 0) continue;
+    } else if (config_.validate) {
+      validate_one(now_s, i);
+    }
+    if (next.size() == cur_size_[i] && (next.empty() || next == views_[i].placement)) continue;
+    const int j = active_[i];
+    apply(j, next, now_s);
+    fill_view(j, views_[i]);
+    cur_size_[i] = static_cast<uint32_t>(next.size());
+    changed_.push_back(j);
+  }
   RoundSample sample;
   sample.time_s = now_s;
-  for (size_t i = 0; i < n; ++i) {
-    const int j = active_[i];
-    if (out_[i] != jobs_[j].placement) {
-      apply(j, out_[i], now_s);
-      changed_.push_back(j);
-    }
-    if (jobs_[j].gpus > 0) {
-      sample.gpus_busy += jobs_[j].gpus;
-      ++sample.running_jobs;
-    } else {
-      ++sample.queued_jobs;
-    }
-  }
+  sample.gpus_busy = busy_gpus_;
+  sample.running_jobs = static_cast<int>(running_.size());
+  sample.queued_jobs = static_cast<int>(n - running_.size());
   rounds_.push_back(sample);
   ++decisions_;
 }
@@ -155,8 +245,11 @@ void SimRun::decide(double now_s) {
 void SimRun::apply(int j, const Placement& next, double now_s) {
   SimJob& s = jobs_[j];
   const bool was_running = !s.placement.empty();
+  busy_gpus_ -= s.gpus;
   s.placement = next;
   s.gpus = placement_gpus(s.placement);
+  busy_gpus_ += s.gpus;
+  set_running(j, !s.placement.empty());
   s.progress->on_placement(s.placement);
   s.last_update_s = now_s;
   ++s.version;
@@ -178,30 +271,27 @@ void SimRun::invalid(double now_s, const Job& job, const std::string& what) cons
                          " s: job '" + job.name + "' (id " + std::to_string(job.id) + "): " + what);
 }
 
-void SimRun::validate(double now_s, size_t n) const {
-  std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
+void SimRun::validate_one(double now_s, size_t i) const {
   const int num_servers = static_cast<int>(cluster_.servers.size());
-  for (size_t i = 0; i < n; ++i) {
-    const Job& job = *views_[i].job;
-    ++mark_;
-    for (const Slice& slice : out_[i]) {
-      if (slice.server < 0 || slice.server >= num_servers)
-        invalid(now_s, job, "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
-                                std::to_string(num_servers) + " servers)");
-      const Server& server = cluster_.servers[slice.server];
-      if (slice.gpus <= 0)
-        invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
-                                std::to_string(slice.gpus) + " GPUs (must be > 0)");
-      if (seen_mark_[slice.server] == mark_)
-        invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name +
-                                "') appears twice in its placement");
-      seen_mark_[slice.server] = mark_;
-      used_per_server_[slice.server] += slice.gpus;
-      if (used_per_server_[slice.server] > server.gpus)
-        invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is over capacity (" +
-                                std::to_string(used_per_server_[slice.server]) + " GPUs placed, " +
-                                std::to_string(server.gpus) + " available)");
-    }
+  const Job& job = *views_[i].job;
+  ++mark_;
+  for (const Slice& slice : out_[i]) {
+    if (slice.server < 0 || slice.server >= num_servers)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
+                              std::to_string(num_servers) + " servers)");
+    const Server& server = cluster_.servers[slice.server];
+    if (slice.gpus <= 0)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
+                              std::to_string(slice.gpus) + " GPUs (must be > 0)");
+    if (seen_mark_[slice.server] == mark_)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name +
+                              "') appears twice in its placement");
+    seen_mark_[slice.server] = mark_;
+    used_per_server_[slice.server] += slice.gpus;
+    if (used_per_server_[slice.server] > server.gpus)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is over capacity (" +
+                              std::to_string(used_per_server_[slice.server]) + " GPUs placed, " +
+                              std::to_string(server.gpus) + " available)");
   }
 }
 

@@ -3,6 +3,7 @@
 // job for a stretch of time, asking the policy for a decision, validating and applying it, and
 // turning the state into a SimResult. Internal to the simulator.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -48,24 +49,26 @@ class SimRun {
   SimJob& job(int j) { return jobs_[j]; }
   // Workload indices in arrival order (stable by arrival time, then index).
   const std::vector<int>& arrival_order() const { return arrival_order_; }
-  // Active jobs (arrived, unfinished) in arrival order; may hold jobs finished since the last
-  // compact_active().
-  const std::vector<int>& active() const { return active_; }
-
   // Marks job j arrived and appends it to the active list (callers respect arrival order).
   void arrive(int j);
   // Runs job j for dt_s seconds from t0_s on its current placement: restart delay first, then
   // progress. Returns true if the job finished inside the interval (finish_s is then set and the
   // job is counted finished). Stopped or finished jobs are left alone.
   bool step_job(int j, double t0_s, double dt_s);
+  // Runs every running active job up to now_s (from its last update).
+  void bring_running_to(double now_s);
+  // Runs every running active job for dt_s seconds from t0_s.
+  void step_running(double t0_s, double dt_s);
   // Records job j as finished at t_s (used when the finish time is known exactly).
   void mark_finished(int j, double t_s);
-  // Drops finished jobs from the active list, keeping arrival order.
+  // Drops finished jobs from the active list, keeping arrival order. Moves whichever side of the
+  // finished jobs is shorter (finished jobs cluster at the front under FIFO-like policies).
   void compact_active();
 
   // Asks the policy for the next placements of the active jobs (compact_active() first), validates
-  // the decision if configured, applies it at now_s and records a RoundSample. Jobs whose
-  // placement changed are listed in changed() until the next call.
+  // the decision if configured, applies it at now_s and records a RoundSample. Running jobs must
+  // have been brought up to now_s. Jobs whose placement changed are listed in changed() until the
+  // next call.
   void decide(double now_s);
   const std::vector<int>& changed() const { return changed_; }
 
@@ -74,8 +77,12 @@ class SimRun {
   SimResult result(bool timed_out) const;
 
  private:
-  void validate(double now_s, size_t n) const;
+  // Checks out_[i] against the cluster (accumulating per-server use); throws std::logic_error.
+  void validate_one(double now_s, size_t i) const;
+  void set_running(int j, bool running);
+  void move_slot(size_t from, size_t to);
   void apply(int j, const Placement& next, double now_s);
+  void fill_view(int j, JobView& v) const;
   [[noreturn]] void invalid(double now_s, const Job& job, const std::string& what) const;
 
   const ClusterSpec& cluster_;
@@ -87,13 +94,26 @@ class SimRun {
 
   std::vector<SimJob> jobs_;
   std::vector<int> arrival_order_;
-  std::vector<int> active_;
+  // The active list: jobs arrived and unfinished, in arrival order, in slots [begin_, end) of
+  // four parallel arrays. The policy's input (views_) and output (out_) are kept from one decision
+  // to the next: a waiting job's view does not change while it waits, so a decision refreshes only
+  // the views of running jobs and of jobs whose placement changed, and after a decision out_
+  // already holds every job's current placement (no copying of idle jobs in steady state).
+  std::vector<int> active_;         // job index per slot
+  std::vector<JobView> views_;
+  std::vector<Placement> out_;
+  std::vector<uint32_t> cur_size_;  // views_[slot].placement.size(), packed for fast scans
+  size_t begin_ = 0;                // first live slot (slots before it are spare)
+  std::vector<int> slot_;           // job -> slot (-1: not active)
+  size_t first_dead_ = SIZE_MAX;    // lowest / highest slot of a job finished since compaction
+  size_t last_dead_ = 0;
+  std::vector<int> running_;        // jobs holding GPUs (any order)
+  std::vector<int> run_pos_;        // job -> index in running_ (-1: not running)
+  int busy_gpus_ = 0;
   size_t finished_count_ = 0;
   size_t arrived_count_ = 0;
 
-  // Buffers reused from one decision to the next (no allocation in steady state).
-  std::vector<JobView> views_;
-  std::vector<Placement> out_;
+  // Buffers reused from one decision to the next.
   std::vector<int> changed_;
   mutable std::vector<int> used_per_server_;
   mutable std::vector<uint64_t> seen_mark_;
@@ -104,8 +124,8 @@ class SimRun {
 };
 
 // The two loops (sim_event.cpp, sim_pollux.cpp). Both stop with timed_out when the next step would
-// pass config.max_time_s, or when the cluster has stalled: no job running, no arrival to come, and
-// the policy left it so for kStallDecisions decisions in a row.
+// pass config.max_time_s, or when the run has stalled: no arrival to come and no job running (event
+// profile: no completion to come), and the policy left it so for kStallDecisions decisions in a row.
 inline constexpr int kStallDecisions = 1000;
 SimResult run_event_profile(SimRun& run);
 SimResult run_pollux_profile(SimRun& run);

@@ -64,7 +64,9 @@ class EventLoop {
           run_.decide(now);
           for (int j : run_.changed()) schedule_completion(j, now);
           run_.maybe_report_progress(now);
-          const bool idle = run_.last_running_jobs() == 0 && next_arrival == n;
+          // Stalled: nothing will ever arrive or complete unless the policy acts.
+          drop_stale();
+          const bool idle = next_arrival == n && completions_.empty();
           stalled = idle ? stalled + 1 : 0;
           if (stalled >= kStallDecisions) {
             timed_out = true;
@@ -93,10 +95,7 @@ class EventLoop {
 
   void bring_active_to(double now) {
     last_time_ = now;
-    for (int j : run_.active()) {
-      SimJob& s = run_.job(j);
-      if (!s.finished && !s.placement.empty()) run_.step_job(j, s.last_update_s, now - s.last_update_s);
-    }
+    run_.bring_running_to(now);
   }
 
   // Handles the predicted completion of job j at `now`; returns true if the job finished.

@@ -22,7 +22,7 @@ SimResult run_pollux_profile(SimRun& run) {
   int stalled = 0;
   bool timed_out = false;
   while (run.finished_count() < n) {
-    for (int j : run.active()) run.step_job(j, now, cfg.round_s);
+    run.step_running(now, cfg.round_s);
     if (run.arrived_count() == run.finished_count() && next_arrival < n) {
       // Idle: jump to the tick just before the one that first sees the next arrival.
       const double a = run.job(order[next_arrival]).job->arrival_s;

@@ -8,6 +8,7 @@
 
 #include "cluster/policy.h"
 #include "cluster/simulator.h"
+#include "cluster/workload.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -342,6 +343,28 @@ TEST(Simulator, IsDeterministicAndReportsProgress) {
     ASSERT_EQ(a.rounds.size(), b.rounds.size());
     EXPECT_GE(calls_a, 1);
     EXPECT_EQ(calls_a, calls_b);
+  }
+}
+
+TEST(Simulator, DefaultProfileRunsMeasuredProfileJobs) {
+  // Profile jobs (a bundled Pollux workload) under the event-driven profile: every job finishes,
+  // after at least the restart delay, and a rerun is identical.
+  const Workload w = load_workload(std::string(DMLKIT_SOURCE_DIR) + "/data/workloads/workloads/workload-6.csv",
+                                   WorkloadOptions{});
+  for (const char* name : {"tiresias", "optimus-oracle"}) {
+    auto run = [&] {
+      auto policy = make_policy(name, PolicyOptions{});
+      return simulate(ClusterSpec::homogeneous(16, 4), w, name, *policy, event_config());
+    };
+    const SimResult a = run(), b = run();
+    EXPECT_FALSE(a.timed_out) << name;
+    ASSERT_EQ(a.jobs.size(), 160u);
+    for (size_t i = 0; i < a.jobs.size(); ++i) {
+      ASSERT_TRUE(a.jobs[i].finished()) << name << " " << a.jobs[i].name;
+      EXPECT_GE(a.jobs[i].jct_s(), 30.0) << a.jobs[i].name;
+      EXPECT_GE(a.jobs[i].first_start_s, a.jobs[i].arrival_s);
+      EXPECT_EQ(a.jobs[i].finish_s, b.jobs[i].finish_s);
+    }
   }
 }
 

@@ -3,7 +3,8 @@
 //
 // Algorithm, every round:
 //   1. Running jobs keep their placement: FIFO never preempts.
-//   2. Waiting jobs are visited in arrival order (ties: job id). Each gets its full request
+//   2. Waiting jobs are visited in arrival order (ties: job id; the order in which Policy::schedule
+//      lists the active jobs). Each gets its full request
 //      (job.num_gpus GPUs, placed with PolicyOptions::placement) or nothing.
 //   3. Head-of-line blocking: the first waiting job that does not fit stops the walk, so later
 //      jobs wait even if they would fit. With `fifo.backfill=1` the walk goes on and any later job
@@ -13,7 +14,6 @@
 // a job never runs with fewer or more GPUs than requested; GPUs may span servers when the
 // placement kind splits them (consolidate splits only when no single server has room).
 #include <algorithm>
-#include <numeric>
 
 #include "cluster/policies/factories.h"
 #include "core/error.h"
@@ -28,21 +28,18 @@ class FifoPolicy final : public Policy {
       : placement_(options.placement), backfill_(options.param("fifo.backfill", 0.0) != 0.0) {}
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
-    std::vector<int> free(view.cluster->servers.size());
-    for (size_t s = 0; s < free.size(); ++s) free[s] = view.cluster->servers[s].gpus;
-    FreeGpus pool(std::move(free));
-    order_.resize(jobs.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
-      if (jobs[a].job->arrival_s != jobs[b].job->arrival_s) return jobs[a].job->arrival_s < jobs[b].job->arrival_s;
-      return jobs[a].job->id < jobs[b].job->id;
-    });
+    // `out` starts as each job's current placement: running jobs keep theirs, so only their GPUs
+    // need taking. Linear in the active jobs plus the waiting jobs visited (the walk stops at the
+    // first job that does not fit unless backfilling): this runs at every event of a long trace.
+    free_.resize(view.cluster->servers.size());
+    for (size_t s = 0; s < free_.size(); ++s) free_[s] = view.cluster->servers[s].gpus;
+    FreeGpus pool(free_);
+    for (const JobView& v : jobs)
+      if (v.running()) pool.take(v.placement);
+    // Policy::schedule lists the active jobs in arrival order (ties: job id), which is FIFO order.
     for (size_t i = 0; i < jobs.size(); ++i) {
-      out[i] = jobs[i].placement;
-      if (jobs[i].running()) pool.take(jobs[i].placement);
-    }
-    for (int i : order_) {
       if (jobs[i].running()) continue;
+      if (pool.total() == 0) break;
       if (!pool.place(std::max(1, jobs[i].job->num_gpus), placement_, out[i])) {
         out[i].clear();
         if (!backfill_) break;
@@ -53,7 +50,7 @@ class FifoPolicy final : public Policy {
  private:
   PlacementKind placement_;
   bool backfill_;
-  std::vector<int> order_;
+  std::vector<int> free_;
 };
 
 }  // namespace

@@ -35,6 +35,7 @@
 // Assumptions [A]: a job's request is its workload GPU count; a job never runs with fewer GPUs.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -91,42 +92,47 @@ class TiresiasPolicy final : public Policy {
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     const double now = view.now_s;
+    // Same jobs as at the last decision and no threshold crossed since: the walk would return the
+    // placements the jobs already hold (out starts as them), so there is nothing to do.
+    if (now < next_change_s_ && same_jobs(jobs)) return;
     ++stamp_;
+    // Note the jobs of this view; admit new ones to queue 0 in arrival order.
+    ids_.resize(jobs.size());
     for (size_t i = 0; i < jobs.size(); ++i) {
       const int id = jobs[i].job->id;
       if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
       if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
-      state_[id].seen = stamp_;
-      state_[id].index = static_cast<int>(i);
-    }
-    // Forget finished jobs, then admit new ones to queue 0 in arrival order.
-    for (auto& q : queues_)
-      q.erase(std::remove_if(q.begin(), q.end(), [&](int id) { return state_[id].seen != stamp_; }), q.end());
-    for (const JobView& v : jobs) {
-      JobState& st = state_[v.job->id];
+      ids_[i] = id;
+      JobState& st = state_[id];
+      st.seen = stamp_;
+      st.index = static_cast<int>(i);
       if (st.queue < 0) {
         st.queue = 0;
-        st.executed_offset_s = v.executed_s;
+        st.executed_offset_s = jobs[i].executed_s;
         st.pending_s = 0;
         st.last_check_s = now;
-        queues_[0].push_back(v.job->id);
+        queues_[0].push_back(id);
       }
     }
+    // Forget finished jobs.
+    for (auto& q : queues_)
+      q.erase(std::remove_if(q.begin(), q.end(), [&](int id) { return state_[id].seen != stamp_; }), q.end());
     // Demotion of running jobs, promotion of starving waiting jobs (in arrival order).
-    for (const JobView& v : jobs) {
-      JobState& st = state_[v.job->id];
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const JobView& v = jobs[i];
+      JobState& st = state_[ids_[i]];
       const double executed_s = v.executed_s - st.executed_offset_s;
       if (v.running()) {
         const double service = gpu_time_ ? executed_s * request(v) : executed_s;
         int q = st.queue;
         while (q < num_queues_ - 1 && service >= thresholds_[q]) ++q;
-        if (q != st.queue) move(v.job->id, q);
+        if (q != st.queue) move(ids_[i], q);
       } else {
         if (executed_s > 0) st.pending_s += now - st.last_check_s;
         if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0 && st.pending_s >= executed_s * promote_knob_) {
           st.executed_offset_s = v.executed_s;
           st.pending_s = 0;
-          move(v.job->id, 0);
+          move(ids_[i], 0);
         }
       }
       st.last_check_s = now;
@@ -174,6 +180,7 @@ class TiresiasPolicy final : public Policy {
         std::copy(scratch_.begin(), scratch_.end(), q.begin() + static_cast<long>(k));
       }
     }
+    remember(now, jobs, out);
   }
 
  private:
@@ -187,6 +194,37 @@ class TiresiasPolicy final : public Policy {
   };
 
   static int request(const JobView& v) { return std::max(1, v.job->num_gpus); }
+
+  bool same_jobs(std::span<const JobView> jobs) const {
+    if (jobs.size() != last_jobs_.size()) return false;
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (jobs[i].job != last_jobs_[i]) return false;
+    return true;
+  }
+
+  // Records the jobs of this decision and the earliest time at which, with no arrival or
+  // completion, a decision could differ: a running job reaching its queue's threshold or a waiting
+  // job reaching the promotion condition (both grow one second per second). A small margin keeps
+  // the check on the safe side of rounding.
+  void remember(double now, std::span<const JobView> jobs, std::span<Placement> out) {
+    last_jobs_.resize(jobs.size());
+    double next = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const JobView& v = jobs[i];
+      last_jobs_[i] = v.job;
+      const JobState& st = state_[ids_[i]];
+      const double executed_s = v.executed_s - st.executed_offset_s;
+      if (!out[i].empty()) {
+        if (st.queue < num_queues_ - 1) {
+          const double per_s = gpu_time_ ? request(v) : 1.0;
+          next = std::min(next, now + (thresholds_[st.queue] / per_s - executed_s));
+        }
+      } else if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0) {
+        next = std::min(next, now + (executed_s * promote_knob_ - st.pending_s));
+      }
+    }
+    next_change_s_ = next - 1e-6 * std::max(1.0, std::fabs(next));
+  }
 
   void move(int id, int to) {
     auto& from = queues_[state_[id].queue];
@@ -208,6 +246,9 @@ class TiresiasPolicy final : public Policy {
   std::vector<char> run_;
   std::vector<int> free_;
   std::vector<int> scratch_;
+  std::vector<int> ids_;               // job id per view index, this decision
+  std::vector<const Job*> last_jobs_;  // the jobs of the last full decision, in view order
+  double next_change_s_ = -std::numeric_limits<double>::infinity();
 };
 
 }  // namespace
