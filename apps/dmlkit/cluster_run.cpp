@@ -41,7 +41,10 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_flag("--no-event-replan", o.no_event_replan,
                "Default profile: re-plan only at round boundaries, not at arrivals and completions");
   cmd.add_flag("--free-first-start", o.free_first_start,
-               "Default profile: do not charge the restart delay on a job's first start");
+               "Do not charge the restart delay on a job's first start (the Pollux reference charges it)");
+  cmd.add_option("--extra-server-slowdown", o.extra_server_slowdown,
+                 "Trace jobs: fractional slowdown per server used beyond the fewest needed (0 = off)")
+      ->capture_default_str();
   cmd.add_flag("--drop-oversized", o.drop_oversized,
                "Drop (and count) jobs needing more GPUs than the cluster has, instead of failing");
   cmd.add_option("--window-start", o.window_start_s, "Philly trace: first second of the window to replay");
@@ -64,6 +67,7 @@ void check_options(const ClusterRunOptions& o) {
   if (o.policies.empty()) throw Error("--policies: no policy given");
   if (!(o.round_s > 0)) throw Error("--round: must be positive, got " + std::to_string(o.round_s));
   if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
+  if (!(o.extra_server_slowdown >= 0)) throw Error("--extra-server-slowdown: must not be negative");
   if (o.synthetic_jobs < 1) throw Error("--synthetic-jobs: must be at least 1");
   for (size_t i = 0; i < o.policies.size(); ++i)
     for (size_t k = 0; k < i; ++k)
@@ -122,6 +126,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.restart_delay_s = o.restart_delay_s;
   config.charge_first_start = !o.free_first_start;
   config.schedule_on_events = !o.no_event_replan;
+  config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
 
   RunDescription desc;

@@ -21,6 +21,7 @@ struct ClusterRunOptions {
   double restart_delay_s = 30;
   bool no_event_replan = false;
   bool free_first_start = false;
+  double extra_server_slowdown = 0;
   bool drop_oversized = false;
   double window_start_s = 0;
   double window_end_s = -1;

@@ -44,6 +44,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   popts.data_dir = config_.data_dir.empty() ? default_data_dir() : config_.data_dir;
   popts.pollux_semantics = config_.profile == SimProfile::Pollux;
   popts.gpus_per_server = max_per_server;
+  popts.extra_server_slowdown = config_.extra_server_slowdown;
 
   const size_t n = workload_.jobs.size();
   jobs_.resize(n);

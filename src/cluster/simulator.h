@@ -23,6 +23,9 @@ struct SimConfig {
   double round_s = 60.0;            // scheduling round length
   double restart_delay_s = 30.0;    // charged whenever a job's placement changes
   bool charge_first_start = true;   // also charge the restart delay when a job first starts
+  // Fixed-duration jobs: fractional slowdown per server used beyond the fewest that could hold the
+  // job (0 = off) [A]; profile jobs get this from their measured step times instead.
+  double extra_server_slowdown = 0.0;
   bool schedule_on_events = true;   // Default profile: also re-plan on arrivals and completions
   bool validate = true;             // check every decision against capacities
   double max_time_s = 1e10;         // safety stop (a job that never runs must not hang the run)
