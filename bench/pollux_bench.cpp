@@ -29,8 +29,10 @@ static void BM_PolluxProfile(benchmark::State& state, const std::string& policy_
   for (auto _ : state) {
     auto policy = cl::make_policy(policy_name, po);
     cl::SimResult r = cl::simulate(cluster, workload, policy_name, *policy, config);
+    // (benchmark 1.7's DoNotOptimize on a double can clobber it with GCC; keep the result alive
+    // through the job records instead.)
+    benchmark::DoNotOptimize(r.jobs.data());
     avg_jct_s = cl::compute_metrics(r).avg_jct_s;
-    benchmark::DoNotOptimize(avg_jct_s);
   }
   state.SetLabel("avg_jct_s=" + std::to_string(avg_jct_s));
 }
