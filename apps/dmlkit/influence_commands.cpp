@@ -1,0 +1,38 @@
+// `dmlkit influence ...`: online influence maximization on a changing social network.
+#include <ostream>
+
+#include "dmlkit/commands.h"
+#include "influence/algorithm.h"
+
+namespace dmlkit::app {
+
+void add_influence_run_command(CLI::App& influence, Context& ctx);
+
+namespace {
+
+void add_influence_algorithms_command(CLI::App& influence, Context& ctx) {
+  auto* cmd = influence.add_subcommand("algorithms", "List the registered influence-maximization algorithms");
+  auto& verbose = ctx.make<bool>();
+  cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's one-line summary");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      for (const auto& a : influence::algorithm_registry()) {
+        ctx.out << a.name;
+        if (verbose) ctx.out << "\t" << a.summary;
+        ctx.out << "\n";
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace
+
+void add_influence_commands(CLI::App& app, Context& ctx) {
+  auto* influence = app.add_subcommand("influence", "Online influence maximization on a changing social network");
+  influence->require_subcommand(1);
+  add_influence_algorithms_command(*influence, ctx);
+  add_influence_run_command(*influence, ctx);
+}
+
+}  // namespace dmlkit::app

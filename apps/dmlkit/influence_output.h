@@ -1,0 +1,33 @@
+// The output of `dmlkit influence run`: results.json (versioned schema), CSV tables (per-step
+// curves, per-run rewards, summary), report.html with the curves, and the summary printed on
+// stdout as a table, JSON or CSV.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/output_dir.h"
+#include "influence/experiment.h"
+#include "influence/experiment_stats.h"
+
+namespace dmlkit::app {
+
+// Version of the influence results.json layout; bump it when a field changes meaning or disappears.
+inline constexpr int kInfluenceResultsSchemaVersion = 1;
+
+struct InfluenceRunDescription {
+  std::string graph;
+  std::string graph_path;
+  uint32_t nodes = 0;
+  size_t edges = 0;
+  influence::ExperimentConfig config;
+};
+
+void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc,
+                             const influence::ExperimentResult& result,
+                             const std::vector<influence::AlgorithmSummary>& summary);
+std::string render_influence_summary(const InfluenceRunDescription& desc, const influence::ExperimentResult& result,
+                                     const std::vector<influence::AlgorithmSummary>& summary,
+                                     const std::string& format);
+
+}  // namespace dmlkit::app
