@@ -7,9 +7,10 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache g++ make pkg-config
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
-  libqhull-dev libeigen3-dev
+  libqhull-dev libeigen3-dev libsimgrid-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libjs-chart.js time
+  slurmctld slurmd slurm-client munge
 )
 # Headless browser for the report test; only needed by `make test`.
 if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then

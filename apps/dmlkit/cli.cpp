@@ -14,6 +14,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.require_subcommand(1);
   Context ctx{out, err, {}, {}};
   add_cluster_commands(app, ctx);
+  add_comm_commands(app, ctx);
+  add_influence_commands(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

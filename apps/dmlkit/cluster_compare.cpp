@@ -1,4 +1,7 @@
-// `dmlkit cluster compare`: several policies on the same workload, one table, one report.
+// `dmlkit cluster compare`: several policies on the same workload, one table, one report; or, with
+// --experiment NAME, an experiment preset of experiments/ over its seeds (cluster_experiment.cpp).
+#include "cluster/experiment.h"
+#include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
 
 namespace dmlkit::app {
@@ -6,13 +9,31 @@ namespace dmlkit::app {
 void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   auto& o = ctx.make<ClusterRunOptions>();
   auto& policies = ctx.make<std::vector<std::string>>();
+  auto& exp = ctx.make<ExperimentCliOptions>();
   policies = {"fifo", "srtf", "drf", "tetris", "tiresias"};
+  exp.experiments_dir = cluster::default_experiments_dir();
   auto* cmd = cluster.add_subcommand("compare", "Compare scheduling policies on the same workload");
   cmd->add_option("--policies", policies, "Comma-separated policy names")
       ->delimiter(',')
       ->capture_default_str();
   add_cluster_run_options(*cmd, o);
-  cmd->callback([&] {
+  cmd->add_option("--experiment", exp.experiment,
+                  "Run an experiment preset (name from `dmlkit cluster experiments`, or a file) over its seeds; "
+                  "--policies, --seeds, --out, --format and --data-dir apply");
+  cmd->add_option("--seeds", exp.seeds, "With --experiment: comma-separated seeds replacing the preset's")
+      ->delimiter(',');
+  cmd->add_option("--experiments-dir", exp.experiments_dir, "Folder of experiment presets")->capture_default_str();
+  cmd->callback([&, cmd] {
+    if (!exp.experiment.empty()) {
+      if (cmd->count("--policies") > 0) exp.policies = policies;
+      if (cmd->count("--seed") > 0 && exp.seeds.empty()) exp.seeds = {o.seed};
+      exp.policy_params = o.policy_params;
+      exp.out = o.out;
+      exp.format = o.format;
+      exp.data_dir = o.data_dir;
+      ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
+      return;
+    }
     o.policies = policies;
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";

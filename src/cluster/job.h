@@ -1,5 +1,6 @@
 // A training job as read from a workload, and the workload itself.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,13 @@ enum class WorkKind {
   // Trace replay: the job needs duration_s * num_gpus GPU-seconds at its requested size
   // (Philly-format traces, synthetic workloads).
   FixedDuration,
+  // Parameter-server training job (Optimus/DL2 model): workers and parameter servers with
+  // multi-resource demands, progress in epochs at a speed that depends on (PS, workers) and
+  // placement. Its shape is Job::ps (cluster/ps_job.h); see docs/optimus.md.
+  ParameterServer,
 };
+
+struct PsJobSpec;  // cluster/ps_job.h
 
 struct Job {
   int id = 0;                 // dense index 0..n-1 in arrival order
@@ -27,6 +34,8 @@ struct Job {
   // Per-GPU demand of the other resources (used by DRF/Tetris) [A]: see docs/cluster.md.
   double cpus_per_gpu = 4.0;
   double mem_gb_per_gpu = 16.0;
+  // ParameterServer jobs only (null otherwise): demands, type, epochs, loss curve.
+  std::shared_ptr<const PsJobSpec> ps;
   std::string source_file;    // for error messages
   long source_line = 0;
 };

@@ -12,6 +12,10 @@ namespace dmlkit::cluster {
 struct Slice {
   int server = 0;
   int gpus = 0;
+  // Parameter-server jobs only: tasks on this server (gpus = workers * GPUs per worker, and a
+  // slice may hold no GPU at all when it only has CPU workers or parameter servers).
+  int workers = 0;
+  int ps = 0;
   bool operator==(const Slice&) const = default;
 };
 using Placement = std::vector<Slice>;

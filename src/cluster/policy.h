@@ -11,6 +11,7 @@
 #include "cluster/cluster_spec.h"
 #include "cluster/job.h"
 #include "cluster/placement.h"
+#include "cluster/ps_job.h"
 
 namespace dmlkit::cluster {
 
@@ -40,10 +41,17 @@ struct JobView {
   double queued_since_s = 0;      // start of the current wait (valid when not running)
   int preemptions = 0;            // times it lost its GPUs before finishing
   int restarts = 0;               // allocation changes (including the first start)
-  const JobOracle* oracle = nullptr;
+  const JobOracle* oracle = nullptr;  // for parameter-server jobs also a PsJobMonitor: ps_monitor()
   bool running() const { return !placement.empty(); }
   int gpus() const { return placement_gpus(placement); }
 };
+
+// What a scheduler may observe about a parameter-server job (null for other jobs): the object
+// behind JobView::oracle also implements PsJobMonitor (cluster/ps_job.h). A cast rather than a
+// JobView member keeps the view of GPU jobs small (it is scanned at every decision of a trace).
+inline const PsJobMonitor* ps_monitor(const JobView& v) {
+  return v.oracle != nullptr ? dynamic_cast<const PsJobMonitor*>(v.oracle) : nullptr;
+}
 
 struct ClusterView {
   const ClusterSpec* cluster = nullptr;
@@ -70,6 +78,12 @@ class Policy {
   // GPUs is a bug in the policy: the simulator rejects it.
   virtual void schedule(const ClusterView& view, std::span<const JobView> jobs,
                         std::span<Placement> out) = 0;
+  // How this policy's parameter-server jobs spread parameters over their PSs ("mxnet",
+  // "round-robin" or "paa"); the simulator turns it into the PS load-balance factor of their speed.
+  virtual const char* ps_assignment() const { return "mxnet"; }
+  // Whether the policy can schedule parameter-server jobs (WorkKind::ParameterServer); the
+  // simulator refuses a PS workload with a policy that cannot.
+  virtual bool handles_ps_jobs() const { return false; }
 };
 
 using PolicyFactory = std::unique_ptr<Policy> (*)(const PolicyOptions&);

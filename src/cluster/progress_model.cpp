@@ -5,6 +5,7 @@
 #include "cluster/app_profile.h"
 #include "cluster/fixed_duration_progress.h"
 #include "cluster/profile_progress.h"
+#include "cluster/ps_progress.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -13,6 +14,8 @@ std::unique_ptr<JobProgress> make_job_progress(const Job& job, const ProgressOpt
   switch (job.kind) {
     case WorkKind::FixedDuration:
       return std::make_unique<FixedDurationProgress>(job, options);
+    case WorkKind::ParameterServer:
+      return std::make_unique<PsProgress>(job, options);
     case WorkKind::Profile:
       break;
   }

@@ -12,6 +12,9 @@
 
 namespace dmlkit::cluster {
 
+class PsSpeedModel;    // cluster/ps_speed.h
+class PsBalanceTable;  // cluster/ps_assignment.h
+
 class JobProgress : public JobOracle {
  public:
   // The job restarts on `placement` (empty: it is stopped). Called by the simulator whenever the
@@ -33,6 +36,16 @@ struct ProgressOptions {
   double extra_server_slowdown = 0.0;
   // GPUs per server used to count "the fewest servers" above (0 = unknown: no slowdown).
   int gpus_per_server = 0;
+  // ParameterServer jobs (docs/optimus.md): ground-truth speed model, PS load balance of the
+  // assignment in use (null: as measured), measurement noise (relative standard deviation) and
+  // straggler injection (each worker, at every (re)start, is slowed by U[min, max] with
+  // probability `prob`).
+  std::shared_ptr<const PsSpeedModel> ps_speed;
+  std::shared_ptr<const PsBalanceTable> ps_balance;
+  double ps_measure_noise = 0.05;
+  double ps_straggler_prob = 0.0;
+  double ps_straggler_min = 1.5;
+  double ps_straggler_max = 3.0;
 };
 
 // Creates the progress model for `job` (by job.kind). Throws Error naming the job's source file,

@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "cluster/data_dir.h"
+#include "cluster/ps_assignment.h"
+#include "cluster/ps_speed.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster::detail {
@@ -45,6 +47,34 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   popts.pollux_semantics = config_.profile == SimProfile::Pollux;
   popts.gpus_per_server = max_per_server;
   popts.extra_server_slowdown = config_.extra_server_slowdown;
+  for (const Job& job : workload_.jobs)
+    if (job.kind == WorkKind::ParameterServer) has_ps_jobs_ = true;
+  if (has_ps_jobs_) {
+    if (!policy_.handles_ps_jobs()) {
+      std::string known;
+      for (const auto& info : policy_registry()) {
+        const auto probe = info.make(PolicyOptions{});
+        if (probe->handles_ps_jobs()) known += (known.empty() ? "" : ", ") + info.name;
+      }
+      throw Error("policy '" + policy_name_ + "' does not schedule parameter-server jobs (policies that do: " + known + ")");
+    }
+    ps_speed_ = config_.ps_speed ? config_.ps_speed : make_ps_speed_model("table", popts.data_dir);
+    ps_balance_ = std::make_shared<PsBalanceTable>(popts.data_dir, parse_ps_assignment(policy_.ps_assignment()));
+    popts.ps_speed = ps_speed_;
+    popts.ps_balance = ps_balance_;
+    popts.ps_measure_noise = config_.ps_measure_noise;
+    popts.ps_straggler_prob = config_.ps_straggler_prob;
+    popts.ps_straggler_min = config_.ps_straggler_min;
+    popts.ps_straggler_max = config_.ps_straggler_max;
+    if (!(config_.ps_straggler_prob >= 0 && config_.ps_straggler_prob <= 1))
+      throw Error("simulator: the straggler probability must be in [0, 1]");
+    if (!(config_.ps_straggler_min >= 1 && config_.ps_straggler_max >= config_.ps_straggler_min))
+      throw Error("simulator: straggler slowdowns must satisfy 1 <= min <= max");
+    const size_t ns = cluster_.servers.size();
+    used_cpus_.assign(ns, 0);
+    used_mem_gb_.assign(ns, 0);
+    used_net_gbps_.assign(ns, 0);
+  }
 
   const size_t n = workload_.jobs.size();
   jobs_.resize(n);
@@ -219,7 +249,14 @@ void SimRun::decide(double now_s) {
   // One pass: validate every new placement (capacity accumulates over the pass) and apply the
   // changes. A job that stays idle costs two loads.
   changed_.clear();
-  if (config_.validate) std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
+  if (config_.validate) {
+    std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
+    if (has_ps_jobs_) {
+      std::fill(used_cpus_.begin(), used_cpus_.end(), 0.0);
+      std::fill(used_mem_gb_.begin(), used_mem_gb_.end(), 0.0);
+      std::fill(used_net_gbps_.begin(), used_net_gbps_.end(), 0.0);
+    }
+  }
   for (size_t i = first; i < end; ++i) {
     const Placement& next = out_[i];
     if (next.empty()) {
@@ -281,7 +318,9 @@ void SimRun::validate_one(double now_s, size_t i) const {
       invalid(now_s, job, "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
                               std::to_string(num_servers) + " servers)");
     const Server& server = cluster_.servers[slice.server];
-    if (slice.gpus <= 0)
+    if (has_ps_jobs_ && job.kind == WorkKind::ParameterServer) {  // no Job load for GPU-only runs
+      validate_ps_slice(now_s, job, slice);
+    } else if (slice.gpus <= 0)
       invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
                               std::to_string(slice.gpus) + " GPUs (must be > 0)");
     if (seen_mark_[slice.server] == mark_)
@@ -294,6 +333,29 @@ void SimRun::validate_one(double now_s, size_t i) const {
                               std::to_string(used_per_server_[slice.server]) + " GPUs placed, " +
                               std::to_string(server.gpus) + " available)");
   }
+}
+
+void SimRun::validate_ps_slice(double now_s, const Job& job, const Slice& slice) const {
+  const Server& server = cluster_.servers[slice.server];
+  const PsJobSpec& ps = *job.ps;
+  auto where = [&] { return "server " + std::to_string(slice.server) + " ('" + server.name + "') "; };
+  if (slice.workers < 0 || slice.ps < 0 || slice.workers + slice.ps == 0)
+    invalid(now_s, job, where() + "is given " + std::to_string(slice.workers) + " workers and " +
+                            std::to_string(slice.ps) + " parameter servers");
+  if (slice.gpus != slice.workers * ps.worker.gpus)
+    invalid(now_s, job, where() + "is given " + std::to_string(slice.gpus) + " GPUs for " +
+                            std::to_string(slice.workers) + " workers of " + std::to_string(ps.worker.gpus) + " GPUs");
+  const int s = slice.server;
+  used_cpus_[s] += slice.workers * ps.worker.cpus + slice.ps * ps.ps.cpus;
+  used_mem_gb_[s] += slice.workers * ps.worker.mem_gb + slice.ps * ps.ps.mem_gb;
+  used_net_gbps_[s] += slice.workers * ps.worker.net_gbps + slice.ps * ps.ps.net_gbps;
+  constexpr double kSlack = 1e-9;
+  if (used_cpus_[s] > server.cpus + kSlack)
+    invalid(now_s, job, where() + "is over its CPU capacity (" + format_time(used_cpus_[s]) + " cores placed)");
+  if (used_mem_gb_[s] > server.mem_gb + kSlack)
+    invalid(now_s, job, where() + "is over its memory capacity (" + format_time(used_mem_gb_[s]) + " GB placed)");
+  if (used_net_gbps_[s] > server.net_gbps + kSlack)
+    invalid(now_s, job, where() + "is over its bandwidth (" + format_time(used_net_gbps_[s]) + " Gbps placed)");
 }
 
 void SimRun::maybe_report_progress(double now_s) {

@@ -79,6 +79,9 @@ class SimRun {
  private:
   // Checks out_[i] against the cluster (accumulating per-server use); throws std::logic_error.
   void validate_one(double now_s, size_t i) const;
+  // The parameter-server part of a slice: task counts, GPUs = workers x GPUs per worker, and the
+  // server's CPU, memory and bandwidth (accumulated over the pass).
+  void validate_ps_slice(double now_s, const Job& job, const Slice& slice) const;
   void set_running(int j, bool running);
   void move_slot(size_t from, size_t to);
   void apply(int j, const Placement& next, double now_s);
@@ -116,6 +119,10 @@ class SimRun {
   // Buffers reused from one decision to the next.
   std::vector<int> changed_;
   mutable std::vector<int> used_per_server_;
+  bool has_ps_jobs_ = false;
+  std::shared_ptr<const PsSpeedModel> ps_speed_;      // kept alive for the PS jobs' progress
+  std::shared_ptr<const PsBalanceTable> ps_balance_;  // per-server CPU/memory/bandwidth checks only then
+  mutable std::vector<double> used_cpus_, used_mem_gb_, used_net_gbps_;
   mutable std::vector<uint64_t> seen_mark_;
   mutable uint64_t mark_ = 0;
 

@@ -2,6 +2,7 @@
 // per-job and per-round metrics. Deterministic for given inputs.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "cluster/policy.h"
 
 namespace dmlkit::cluster {
+
+class PsSpeedModel;  // cluster/ps_speed.h
 
 enum class SimProfile {
   // dmlkit's own semantics: event-driven completions and arrivals, scheduling rounds.
@@ -30,6 +33,13 @@ struct SimConfig {
   bool validate = true;             // check every decision against capacities
   double max_time_s = 1e10;         // safety stop (a job that never runs must not hang the run)
   std::string data_dir;             // folder with app-profiles/ (defaults to the bundled data)
+  // Parameter-server jobs (docs/optimus.md): the ground-truth speed model (null: "table" from
+  // data_dir), relative measurement noise and straggler injection (see ProgressOptions).
+  std::shared_ptr<const PsSpeedModel> ps_speed;
+  double ps_measure_noise = 0.05;
+  double ps_straggler_prob = 0.0;
+  double ps_straggler_min = 1.5;
+  double ps_straggler_max = 3.0;
   // Called with (simulated time, jobs finished, jobs total) a few times per second of wall time
   // at most; may be empty.
   std::function<void(double, size_t, size_t)> on_progress;

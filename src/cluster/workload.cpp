@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cluster/data_dir.h"
+#include "cluster/ps_workload.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -332,6 +333,11 @@ Workload load_workload(const std::string& name_or_path, const WorkloadOptions& o
   const CsvTable table = CsvTable::read(path);
   const bool bundled = !bundled_path(name_or_path, dir).empty() && path != name_or_path;
   const std::string stem = std::filesystem::path(path).stem().string();
+  if (is_ps_workload_header(table.header())) {
+    Workload w = load_ps_workload(path);  // parameter-server jobs (docs/optimus.md)
+    if (bundled) w.name = name_or_path;
+    return w;
+  }
 
   ReadJobs read;
   switch (detect_format(table)) {

@@ -23,6 +23,7 @@
 #include <queue>
 
 #include "cluster/policies/factories.h"
+#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -121,6 +122,9 @@ class DrfPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_drf(const PolicyOptions& options) { return std::make_unique<DrfPolicy>(options); }
+std::unique_ptr<Policy> make_drf(const PolicyOptions& options) {
+  // Parameter-server workloads run the PS version (policies/ps/ps_drf.cpp).
+  return with_ps_variant(std::make_unique<DrfPolicy>(options), make_ps_drf(options));
+}
 
 }  // namespace dmlkit::cluster

@@ -13,5 +13,12 @@ std::unique_ptr<Policy> make_drf(const PolicyOptions& options);     // policies/
 std::unique_ptr<Policy> make_tetris(const PolicyOptions& options);  // policies/tetris.cpp
 std::unique_ptr<Policy> make_tiresias(const PolicyOptions& options);        // policies/tiresias.cpp
 std::unique_ptr<Policy> make_optimus_oracle(const PolicyOptions& options);  // policies/optimus_oracle.cpp
+std::unique_ptr<Policy> make_optimus(const PolicyOptions& options);  // policies/optimus/optimus.cpp
+// The DL2 simulator's heuristics on parameter-server jobs (policies/ps/dl2_baselines.cpp).
+std::unique_ptr<Policy> make_drf_dl2(const PolicyOptions& options);
+std::unique_ptr<Policy> make_fifo_dl2(const PolicyOptions& options);
+std::unique_ptr<Policy> make_srtf_dl2(const PolicyOptions& options);
+std::unique_ptr<Policy> make_tetris_dl2(const PolicyOptions& options);
+std::unique_ptr<Policy> make_optimus_dl2(const PolicyOptions& options);
 
 }  // namespace dmlkit::cluster

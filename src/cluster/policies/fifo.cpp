@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "cluster/policies/factories.h"
+#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -55,6 +56,9 @@ class FifoPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_fifo(const PolicyOptions& options) { return std::make_unique<FifoPolicy>(options); }
+std::unique_ptr<Policy> make_fifo(const PolicyOptions& options) {
+  // Parameter-server workloads run the PS version (policies/ps/ps_fifo_srtf.cpp).
+  return with_ps_variant(std::make_unique<FifoPolicy>(options), make_ps_fifo(options));
+}
 
 }  // namespace dmlkit::cluster

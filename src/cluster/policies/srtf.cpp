@@ -18,6 +18,7 @@
 #include <numeric>
 
 #include "cluster/policies/factories.h"
+#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -82,6 +83,9 @@ class SrtfPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_srtf(const PolicyOptions& options) { return std::make_unique<SrtfPolicy>(options); }
+std::unique_ptr<Policy> make_srtf(const PolicyOptions& options) {
+  // Parameter-server workloads run the PS version (policies/ps/ps_fifo_srtf.cpp).
+  return with_ps_variant(std::make_unique<SrtfPolicy>(options), make_ps_srtf(options));
+}
 
 }  // namespace dmlkit::cluster

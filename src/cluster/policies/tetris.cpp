@@ -33,6 +33,7 @@
 #include <numeric>
 
 #include "cluster/policies/factories.h"
+#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -244,6 +245,9 @@ class TetrisPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_tetris(const PolicyOptions& options) { return std::make_unique<TetrisPolicy>(options); }
+std::unique_ptr<Policy> make_tetris(const PolicyOptions& options) {
+  // Parameter-server workloads run the PS version (policies/ps/ps_tetris.cpp).
+  return with_ps_variant(std::make_unique<TetrisPolicy>(options), make_ps_tetris(options));
+}
 
 }  // namespace dmlkit::cluster

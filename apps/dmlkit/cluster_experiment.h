@@ -1,0 +1,27 @@
+// Experiment presets on the command line: `dmlkit cluster experiments` and
+// `dmlkit cluster compare --experiment NAME` (cluster_experiment.cpp).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+struct ExperimentCliOptions {
+  std::string experiment;              // name in experiments_dir or a path
+  std::string experiments_dir;
+  std::vector<std::string> policies;   // empty: the experiment's
+  std::vector<uint64_t> seeds;         // empty: the experiment's
+  std::vector<std::string> policy_params;  // key=value, added to (and overriding) the preset's
+  std::string out;
+  std::string format = "table";
+  std::string data_dir;
+};
+
+int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx);
+void add_cluster_experiments_command(CLI::App& cluster, Context& ctx);
+
+}  // namespace dmlkit::app

@@ -1,0 +1,73 @@
+// `dmlkit comm ...`: iteration-level simulation of communication scheduling (docs/comm.md).
+#include <ostream>
+
+#include "comm/scheduler.h"
+#include "dmlkit/comm_run.h"
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+void add_comm_tune_command(CLI::App& comm, Context& ctx);  // comm_tune.cpp
+
+namespace {
+
+void add_schedulers(CLI::App& comm, Context& ctx) {
+  auto* cmd = comm.add_subcommand("schedulers", "List the communication schedulers");
+  auto& verbose = ctx.make<bool>();
+  cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's summary and architectures");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      for (const auto& s : comm::scheduler_infos()) {
+        ctx.out << s.name;
+        if (verbose)
+          ctx.out << "\t" << (s.ps && s.allreduce ? "ps,allreduce" : s.ps ? "ps" : "allreduce") << "\t" << s.summary;
+        ctx.out << "\n";
+      }
+      return 0;
+    };
+  });
+}
+
+void add_simulate(CLI::App& comm, Context& ctx) {
+  auto& o = ctx.make<CommRunOptions>();
+  auto& scheduler = ctx.make<std::string>();
+  scheduler = "bytescheduler";
+  auto* cmd = comm.add_subcommand("simulate", "Simulate training iterations with one scheduler");
+  cmd->add_option("--scheduler", scheduler, "Scheduler (see `dmlkit comm schedulers`)")->capture_default_str();
+  add_comm_run_options(*cmd, o, true);
+  cmd->callback([&] {
+    o.schedulers = {scheduler};
+    o.command = "comm simulate";
+    if (o.out.empty()) o.out = "out/comm-simulate";
+    ctx.run = [&] { return run_comm_schedulers(o, ctx); };
+  });
+}
+
+void add_compare(CLI::App& comm, Context& ctx) {
+  auto& o = ctx.make<CommRunOptions>();
+  auto* cmd = comm.add_subcommand("compare", "Compare schedulers on the same model and cluster");
+  cmd->add_option("--schedulers", o.schedulers, "Comma-separated schedulers (default: all that support --arch)")
+      ->delimiter(',');
+  add_comm_run_options(*cmd, o, true);
+  cmd->callback([&] {
+    o.command = "comm compare";
+    if (o.out.empty()) o.out = "out/comm-compare";
+    if (o.schedulers.empty())
+      for (const auto& s : comm::scheduler_infos())
+        if ((o.arch == "ps" && s.ps) || (o.arch != "ps" && s.allreduce)) o.schedulers.push_back(s.name);
+    ctx.run = [&] { return run_comm_schedulers(o, ctx); };
+  });
+}
+
+}  // namespace
+
+void add_comm_commands(CLI::App& app, Context& ctx) {
+  auto* comm = app.add_subcommand("comm", "Communication scheduling of data-parallel training (SimGrid)");
+  comm->require_subcommand(1);
+  add_schedulers(*comm, ctx);
+  add_simulate(*comm, ctx);
+  add_compare(*comm, ctx);
+  add_comm_tune_command(*comm, ctx);
+}
+
+}  // namespace dmlkit::app

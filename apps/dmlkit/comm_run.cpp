@@ -1,0 +1,286 @@
+// Options, runs and outputs of `dmlkit comm simulate|compare` (see comm_run.h).
+#include "dmlkit/comm_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "comm/model_graph.h"
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/table.h"
+
+namespace dmlkit::app {
+
+using nlohmann::ordered_json;
+
+void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs) {
+  cmd.add_option("--model", o.model, "Model DAG (data/model-graphs): vgg16, resnet50, gnmt, ...")->capture_default_str();
+  cmd.add_option("--tensors", o.tensors,
+                 "Gradient tensors: module (one per profiled module) or parameter (weight/bias/gamma/beta "
+                 "split, the exact per-parameter tables)")
+      ->capture_default_str();
+  cmd.add_option("--arch", o.arch, "Synchronisation: ps (parameter servers) or allreduce (ring)")->capture_default_str();
+  cmd.add_option("--workers", o.workers, "Number of workers (one GPU each)")->capture_default_str();
+  cmd.add_option("--servers", o.servers, "Number of parameter servers (ps; 0 = as many as workers)")->capture_default_str();
+  cmd.add_option("--bandwidth", o.bandwidth, "NIC bandwidth per direction, e.g. 10Gbps, 25Gbit/s, 1.25GBps")
+      ->capture_default_str();
+  cmd.add_option("--latency-us", o.latency_us, "Latency of one hop host->switch, microseconds")->capture_default_str();
+  cmd.add_option("--switch-bandwidth", o.switch_bandwidth, "Shared switch backplane bandwidth (default: non-blocking)");
+  cmd.add_option("--op-overhead-us", o.op_overhead_us,
+                 "Fixed cost of each synchronisation operation (launch/negotiation), microseconds")
+      ->capture_default_str();
+  cmd.add_flag("--ring-stepwise", o.ring_stepwise,
+               "Simulate ring all-reduce step by step (2(N-1) barriers) instead of the equivalent aggregated flows");
+  cmd.add_option("--compute-scale", o.compute_scale, "Multiply the profiled compute times (another GPU)")
+      ->capture_default_str();
+  cmd.add_option("--batch", o.batch, "Per-worker batch size; compute scales by batch/128 (profiles are at 128)")
+      ->capture_default_str();
+  cmd.add_option("--iterations", o.iterations, "Simulated iterations")->capture_default_str();
+  cmd.add_option("--warmup", o.warmup, "Leading iterations not reported")->capture_default_str();
+  if (scheduler_knobs) {
+    cmd.add_option("--partition-mb", o.partition_mb, "Partition/slice size in MB (bytescheduler, p3, pace)");
+    cmd.add_option("--credit-mb", o.credit_mb, "Credit window in MB (bytescheduler, p3, pace)");
+    cmd.add_option("--credit-mode", o.credit_mode,
+                   "bytescheduler credit semantics: any (send while credit > 0) or skip (BytePS)")
+        ->capture_default_str();
+    cmd.add_option("--fusion-mb", o.fusion_mb, "horovod fusion threshold in MiB (default 64)");
+    cmd.add_option("--cycle-ms", o.cycle_ms, "horovod cycle time in ms (default 5)");
+    cmd.add_option("--bucket-mib", o.bucket_mib, "ddp bucket cap in MiB")->capture_default_str();
+    cmd.add_option("--first-bucket-mib", o.first_bucket_mib, "ddp first bucket cap in MiB")->capture_default_str();
+  }
+  cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")->capture_default_str();
+  cmd.add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)");
+  cmd.add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  o.data_dir = comm::default_model_graph_dir();
+  cmd.add_option("--graph-dir", o.data_dir, "Folder of model graphs (default: data/model-graphs)");
+}
+
+CommSetup make_comm_setup(const CommRunOptions& o) {
+  CommSetup s;
+  s.net.arch = comm::parse_arch(o.arch);
+  s.net.workers = o.workers;
+  s.net.servers = o.servers == 0 ? o.workers : o.servers;
+  if (o.servers < 0) throw Error("", 0, "servers", "must be >= 0");
+  s.net.bandwidth_Bps = comm::parse_bandwidth(o.bandwidth, "bandwidth");
+  s.net.latency_s = o.latency_us * 1e-6;
+  if (!o.switch_bandwidth.empty()) s.net.switch_bandwidth_Bps = comm::parse_bandwidth(o.switch_bandwidth, "switch_bandwidth");
+  s.net.op_overhead_s = o.op_overhead_us * 1e-6;
+  s.net.ring_stepwise = o.ring_stepwise;
+  s.net.validate();
+  if (o.batch < 1) throw Error("", 0, "batch", "must be >= 1");
+  auto graph = comm::load_model(o.model, o.data_dir);
+  comm::scale_compute(graph, o.compute_scale * o.batch / 128.0);
+  s.workload = comm::make_workload(graph, comm::parse_granularity(o.tensors));
+  auto size = [](double mb, const char* field, double unit) -> std::optional<double> {
+    if (mb == -1) return std::nullopt;
+    if (!(mb > 0) || !std::isfinite(mb)) throw Error("", 0, field, "must be > 0");
+    return mb * unit;
+  };
+  s.sched.partition_bytes = size(o.partition_mb, "partition", 1e6);
+  s.sched.credit_bytes = size(o.credit_mb, "credit", 1e6);
+  if (o.credit_mode == "any") s.sched.credit_mode = comm::CreditMode::any;
+  else if (o.credit_mode == "skip") s.sched.credit_mode = comm::CreditMode::skip;
+  else throw Error("", 0, "credit_mode", "must be any or skip, got '" + o.credit_mode + "'");
+  if (o.fusion_mb != -1) {
+    if (!(o.fusion_mb >= 0)) throw Error("", 0, "fusion_threshold", "must be >= 0");
+    s.sched.fusion_bytes = o.fusion_mb * 1024 * 1024;
+  }
+  if (o.cycle_ms != -1) s.sched.cycle_s = *size(o.cycle_ms, "cycle_time", 1e-3);
+  s.sched.bucket_bytes = *size(o.bucket_mib, "bucket", 1024.0 * 1024);
+  s.sched.first_bucket_bytes = *size(o.first_bucket_mib, "first_bucket", 1024.0 * 1024);
+  s.sim.iterations = o.iterations;
+  s.sim.warmup = o.warmup;
+  s.sim.validate();
+  return s;
+}
+
+namespace {
+
+struct Row {
+  comm::IterationResult r;
+  double speedup_over_fifo = std::nan("");
+  double distance_to_bound = 0;  // iteration / lower bound - 1
+};
+
+ordered_json results_json(const CommRunOptions& o, const CommSetup& s, const std::vector<Row>& rows) {
+  ordered_json j;
+  j["schema_version"] = 1;
+  j["tool"] = "dmlkit";
+  j["version"] = DMLKIT_VERSION;
+  j["command"] = o.command;
+  ordered_json in;
+  in["model"] = o.model;
+  in["tensors"] = o.tensors;
+  in["arch"] = o.arch;
+  in["workers"] = s.net.workers;
+  in["servers"] = s.net.arch == comm::Arch::ps ? s.net.servers : 0;
+  in["bandwidth_Bps"] = s.net.bandwidth_Bps;
+  in["latency_s"] = s.net.latency_s;
+  in["switch_bandwidth_Bps"] = s.net.switch_bandwidth_Bps;
+  in["op_overhead_s"] = s.net.op_overhead_s;
+  in["ring_stepwise"] = s.net.ring_stepwise;
+  in["compute_scale"] = o.compute_scale;
+  in["batch"] = o.batch;
+  in["iterations"] = o.iterations;
+  in["warmup"] = o.warmup;
+  in["credit_mode"] = o.credit_mode;
+  if (s.sched.partition_bytes) in["partition_bytes"] = *s.sched.partition_bytes;
+  if (s.sched.credit_bytes) in["credit_bytes"] = *s.sched.credit_bytes;
+  if (s.sched.fusion_bytes) in["fusion_bytes"] = *s.sched.fusion_bytes;
+  if (s.sched.cycle_s) in["cycle_s"] = *s.sched.cycle_s;
+  in["seed"] = o.seed;
+  j["inputs"] = in;
+  j["compute_s"] = s.workload.compute_s();
+  j["gradient_bytes"] = s.workload.total_bytes();
+  j["tensors"] = s.workload.tensors.size();
+  j["comm_bound_s"] = comm::comm_bound_s(s.workload, s.net);
+  j["lower_bound_s"] = comm::lower_bound_s(s.workload, s.net);
+  ordered_json records = ordered_json::array();
+  for (const auto& row : rows) {
+    ordered_json r;
+    r["scheduler"] = row.r.scheduler;
+    r["iteration_mean_s"] = row.r.iteration_mean_s;
+    r["iteration_s"] = row.r.iteration_s;
+    if (std::isfinite(row.speedup_over_fifo)) r["speedup_over_fifo"] = row.speedup_over_fifo;
+    r["distance_to_lower_bound"] = row.distance_to_bound;
+    r["overlap"] = row.r.overlap;
+    r["comm_busy_s"] = row.r.comm_busy_s;
+    r["max_in_flight_bytes"] = row.r.max_in_flight_bytes;
+    r["transfers"] = row.r.transfers;
+    r["timeline_csv"] = "timeline-" + row.r.scheduler + ".csv";
+    records.push_back(r);
+  }
+  j["records"] = records;
+  return j;
+}
+
+TextTable summary(const std::vector<Row>& rows, double lb) {
+  TextTable t({"scheduler", "iteration_ms", "speedup_vs_fifo", "lower_bound_ms", "above_bound_pct", "overlap",
+               "transfers"});
+  for (const auto& row : rows)
+    t.add_row({row.r.scheduler, fixed(row.r.iteration_mean_s * 1e3, 3),
+               std::isfinite(row.speedup_over_fifo) ? fixed(row.speedup_over_fifo, 3) : "", fixed(lb * 1e3, 3),
+               fixed(row.distance_to_bound * 100, 1), fixed(row.r.overlap, 3), std::to_string(row.r.transfers)});
+  return t;
+}
+
+TextTable timeline_table(const comm::IterationResult& r) {
+  TextTable t({"row", "resource", "start_s", "end_s", "what"});
+  for (const auto& s : r.spans)
+    t.add_row({std::to_string(s.row), r.rows[s.row], fixed(s.start_s, 6), fixed(s.end_s, 6), s.label});
+  return t;
+}
+
+// A Gantt-like chart from step lines: each resource has a baseline at its row index and rises
+// while busy (the GPU rises to +0.8 in forward, +0.5 in backward), so busy periods read as bars.
+LineChart gantt(const comm::IterationResult& r) {
+  LineChart c;
+  c.title = "Timeline of one steady-state iteration: " + r.scheduler;
+  c.x_title = "time in the iteration (ms)";
+  c.y_title = "resource (0 = GPU, then network)";
+  c.x_min = 0;
+  c.x_max = r.iteration_mean_s * 1e3;
+  for (size_t row = 0; row < r.rows.size(); ++row) {
+    struct Bar {
+      double start, end, height;
+    };
+    std::vector<Bar> bars;
+    for (const auto& s : r.spans)
+      if (s.row == static_cast<int>(row))
+        bars.push_back({s.start_s, s.end_s, row == 0 && s.label.rfind("B ", 0) == 0 ? 0.5 : 0.8});
+    std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.start < b.start; });
+    ChartSeries series;
+    series.label = r.rows[row];
+    series.step = true;
+    const double base = static_cast<double>(row);
+    auto point = [&](double t_s, double y) {
+      series.x.push_back(t_s * 1e3);
+      series.y.push_back(y);
+    };
+    point(0, base);
+    double busy_until = -1, height = 0;
+    for (const auto& b : bars) {
+      if (b.start > busy_until + 1e-12) {
+        if (busy_until >= 0) point(busy_until, base);
+        point(b.start, base + b.height);
+      } else if (b.height != height) {
+        point(b.start, base + b.height);
+      }
+      busy_until = std::max(busy_until, b.end);
+      height = b.height;
+    }
+    if (busy_until >= 0) point(busy_until, base);
+    point(r.iteration_mean_s, base);
+    c.series.push_back(std::move(series));
+  }
+  return c;
+}
+
+std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::vector<Row>& rows) {
+  HtmlReport rep("dmlkit comm: " + o.model + " on " + std::to_string(s.net.workers) + " workers (" + o.arch + ")");
+  rep.add_facts({{"Model", o.model + " (" + std::to_string(s.workload.tensors.size()) + " gradient tensors, " +
+                               fixed(s.workload.total_bytes() / 1e6, 1) + " MB)"},
+                 {"Architecture", o.arch == "ps" ? "parameter servers (" + std::to_string(s.net.servers) + ")" : "ring all-reduce"},
+                 {"Workers", std::to_string(s.net.workers)},
+                 {"NIC bandwidth", o.bandwidth},
+                 {"Compute per iteration", fixed(s.workload.compute_s() * 1e3, 2) + " ms"},
+                 {"Lower bound", fixed(comm::lower_bound_s(s.workload, s.net) * 1e3, 2) + " ms (max of compute and " +
+                                     fixed(comm::comm_bound_s(s.workload, s.net) * 1e3, 2) + " ms of transfer)"}});
+  rep.add_heading("Iteration time per scheduler");
+  rep.add_table(summary(rows, comm::lower_bound_s(s.workload, s.net)),
+                "Steady state (mean after warm-up). overlap = fraction of communication time hidden under compute.");
+  rep.add_heading("Timelines");
+  rep.add_paragraph("One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
+                    "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
+                    "line means busy. Every span with its tensor is in timeline-<scheduler>.csv.");
+  for (const auto& row : rows) rep.add_chart(gantt(row.r));
+  return rep.render();
+}
+
+}  // namespace
+
+int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
+  const CommSetup s = make_comm_setup(o);
+  if (o.schedulers.empty()) throw Error("", 0, "schedulers", "no scheduler given");
+  for (size_t i = 0; i < o.schedulers.size(); ++i) {
+    comm::validate_scheduler(o.schedulers[i], s.sched, s.net.arch);
+    for (size_t k = 0; k < i; ++k)
+      if (o.schedulers[i] == o.schedulers[k]) throw Error("", 0, "schedulers", "'" + o.schedulers[i] + "' given twice");
+  }
+  std::vector<Row> rows;
+  for (const auto& name : o.schedulers) rows.push_back({comm::simulate(s.workload, s.net, name, s.sched, s.sim)});
+  const double lb = comm::lower_bound_s(s.workload, s.net);
+  const Row* fifo = nullptr;
+  for (const auto& r : rows)
+    if (r.r.scheduler == "fifo") fifo = &r;
+  for (auto& r : rows) {
+    if (fifo) r.speedup_over_fifo = fifo->r.iteration_mean_s / r.r.iteration_mean_s;
+    r.distance_to_bound = lb > 0 ? std::max(0.0, r.r.iteration_mean_s / lb - 1) : 0;  // rounding below 0
+  }
+  OutputDir out(o.out);
+  out.write("results.json", results_json(o, s, rows).dump(2) + "\n");
+  out.write("metrics.csv", summary(rows, lb).to_csv());
+  for (const auto& r : rows) out.write("timeline-" + r.r.scheduler + ".csv", timeline_table(r.r).to_csv());
+  out.write("report.html", report_html(o, s, rows));
+  const std::string& path = out.commit();
+  if (o.format == "json") {
+    ctx.out << results_json(o, s, rows).dump(2) << "\n";
+  } else if (o.format == "csv") {
+    ctx.out << summary(rows, lb).to_csv();
+  } else {
+    ctx.out << o.model << " on " << s.net.workers << " workers, " << o.arch << ", " << o.bandwidth
+            << ": compute " << fixed(s.workload.compute_s() * 1e3, 2) << " ms, gradients "
+            << fixed(s.workload.total_bytes() / 1e6, 1) << " MB\n\n"
+            << summary(rows, lb).render() << "\nresults: " << path << "/results.json\nreport:  " << path
+            << "/report.html\n";
+  }
+  if (o.format != "table") ctx.err << "output: " << path << "\n";
+  return 0;
+}
+
+}  // namespace dmlkit::app

@@ -1,0 +1,185 @@
+// `dmlkit comm tune`: Bayesian optimisation (GP + expected improvement) of ByteScheduler's
+// partition size and credit, or Horovod's fusion threshold and cycle time, each probe a simulated
+// run; compared with a grid search over the same box (docs/comm.md, "Auto-tuning").
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "comm/tuner.h"
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/table.h"
+#include "dmlkit/comm_run.h"
+
+namespace dmlkit::app {
+
+namespace {
+
+struct TuneOptions {
+  CommRunOptions run;
+  std::string scheduler = "bytescheduler";
+  int probes = 20;
+  int initial = 5;
+  int grid = 8;
+};
+
+std::vector<comm::TuneDimension> dimensions(const std::string& scheduler) {
+  // Search boxes [A]: ByteScheduler's tuner searches credit in 1-16 M parameters (PS) or 4-64 M
+  // (all-reduce) and partition in 2-32 M parameters (spec 1.6); we search one box covering both,
+  // in MB: partition 1-128 MB, credit 4-256 MB. Horovod: threshold 1-256 MiB, cycle 0.5-20 ms.
+  if (scheduler == "bytescheduler") return {{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}};
+  if (scheduler == "horovod") return {{"fusion_mib", 1, 256, true}, {"cycle_ms", 0.5, 20, true}};
+  throw Error("", 0, "scheduler", "tune supports bytescheduler and horovod, not '" + scheduler + "'");
+}
+
+comm::SchedulerOptions apply(const std::string& scheduler, comm::SchedulerOptions o, const std::vector<double>& x) {
+  if (scheduler == "bytescheduler") {
+    o.partition_bytes = x[0] * 1e6;
+    o.credit_bytes = x[1] * 1e6;
+    if (o.credit_mode == comm::CreditMode::skip && *o.credit_bytes < *o.partition_bytes)
+      o.credit_bytes = o.partition_bytes;  // skip needs credit >= partition
+  } else {
+    o.fusion_bytes = x[0] * 1024 * 1024;
+    o.cycle_s = x[1] * 1e-3;
+  }
+  return o;
+}
+
+TextTable probes_table(const std::vector<comm::TuneDimension>& dims, const comm::TuneResult& r) {
+  std::vector<std::string> header{"probe"};
+  for (const auto& d : dims) header.push_back(d.name);
+  header.push_back("iteration_ms");
+  header.push_back("best_so_far_ms");
+  TextTable t(header);
+  double best = INFINITY;
+  for (size_t i = 0; i < r.probes.size(); ++i) {
+    best = std::min(best, r.probes[i].value);
+    std::vector<std::string> row{std::to_string(i + 1)};
+    for (double v : r.probes[i].x) row.push_back(fixed(v, 3));
+    row.push_back(fixed(r.probes[i].value * 1e3, 3));
+    row.push_back(fixed(best * 1e3, 3));
+    t.add_row(row);
+  }
+  return t;
+}
+
+ChartSeries best_so_far(const std::string& label, const comm::TuneResult& r) {
+  ChartSeries s;
+  s.label = label;
+  double best = INFINITY;
+  for (size_t i = 0; i < r.probes.size(); ++i) {
+    best = std::min(best, r.probes[i].value);
+    s.x.push_back(static_cast<double>(i + 1));
+    s.y.push_back(best * 1e3);
+  }
+  return s;
+}
+
+int run_tune(const TuneOptions& t, Context& ctx) {
+  const auto dims = dimensions(t.scheduler);
+  const CommSetup s = make_comm_setup(t.run);
+  comm::validate_scheduler(t.scheduler, s.sched, s.net.arch);
+  if (t.probes < 1 || t.probes > 500) throw Error("", 0, "probes", "must be between 1 and 500");
+  if (t.initial < 1) throw Error("", 0, "initial", "must be >= 1");
+  if (t.grid != 0 && (t.grid < 2 || t.grid > 30)) throw Error("", 0, "grid", "must be 0 (off) or 2..30");
+  auto objective = [&](const std::vector<double>& x) {
+    return comm::simulate(s.workload, s.net, t.scheduler, apply(t.scheduler, s.sched, x), s.sim).iteration_mean_s;
+  };
+  comm::BayesOptions bo;
+  bo.max_probes = t.probes;
+  bo.initial_points = t.initial;
+  const comm::TuneResult bayes = comm::bayes_optimize(dims, objective, bo, Rng(t.run.seed).split(4));
+  comm::TuneResult grid;
+  if (t.grid > 0) grid = comm::grid_search(dims, objective, t.grid);
+  const double default_s = comm::simulate(s.workload, s.net, t.scheduler, s.sched, s.sim).iteration_mean_s;
+  const double lb = comm::lower_bound_s(s.workload, s.net);
+
+  nlohmann::ordered_json j;
+  j["schema_version"] = 1;
+  j["tool"] = "dmlkit";
+  j["version"] = DMLKIT_VERSION;
+  j["command"] = "comm tune";
+  j["inputs"] = {{"model", t.run.model}, {"arch", t.run.arch}, {"workers", s.net.workers},
+                 {"servers", s.net.arch == comm::Arch::ps ? s.net.servers : 0}, {"bandwidth_Bps", s.net.bandwidth_Bps},
+                 {"scheduler", t.scheduler}, {"probes", t.probes}, {"initial", t.initial}, {"grid", t.grid},
+                 {"seed", t.run.seed}};
+  j["lower_bound_s"] = lb;
+  j["default_iteration_s"] = default_s;
+  auto probe_json = [&](const comm::TuneResult& r) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (const auto& p : r.probes) {
+      nlohmann::ordered_json e;
+      for (size_t k = 0; k < dims.size(); ++k) e[dims[k].name] = p.x[k];
+      e["iteration_s"] = p.value;
+      a.push_back(e);
+    }
+    return a;
+  };
+  j["bayes"] = {{"best_index", bayes.best}, {"best_iteration_s", bayes.best_probe().value}, {"probes", probe_json(bayes)}};
+  if (t.grid > 0) {
+    const double gap = bayes.best_probe().value / grid.best_probe().value - 1;
+    j["grid"] = {{"best_index", grid.best}, {"best_iteration_s", grid.best_probe().value}, {"probes", probe_json(grid)}};
+    j["bayes_gap_to_grid"] = gap;
+  }
+  OutputDir out(t.run.out);
+  out.write("results.json", j.dump(2) + "\n");
+  out.write("probes-bayes.csv", probes_table(dims, bayes).to_csv());
+  if (t.grid > 0) out.write("probes-grid.csv", probes_table(dims, grid).to_csv());
+  HtmlReport rep("dmlkit comm tune: " + t.scheduler + " on " + t.run.model);
+  std::vector<std::pair<std::string, std::string>> facts{
+      {"Cluster", std::to_string(s.net.workers) + " workers, " + t.run.arch + ", " + t.run.bandwidth},
+      {"Default knobs", fixed(default_s * 1e3, 2) + " ms"},
+      {"Bayesian optimisation", fixed(bayes.best_probe().value * 1e3, 2) + " ms after " + std::to_string(bayes.probes.size()) + " probes"},
+      {"Lower bound", fixed(lb * 1e3, 2) + " ms"}};
+  if (t.grid > 0)
+    facts.push_back({"Grid search", fixed(grid.best_probe().value * 1e3, 2) + " ms after " + std::to_string(grid.probes.size()) + " probes"});
+  rep.add_facts(facts);
+  LineChart c;
+  c.title = "Best iteration time found so far";
+  c.x_title = "probe (simulated run)";
+  c.y_title = "iteration (ms)";
+  c.series.push_back(best_so_far("Bayesian optimisation (GP + EI)", bayes));
+  if (t.grid > 0) c.series.push_back(best_so_far("grid search", grid));
+  rep.add_chart(c);
+  rep.add_heading("Bayesian optimisation probes");
+  rep.add_table(probes_table(dims, bayes));
+  out.write("report.html", rep.render());
+  const std::string& path = out.commit();
+
+  if (t.run.format == "json") {
+    ctx.out << j.dump(2) << "\n";
+  } else {
+    TextTable summary({"method", "probes", dims[0].name, dims[1].name, "iteration_ms"});
+    summary.add_row({"default", "1", "", "", fixed(default_s * 1e3, 3)});
+    summary.add_row({"bayes", std::to_string(bayes.probes.size()), fixed(bayes.best_probe().x[0], 3),
+                     fixed(bayes.best_probe().x[1], 3), fixed(bayes.best_probe().value * 1e3, 3)});
+    if (t.grid > 0)
+      summary.add_row({"grid", std::to_string(grid.probes.size()), fixed(grid.best_probe().x[0], 3),
+                       fixed(grid.best_probe().x[1], 3), fixed(grid.best_probe().value * 1e3, 3)});
+    ctx.out << (t.run.format == "csv" ? summary.to_csv() : summary.render());
+    if (t.run.format == "table") ctx.out << "\nlower bound " << fixed(lb * 1e3, 3) << " ms\nresults: " << path << "/results.json\n";
+  }
+  if (t.run.format != "table") ctx.err << "output: " << path << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_comm_tune_command(CLI::App& comm, Context& ctx) {
+  auto& t = ctx.make<TuneOptions>();
+  auto* cmd = comm.add_subcommand("tune", "Auto-tune bytescheduler (partition, credit) or horovod (threshold, cycle)");
+  cmd->add_option("--scheduler", t.scheduler, "bytescheduler or horovod")->capture_default_str();
+  cmd->add_option("--probes", t.probes, "Simulated runs of the Bayesian optimisation")->capture_default_str();
+  cmd->add_option("--initial", t.initial, "Random initial probes before expected improvement")->capture_default_str();
+  cmd->add_option("--grid", t.grid, "Grid points per dimension for the comparison (0 = no grid)")->capture_default_str();
+  add_comm_run_options(*cmd, t.run, false);
+  cmd->add_option("--credit-mode", t.run.credit_mode, "bytescheduler credit semantics: any or skip")->capture_default_str();
+  cmd->callback([&] {
+    t.run.command = "comm tune";
+    if (t.run.out.empty()) t.run.out = "out/comm-tune";
+    ctx.run = [&] { return run_tune(t, ctx); };
+  });
+}
+
+}  // namespace dmlkit::app

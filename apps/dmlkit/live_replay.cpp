@@ -1,0 +1,238 @@
+// `dmlkit cluster replay --slurm --workload W --policy P --time-scale S`: replays a workload on a
+// live Slurm cluster under a policy and compares measured JCTs with the simulator's prediction for
+// the same policy, cluster and jobs (docs/live-mode.md). Writes results.json, jobs.csv,
+// rounds.csv, decisions.csv and report.html to --out.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cluster/data_dir.h"
+#include "cluster/placement.h"
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/table.h"
+#include "dmlkit/commands.h"
+#include "live/replay.h"
+
+namespace dmlkit::app {
+
+namespace {
+
+struct ReplayCliOptions {
+  bool slurm = false;
+  std::string workload = "pollux-6";
+  std::string policy = "tiresias";
+  std::string slurm_conf;
+  std::string placement = "consolidate";
+  std::vector<std::string> policy_params;
+  double time_scale = 0.01;
+  double round_s = 60;
+  double restart_delay_s = 30;
+  double poll_s = 0.1;
+  double max_wall_s = 0;
+  int jobs = 0;
+  uint64_t seed = 0;
+  std::string out = "out/cluster-replay";
+  std::string work_dir;
+  std::string format = "table";
+  std::string data_dir;
+};
+
+double mean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = static_cast<size_t>(std::min<double>(v.size() - 1, std::floor(q * (v.size() - 1) + 0.5)));
+  return v[i];
+}
+
+int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
+  if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
+  if (o.format != "table" && o.format != "json" && o.format != "csv")
+    throw Error("--format: expected table, json or csv, got '" + o.format + "'");
+  if (o.jobs < 0) throw Error("--jobs: must not be negative");
+  if (!(o.poll_s > 0)) throw Error("--poll: must be positive");
+  if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
+  live::ReplayOptions ro;
+  ro.workload = o.workload;
+  ro.policy = o.policy;
+  ro.policy_options.placement = cluster::parse_placement_kind(o.placement);
+  for (const auto& kv : o.policy_params) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
+    ro.policy_options.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  cluster::make_policy(o.policy, ro.policy_options);  // validates the name and knobs up front
+  ro.max_jobs = o.jobs;
+  ro.time_scale = o.time_scale;
+  ro.round_s = o.round_s;
+  ro.restart_delay_s = o.restart_delay_s;
+  ro.poll_s = o.poll_s;
+  ro.max_wall_s = o.max_wall_s;
+  ro.data_dir = o.data_dir.empty() ? cluster::default_data_dir() : o.data_dir;
+  ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
+  ro.log = &ctx.err;
+  live::SlurmClientOptions so;
+  so.slurm_conf = o.slurm_conf;
+  live::SlurmClient slurm(so);
+  const live::ReplayResult r = live::run_replay(slurm, ro);
+
+  // Tables.
+  TextTable jobs({"job", "application", "gpus", "arrival_s", "slurm_id", "sim_jct_s", "real_jct_s", "gap_s",
+                  "sim_preemptions", "real_starts"});
+  std::vector<double> abs_gaps, rel_gaps;
+  for (const auto& j : r.jobs) {
+    const bool both = j.sim_jct_s >= 0 && j.real_jct_s >= 0;
+    if (both) {
+      abs_gaps.push_back(std::fabs(j.gap_s()));
+      if (j.sim_jct_s > 0) rel_gaps.push_back(j.gap_s() / j.sim_jct_s);
+    }
+    jobs.add_row({j.name, j.application.empty() ? "-" : j.application, std::to_string(j.num_gpus), fixed(j.arrival_s, 1),
+                  std::to_string(j.slurm_id), j.sim_jct_s >= 0 ? fixed(j.sim_jct_s, 1) : "",
+                  j.real_jct_s >= 0 ? fixed(j.real_jct_s, 1) : "", both ? fixed(j.gap_s(), 1) : "",
+                  std::to_string(j.sim_preemptions), std::to_string(j.real_restarts)});
+  }
+  TextTable rounds({"t_s", "active_jobs", "actions", "slurm_commands", "decide_ms", "apply_ms"});
+  std::vector<double> decide_ms, apply_ms, per_action_ms;
+  int placements = 0;
+  for (const auto& d : r.decisions)
+    if (d.action == "place" || d.action == "move") ++placements;
+  for (const auto& s : r.rounds) {
+    rounds.add_row({fixed(s.model_time_s, 1), std::to_string(s.active_jobs), std::to_string(s.actions),
+                    std::to_string(s.slurm_commands), fixed(s.decide_ms, 3), fixed(s.apply_ms, 1)});
+    decide_ms.push_back(s.decide_ms);
+    if (s.actions > 0) {
+      apply_ms.push_back(s.apply_ms);
+      per_action_ms.push_back(s.apply_ms / s.actions);
+    }
+  }
+  TextTable decisions({"t_s", "slurm_id", "job", "action", "placement", "note"});
+  for (const auto& d : r.decisions)
+    decisions.add_row({fixed(d.model_time_s, 1), std::to_string(d.slurm_id), d.job_name, d.action, d.placement, d.note});
+
+  const double gap = r.real_avg_jct_s - r.sim_avg_jct_s;
+  const double gap_rel = r.sim_avg_jct_s > 0 ? gap / r.sim_avg_jct_s : 0;
+  nlohmann::json res;
+  res["schema_version"] = 1;
+  res["command"] = "cluster replay";
+  res["backend"] = "slurm";
+  res["workload"] = o.workload;
+  res["policy"] = o.policy;
+  res["placement"] = o.placement;
+  res["time_scale"] = o.time_scale;
+  res["round_s"] = o.round_s;
+  res["restart_delay_s"] = o.restart_delay_s;
+  res["cluster"] = {{"nodes", r.cluster_nodes}, {"gpus", r.cluster_gpus}};
+  res["jobs_total"] = r.jobs.size();
+  res["jobs_dropped"] = r.dropped;
+  res["complete"] = r.complete;
+  res["summary"] = {{"sim_avg_jct_s", r.sim_avg_jct_s},
+                    {"real_avg_jct_s", r.real_avg_jct_s},
+                    {"gap_avg_jct_s", gap},
+                    {"gap_avg_jct_rel", gap_rel},
+                    {"mean_abs_job_gap_s", mean(abs_gaps)},
+                    {"mean_rel_job_gap", mean(rel_gaps)},
+                    {"sim_makespan_s", r.sim_makespan_s},
+                    {"real_makespan_s", r.real_makespan_s}};
+  res["controller"] = {{"rounds", r.rounds.size()},
+                       {"decisions", r.decisions.size()},
+                       {"placements", placements},
+                       {"decide_ms_mean", mean(decide_ms)},
+                       {"decide_ms_p99", percentile(decide_ms, 0.99)},
+                       {"apply_ms_per_action_mean", mean(per_action_ms)},
+                       {"start_latency_s_mean", mean(r.start_latency_s)},
+                       {"start_latency_s_p50", percentile(r.start_latency_s, 0.5)},
+                       {"start_latency_s_max", percentile(r.start_latency_s, 1.0)}};
+  res["jobs"] = nlohmann::json::array();
+  for (const auto& j : r.jobs)
+    res["jobs"].push_back({{"name", j.name}, {"application", j.application}, {"num_gpus", j.num_gpus},
+                           {"arrival_s", j.arrival_s}, {"slurm_id", j.slurm_id},
+                           {"sim_jct_s", j.sim_jct_s >= 0 ? nlohmann::json(j.sim_jct_s) : nlohmann::json()},
+                           {"real_jct_s", j.real_jct_s >= 0 ? nlohmann::json(j.real_jct_s) : nlohmann::json()},
+                           {"sim_preemptions", j.sim_preemptions}, {"real_starts", j.real_restarts}});
+
+  HtmlReport report("dmlkit cluster replay: " + o.policy + " on " + o.workload + " (Slurm)");
+  report.add_facts({{"Policy", o.policy},
+                    {"Workload", o.workload + " (" + std::to_string(r.jobs.size()) + " jobs)"},
+                    {"Cluster", std::to_string(r.cluster_nodes) + " Slurm nodes, " + std::to_string(r.cluster_gpus) + " GPUs"},
+                    {"Time scale", fixed(o.time_scale, 4) + " wall s per model s"},
+                    {"Average JCT, simulator", fixed(r.sim_avg_jct_s, 1) + " s"},
+                    {"Average JCT, Slurm", fixed(r.real_avg_jct_s, 1) + " s"},
+                    {"Sim-to-real gap of average JCT", fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)"},
+                    {"Mean |per-job gap|", fixed(mean(abs_gaps), 1) + " s"},
+                    {"Decision latency per round (mean)", fixed(mean(decide_ms), 3) + " ms"},
+                    {"scontrol time per applied decision (mean)", fixed(mean(per_action_ms), 1) + " ms"},
+                    {"Release to RUNNING (mean)", fixed(mean(r.start_latency_s), 2) + " wall s"}});
+  report.add_paragraph("Measured JCTs are in model seconds: (time Slurm reported the job COMPLETED - scheduled "
+                       "arrival) / time scale. Each job's work follows the simulator's speed model on the "
+                       "placement Slurm actually gave it (docs/live-mode.md).");
+  LineChart chart;
+  chart.title = "JCT per job: simulator vs Slurm";
+  chart.x_title = "job (arrival order)";
+  chart.y_title = "JCT (s)";
+  ChartSeries s_sim{"simulator", {}, {}}, s_real{"Slurm", {}, {}};
+  for (size_t i = 0; i < r.jobs.size(); ++i) {
+    if (r.jobs[i].sim_jct_s >= 0) s_sim.x.push_back(static_cast<double>(i)), s_sim.y.push_back(r.jobs[i].sim_jct_s);
+    if (r.jobs[i].real_jct_s >= 0) s_real.x.push_back(static_cast<double>(i)), s_real.y.push_back(r.jobs[i].real_jct_s);
+  }
+  chart.series = {s_sim, s_real};
+  report.add_chart(chart);
+  report.add_heading("Jobs");
+  report.add_table(jobs);
+  report.add_heading("Decisions");
+  report.add_table(decisions);
+
+  OutputDir out(o.out);
+  out.write("results.json", res.dump(2) + "\n");
+  out.write("jobs.csv", jobs.to_csv());
+  out.write("rounds.csv", rounds.to_csv());
+  out.write("decisions.csv", decisions.to_csv());
+  out.write("report.html", report.render());
+  out.commit();
+
+  if (o.format == "json") {
+    ctx.out << res["summary"].dump(2) << "\n";
+  } else {
+    TextTable summary({"policy", "jobs", "sim_avg_jct_s", "real_avg_jct_s", "gap_s", "gap_pct", "decide_ms", "start_latency_s"});
+    summary.add_row({o.policy, std::to_string(r.jobs.size()), fixed(r.sim_avg_jct_s, 1), fixed(r.real_avg_jct_s, 1),
+                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(mean(decide_ms), 3), fixed(mean(r.start_latency_s), 2)});
+    ctx.out << (o.format == "csv" ? summary.to_csv() : summary.render());
+  }
+  return r.complete ? 0 : 1;
+}
+
+}  // namespace
+
+void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
+  auto& o = ctx.make<ReplayCliOptions>();
+  auto* cmd = cluster.add_subcommand("replay", "Replay a workload on a live Slurm cluster and compare with the simulator");
+  cmd->add_flag("--slurm", o.slurm, "Run on a Slurm cluster (the only backend)");
+  cmd->add_option("--workload", o.workload, "Bundled workload name or file")->capture_default_str();
+  cmd->add_option("--policy", o.policy, "Policy name")->capture_default_str();
+  cmd->add_option("--time-scale", o.time_scale, "Wall seconds per model second")->capture_default_str();
+  cmd->add_option("--jobs", o.jobs, "Replay only the first N jobs (0 = all)")->capture_default_str();
+  cmd->add_option("--round", o.round_s, "Model seconds between decision rounds")->capture_default_str();
+  cmd->add_option("--restart-delay", o.restart_delay_s, "Model seconds charged at every (re)start")->capture_default_str();
+  cmd->add_option("--poll", o.poll_s, "Wall seconds between polls of Slurm")->capture_default_str();
+  cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")->capture_default_str();
+  cmd->add_option("--slurm-conf", o.slurm_conf, "slurm.conf to use (default: $SLURM_CONF or Slurm's own)");
+  cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")->capture_default_str();
+  cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
+  cmd->add_option("--seed", o.seed, "Random seed (unused by the bundled workloads; kept for the CLI convention)")
+      ->capture_default_str();
+  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
+  cmd->add_option("--work-dir", o.work_dir, "Job scripts, done files, job output (default: OUT.work)");
+  cmd->add_option("--format", o.format, "What to print: table, json or csv")->capture_default_str();
+  cmd->add_option("--data-dir", o.data_dir, "Folder of bundled data");
+  cmd->callback([&] { ctx.run = [&] { return run_replay_cli(o, ctx); }; });
+}
+
+}  // namespace dmlkit::app

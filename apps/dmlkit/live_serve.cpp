@@ -1,0 +1,107 @@
+// `dmlkit cluster serve --slurm --policy NAME`: runs a registered cluster policy against a live
+// Slurm cluster until interrupted (SIGINT/SIGTERM) or --max-wall passes (docs/live-mode.md).
+#include <csignal>
+#include <iostream>
+
+#include "cluster/placement.h"
+#include "cluster/policy.h"
+#include "core/error.h"
+#include "dmlkit/commands.h"
+#include "live/controller.h"
+
+namespace dmlkit::app {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_requested = 0;  // set by SIGINT/SIGTERM only
+extern "C" void on_stop_signal(int) { g_stop_requested = 1; }
+
+struct ServeOptions {
+  bool slurm = false;
+  std::string policy = "fifo";
+  std::string slurm_conf;
+  std::string state = "dmlkit-live-state.json";
+  std::string decision_log;
+  std::string placement = "consolidate";
+  std::vector<std::string> policy_params;
+  double round_s = 60;
+  double poll_s = 1.0;
+  double max_wall_s = 0;
+  double command_timeout_s = 8;
+  bool until_idle = false;
+};
+
+cluster::PolicyOptions make_policy_options(const std::string& placement, const std::vector<std::string>& params) {
+  cluster::PolicyOptions p;
+  p.placement = cluster::parse_placement_kind(placement);
+  for (const auto& kv : params) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
+    p.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return p;
+}
+
+int run_serve(const ServeOptions& o, Context& ctx) {
+  if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
+  if (!(o.round_s > 0)) throw Error("--round: must be positive");
+  if (!(o.poll_s > 0)) throw Error("--poll: must be positive");
+  auto policy = cluster::make_policy(o.policy, make_policy_options(o.placement, o.policy_params));
+  live::SlurmClientOptions so;
+  so.slurm_conf = o.slurm_conf;
+  so.timeout_s = o.command_timeout_s;
+  live::SlurmClient slurm(so);
+  live::ControllerOptions co;
+  co.policy_name = o.policy;
+  co.round_s = o.round_s;
+  co.poll_s = o.poll_s;
+  co.state_path = o.state;
+  co.decision_log_path = o.decision_log;
+  co.log = &ctx.err;
+  live::Controller controller(slurm, *policy, co);
+  g_stop_requested = 0;
+  auto old_int = std::signal(SIGINT, on_stop_signal);
+  auto old_term = std::signal(SIGTERM, on_stop_signal);
+  const double start = live::Controller::wall_now();
+  auto stop = [&] {
+    if (o.until_idle && !controller.rounds().empty() && controller.tracked_jobs() == 0) return true;
+    return g_stop_requested != 0 || (o.max_wall_s > 0 && live::Controller::wall_now() - start > o.max_wall_s);
+  };
+  try {
+    controller.start(stop);
+    controller.run(stop);
+  } catch (...) {
+    std::signal(SIGINT, old_int);
+    std::signal(SIGTERM, old_term);
+    throw;
+  }
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  ctx.out << "serve: " << controller.rounds().size() << " rounds, " << controller.decisions().size()
+          << " decisions, " << controller.finished().size() << " jobs seen finishing\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
+  auto& o = ctx.make<ServeOptions>();
+  auto* cmd = cluster.add_subcommand("serve", "Run a policy on a live Slurm cluster (needs Slurm operator rights)");
+  cmd->add_flag("--slurm", o.slurm, "Drive a Slurm cluster (the only backend)");
+  cmd->add_option("--policy", o.policy, "Policy name (see `dmlkit cluster policies`)")->capture_default_str();
+  cmd->add_option("--slurm-conf", o.slurm_conf, "slurm.conf to use (default: $SLURM_CONF or Slurm's own)");
+  cmd->add_option("--state", o.state, "Controller state file (written atomically)")->capture_default_str();
+  cmd->add_option("--decision-log", o.decision_log, "Append every decision to this file (JSON lines)");
+  cmd->add_option("--round", o.round_s, "Seconds between decision rounds")->capture_default_str();
+  cmd->add_option("--poll", o.poll_s, "Seconds between polls of Slurm")->capture_default_str();
+  cmd->add_option("--max-wall", o.max_wall_s, "Stop after this many seconds (0 = until SIGINT/SIGTERM)")
+      ->capture_default_str();
+  cmd->add_flag("--until-idle", o.until_idle, "Stop once no job is pending or running (scripts, tests)");
+  cmd->add_option("--command-timeout", o.command_timeout_s, "Timeout of each Slurm command (s)")->capture_default_str();
+  cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
+      ->capture_default_str();
+  cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
+  cmd->callback([&] { ctx.run = [&] { return run_serve(o, ctx); }; });
+}
+
+}  // namespace dmlkit::app

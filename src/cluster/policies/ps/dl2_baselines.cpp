@@ -1,0 +1,223 @@
+// The DL2-simulator versions of DRF, FIFO, SRTF, Tetris and Optimus (Peng et al., "DL2: A Deep
+// Learning-driven Scheduler for Deep Learning Clusters", IEEE TPDS 2021; the heuristics of the
+// authors' simulator used as DL2's baselines and SL teachers; specs/cluster-schedulers.md 6.7).
+//
+// Common: every slot the allocation is rebuilt from zero; the unit is a bundle of 1 worker + 1 PS
+// placed together on the least-loaded server (smallest sum of used/capacity over the resources,
+// ties lowest id -- DL2's "fewest used slots" on its 8+8-slot servers); a job gets at most 16
+// bundles (16 workers, 16 PSs); the slot's scheduling stops at the first allocation that fails
+// (no backfilling).
+//   drf-dl2:    heap on (dominant share, arrival), every unfinished job at share 0; pop, one bundle,
+//               recompute the share, push back while below 16.
+//   fifo-dl2:   arrival order, up to 16 bundles per job.
+//   srtf-dl2:   as fifo-dl2, ordered by remaining fraction 1 - progress/E (true E), then arrival.
+//   tetris-dl2: servers in id order; on the current server, the job (below 16 bundles) with the
+//               largest align + weight x rem gets a bundle, align = sum_r free[r]/C[r] x
+//               (O+N)[r]/C[r], rem = sum_r (O+N)[r]/C[r] x (1 - progress/E), weight =
+//               mean(align)/mean(rem) (0: next server); a failed allocation moves to the next
+//               server. DL2's formula favours MORE remaining work (kept for fidelity).
+//   optimus-dl2: util = R/s(p,w) - R/s(p,w+1) or ... (p+1,w) with the true speed and R the true
+//               remaining epochs (PS wins ties), +inf for a missing worker, then a missing PS;
+//               heap on util; pop; stop when util <= 0; a role at 16 skips the entry; the single
+//               task goes to the least-loaded server; a failure stops the slot.
+// Assumption [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
+// file gives 8 CPU "slots" and 2 GPUs of 4 GPU slots each), which keeps every ranking identical.
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include "cluster/policies/factories.h"
+#include "cluster/policies/ps/ps_pool.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+
+namespace {
+
+constexpr int kMaxBundles = 16;
+
+class Dl2Base : public Policy {
+ public:
+  bool handles_ps_jobs() const override { return true; }
+
+ protected:
+  void begin(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
+    if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
+    pool_->reset();
+    ps_.assign(jobs.size(), 0);
+    wk_.assign(jobs.size(), 0);
+    for (auto& p : out) p.clear();
+    for (const JobView& v : jobs)
+      if (ps_monitor(v) == nullptr) throw Error("the DL2 baselines schedule parameter-server jobs only ('" + v.job->name + "' is not one)");
+  }
+  bool bundle(const PsJobSpec& job, size_t i, Placement& out, int server = -1) {
+    const int s = server >= 0 ? (pool_->fits(server, job.ps, 1, job.worker, 1) ? server : -1)
+                              : pool_->least_loaded_fitting(job.ps, 1, job.worker, 1);
+    if (s < 0) return false;
+    pool_->add(s, job.ps, 1);
+    pool_->add(s, job.worker, 1);
+    add_tasks(out, job, s, 1, 1);
+    ++ps_[i];
+    ++wk_[i];
+    return true;
+  }
+  static double remaining_fraction(const JobView& v) {
+    const PsJobMonitor* m = ps_monitor(v);
+    return 1.0 - m->epochs_done() / m->true_total_epochs();
+  }
+
+  std::unique_ptr<PsPool> pool_;
+  std::vector<int> ps_, wk_;
+};
+
+class DrfDl2 final : public Dl2Base {
+ public:
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    begin(view, jobs, out);
+    using Entry = std::pair<double, size_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    for (size_t i = 0; i < jobs.size(); ++i) heap.emplace(0.0, i);
+    while (!heap.empty()) {
+      const size_t i = heap.top().second;
+      heap.pop();
+      const PsJobSpec& job = *jobs[i].job->ps;
+      if (!bundle(job, i, out[i])) break;
+      if (wk_[i] < kMaxBundles && ps_[i] < kMaxBundles) heap.emplace(dominant_share(*pool_, job, ps_[i], wk_[i]), i);
+    }
+  }
+};
+
+class OrderedDl2 final : public Dl2Base {
+ public:
+  explicit OrderedDl2(bool srtf) : srtf_(srtf) {}
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    begin(view, jobs, out);
+    order_.resize(jobs.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    if (srtf_) {
+      key_.resize(jobs.size());
+      for (size_t i = 0; i < jobs.size(); ++i) key_[i] = remaining_fraction(jobs[i]);
+      std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return key_[a] < key_[b]; });
+    }
+    for (size_t i : order_)
+      for (int k = 0; k < kMaxBundles; ++k)
+        if (!bundle(*jobs[i].job->ps, i, out[i])) return;
+  }
+
+ private:
+  bool srtf_;
+  std::vector<size_t> order_;
+  std::vector<double> key_;
+};
+
+class TetrisDl2 final : public Dl2Base {
+ public:
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    begin(view, jobs, out);
+    const size_t n = jobs.size();
+    if (n == 0) return;
+    align_.resize(n);
+    rem_.resize(n);
+    for (int s = 0; s < pool_->num_servers();) {
+      double align_sum = 0, rem_sum = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const PsJobSpec& job = *jobs[i].job->ps;
+        double o[kResources], p[kResources];
+        demand_vector(job.worker, o);
+        demand_vector(job.ps, p);
+        double size = 0, a = 0;
+        for (int r = 0; r < kResources; ++r) {
+          const double c = pool_->cap(s, r);
+          if (c <= 0) continue;
+          size += (o[r] + p[r]) / c;
+          a += pool_->free(s, r) / c * (o[r] + p[r]) / c;
+        }
+        rem_[i] = size * remaining_fraction(jobs[i]);
+        align_[i] = a;
+        align_sum += a;
+        rem_sum += rem_[i];
+      }
+      const double weight = rem_sum > 0 ? align_sum / rem_sum : 0.0;
+      if (weight == 0) {
+        ++s;
+        continue;
+      }
+      size_t best = n;
+      double best_score = -std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < n; ++i) {
+        if (wk_[i] >= kMaxBundles) continue;
+        const double score = align_[i] + weight * rem_[i];
+        if (score > best_score) {
+          best_score = score;
+          best = i;
+        }
+      }
+      if (best == n) break;
+      if (!bundle(*jobs[best].job->ps, best, out[best], s)) ++s;
+    }
+  }
+
+ private:
+  std::vector<double> align_, rem_;
+};
+
+class OptimusDl2 final : public Dl2Base {
+ public:
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    begin(view, jobs, out);
+    std::priority_queue<Entry> heap;
+    for (size_t i = 0; i < jobs.size(); ++i) heap.push(util(jobs[i], i));
+    while (!heap.empty()) {
+      const Entry e = heap.top();
+      heap.pop();
+      if (!(e.util > 0)) break;
+      const size_t i = e.job;
+      if ((e.is_ps ? ps_[i] : wk_[i]) >= kMaxBundles) continue;
+      const PsJobSpec& job = *jobs[i].job->ps;
+      const TaskDemand& d = e.is_ps ? job.ps : job.worker;
+      const int s = pool_->least_loaded_fitting(d, 1);
+      if (s < 0) break;
+      pool_->add(s, d, 1);
+      add_tasks(out[i], job, s, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
+      ++(e.is_ps ? ps_[i] : wk_[i]);
+      heap.push(util(jobs[i], i));
+    }
+  }
+
+ private:
+  struct Entry {
+    double util;
+    size_t job;
+    bool is_ps;
+    bool operator<(const Entry& o) const {
+      if (util != o.util) return util < o.util;
+      return job > o.job;  // earlier arrival first
+    }
+  };
+  Entry util(const JobView& v, size_t i) const {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    if (wk_[i] == 0) return {kInf, i, false};
+    if (ps_[i] == 0) return {kInf, i, true};
+    const PsJobMonitor& m = *ps_monitor(v);
+    const double r = m.true_total_epochs() - m.epochs_done();
+    auto t = [&](int p, int w) {
+      const double s = m.true_speed(p, w);
+      return s > 0 ? r / s : kInf;
+    };
+    const double t0 = t(ps_[i], wk_[i]);
+    const double g_w = t0 - t(ps_[i], wk_[i] + 1);
+    const double g_p = t0 - t(ps_[i] + 1, wk_[i]);
+    return g_p >= g_w ? Entry{g_p, i, true} : Entry{g_w, i, false};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_drf_dl2(const PolicyOptions&) { return std::make_unique<DrfDl2>(); }
+std::unique_ptr<Policy> make_fifo_dl2(const PolicyOptions&) { return std::make_unique<OrderedDl2>(false); }
+std::unique_ptr<Policy> make_srtf_dl2(const PolicyOptions&) { return std::make_unique<OrderedDl2>(true); }
+std::unique_ptr<Policy> make_tetris_dl2(const PolicyOptions&) { return std::make_unique<TetrisDl2>(); }
+std::unique_ptr<Policy> make_optimus_dl2(const PolicyOptions&) { return std::make_unique<OptimusDl2>(); }
+
+}  // namespace dmlkit::cluster

@@ -1,0 +1,169 @@
+// PS-policy helpers; see ps_pool.h.
+#include "cluster/policies/ps/ps_pool.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace dmlkit::cluster {
+
+namespace {
+constexpr double kSlack = 1e-9;
+}
+
+PsPool::PsPool(const ClusterSpec& cluster) {
+  cap_.resize(cluster.servers.size() * kResources);
+  for (size_t s = 0; s < cluster.servers.size(); ++s) {
+    const Server& sv = cluster.servers[s];
+    double* c = &cap_[s * kResources];
+    c[0] = sv.cpus;
+    c[1] = sv.gpus;
+    c[2] = sv.mem_gb;
+    c[3] = sv.net_gbps;
+    for (int r = 0; r < kResources; ++r) total_cap_[r] += c[r];
+  }
+  used_.assign(cap_.size(), 0.0);
+}
+
+void PsPool::reset() { std::fill(used_.begin(), used_.end(), 0.0); }
+
+bool PsPool::fits(int server, const TaskDemand& d, int n) const { return fits(server, d, n, TaskDemand{}, 0); }
+
+bool PsPool::fits(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  double da[kResources], db[kResources];
+  demand_vector(a, da);
+  demand_vector(b, db);
+  const double* c = &cap_[server * kResources];
+  const double* u = &used_[server * kResources];
+  for (int r = 0; r < kResources; ++r)
+    if (u[r] + na * da[r] + nb * db[r] > c[r] + kSlack) return false;
+  return true;
+}
+
+void PsPool::add(int server, const TaskDemand& d, int n) {
+  double dv[kResources];
+  demand_vector(d, dv);
+  double* u = &used_[server * kResources];
+  for (int r = 0; r < kResources; ++r) u[r] += n * dv[r];
+}
+
+void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
+  for (const Slice& s : p) {
+    add(s.server, job.worker, sign * s.workers);
+    add(s.server, job.ps, sign * s.ps);
+  }
+}
+
+bool PsPool::can_host(const PsJobSpec& job, const Placement& p) const {
+  for (const Slice& s : p)
+    if (!fits(s.server, job.worker, s.workers, job.ps, s.ps)) return false;
+  return true;
+}
+
+double PsPool::load(int server) const {
+  double l = 0;
+  for (int r = 0; r < kResources; ++r) {
+    const double c = cap_[server * kResources + r];
+    if (c > 0) l += used_[server * kResources + r] / c;
+  }
+  return l;
+}
+
+int PsPool::least_loaded_fitting(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  int best = -1;
+  double best_load = std::numeric_limits<double>::infinity();
+  for (int s = 0; s < num_servers(); ++s) {
+    if (!fits(s, a, na, b, nb)) continue;
+    const double l = load(s);
+    if (l < best_load) {
+      best_load = l;
+      best = s;
+    }
+  }
+  return best;
+}
+
+void add_tasks(Placement& p, const PsJobSpec& job, int server, int workers, int ps) {
+  for (Slice& s : p) {
+    if (s.server != server) continue;
+    s.workers += workers;
+    s.ps += ps;
+    s.gpus = s.workers * job.worker.gpus;
+    return;
+  }
+  Slice s;
+  s.server = server;
+  s.workers = workers;
+  s.ps = ps;
+  s.gpus = workers * job.worker.gpus;
+  p.push_back(s);
+}
+
+void placement_counts(const Placement& p, int& ps, int& workers) {
+  ps = workers = 0;
+  for (const Slice& s : p) {
+    ps += s.ps;
+    workers += s.workers;
+  }
+}
+
+double dominant_share(const PsPool& pool, const PsJobSpec& job, int ps, int workers) {
+  double o[kResources], n[kResources];
+  demand_vector(job.worker, o);
+  demand_vector(job.ps, n);
+  double share = 0;
+  for (int r = 0; r < kResources; ++r)
+    if (pool.total_cap(r) > 0) share = std::max(share, (workers * o[r] + ps * n[r]) / pool.total_cap(r));
+  return share;
+}
+
+bool next_task_is_ps(const PsJobSpec& job, int ps, int workers) {
+  if (ps >= job.user_ps) return false;
+  if (workers >= job.user_workers) return true;
+  return static_cast<double>(ps) / job.user_ps <= static_cast<double>(workers) / job.user_workers;
+}
+
+bool place_least_loaded(PsPool& pool, const PsJobSpec& job, int ps, int workers, Placement& out) {
+  out.clear();
+  int p = 0, w = 0;
+  while (p < ps || w < workers) {
+    bool as_ps;
+    if (p >= ps) as_ps = false;
+    else if (w >= workers) as_ps = true;
+    else as_ps = static_cast<double>(p) / ps <= static_cast<double>(w) / workers;
+    const TaskDemand& d = as_ps ? job.ps : job.worker;
+    const int s = pool.least_loaded_fitting(d, 1);
+    if (s < 0) {
+      pool.take(job, out, -1);
+      out.clear();
+      return false;
+    }
+    pool.add(s, d, 1);
+    add_tasks(out, job, s, as_ps ? 0 : 1, as_ps ? 1 : 0);
+    (as_ps ? p : w) += 1;
+  }
+  return true;
+}
+
+namespace {
+
+class KindDispatch final : public Policy {
+ public:
+  KindDispatch(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps) : gpu_(std::move(gpu)), ps_(std::move(ps)) {}
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    if (!jobs.empty() && jobs.front().job->kind == WorkKind::ParameterServer) ps_->schedule(view, jobs, out);
+    else gpu_->schedule(view, jobs, out);
+  }
+  const char* ps_assignment() const override { return ps_->ps_assignment(); }
+  bool handles_ps_jobs() const override { return true; }
+
+ private:
+  std::unique_ptr<Policy> gpu_, ps_;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> with_ps_variant(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps) {
+  return std::make_unique<KindDispatch>(std::move(gpu), std::move(ps));
+}
+
+}  // namespace dmlkit::cluster

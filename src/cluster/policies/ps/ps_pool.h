@@ -1,0 +1,74 @@
+// Helpers shared by the policies for parameter-server jobs: the free CPU/GPU/memory/bandwidth of
+// every server, task placement into a Placement (one slice per server, tasks counted), dominant
+// shares, and the next task a job with a fixed (PS, workers) request should get. See
+// docs/optimus.md.
+#pragma once
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "cluster/cluster_spec.h"
+#include "cluster/placement.h"
+#include "cluster/policy.h"
+#include "cluster/ps_job.h"
+
+namespace dmlkit::cluster {
+
+inline constexpr int kResources = 4;  // cpus, gpus, mem_gb, net_gbps
+
+inline void demand_vector(const TaskDemand& d, double out[kResources]) {
+  out[0] = d.cpus;
+  out[1] = d.gpus;
+  out[2] = d.mem_gb;
+  out[3] = d.net_gbps;
+}
+
+class PsPool {
+ public:
+  explicit PsPool(const ClusterSpec& cluster);
+  void reset();  // everything free
+  int num_servers() const { return static_cast<int>(cap_.size() / kResources); }
+  bool fits(int server, const TaskDemand& d, int n = 1) const;
+  bool fits(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
+  void add(int server, const TaskDemand& d, int n);  // n < 0 releases
+  void take(const PsJobSpec& job, const Placement& p, int sign = 1);
+  bool can_host(const PsJobSpec& job, const Placement& p) const;
+  // Sum over resources with capacity of used / capacity on the server.
+  double load(int server) const;
+  double used(int server, int r) const { return used_[server * kResources + r]; }
+  double cap(int server, int r) const { return cap_[server * kResources + r]; }
+  double free(int server, int r) const { return cap(server, r) - used(server, r); }
+  double total_cap(int r) const { return total_cap_[r]; }
+  // The least-loaded server (ties: lowest id) where n tasks of `a` plus m of `b` fit; -1 if none.
+  int least_loaded_fitting(const TaskDemand& a, int na, const TaskDemand& b = {}, int nb = 0) const;
+
+ private:
+  std::vector<double> cap_, used_;
+  double total_cap_[kResources] = {0, 0, 0, 0};
+};
+
+// Adds `workers` workers and `ps` PSs of `job` on `server` to the placement.
+void add_tasks(Placement& p, const PsJobSpec& job, int server, int workers, int ps);
+void placement_counts(const Placement& p, int& ps, int& workers);
+// max over resources of (w O + p N)[r] / cluster total[r].
+double dominant_share(const PsPool& pool, const PsJobSpec& job, int ps, int workers);
+// Whether the next task toward the user's (PS, workers) request is a PS (else a worker); keeps the
+// two counts proportional to the request.
+bool next_task_is_ps(const PsJobSpec& job, int ps, int workers);
+
+// Places `ps` PSs and `workers` workers one task at a time, each on the least-loaded server where it
+// fits (PS and worker alternating in the request's proportion), taking them from the pool. On
+// failure gives everything back, clears `out` and returns false.
+bool place_least_loaded(PsPool& pool, const PsJobSpec& job, int ps, int workers, Placement& out);
+
+// A policy that runs `gpu` on GPU jobs and `ps` on parameter-server workloads (chosen by the first
+// active job's kind; a workload is one kind or the other).
+std::unique_ptr<Policy> with_ps_variant(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps);
+
+// Paper-version baselines on PS jobs with the user's fixed (PS, workers) (policies/ps/*.cpp).
+std::unique_ptr<Policy> make_ps_fifo(const PolicyOptions& options);
+std::unique_ptr<Policy> make_ps_srtf(const PolicyOptions& options);
+std::unique_ptr<Policy> make_ps_drf(const PolicyOptions& options);
+std::unique_ptr<Policy> make_ps_tetris(const PolicyOptions& options);
+
+}  // namespace dmlkit::cluster

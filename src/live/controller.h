@@ -1,0 +1,135 @@
+// The live controller: runs a registered cluster Policy against a real Slurm cluster. Every round
+// it builds the same ClusterView / JobView the simulator builds (from squeue/sinfo), calls the same
+// Policy object, and applies the decisions through scontrol:
+//   place    -> scontrol update JobId=X NumNodes=k-k NodeList=... Gres=gpu:g StartTime=now; release
+//   preempt  -> scontrol requeuehold X
+//   move     -> requeuehold, then place + release on the new nodes
+// Jobs the controller has not placed are kept held (it holds any pending job it did not release,
+// e.g. one Slurm requeued after a node failure). Its own state (dense job ids, attained service,
+// which jobs it released where) is a small JSON file written atomically after every change, so it
+// can be killed and restarted at any time; everything else is re-derived from Slurm.
+// Security: it never runs a job's command, never gives a job more GPUs than its Slurm request, and
+// refuses to start if it cannot authenticate to slurmctld (docs/live-mode.md).
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cluster/policy.h"
+#include "cluster/progress_model.h"
+#include "live/slurm_client.h"
+
+namespace dmlkit::live {
+
+struct ControllerOptions {
+  std::string policy_name;
+  double round_s = 60;          // model seconds between decision rounds
+  double time_scale = 1.0;      // wall seconds per model second (replay: e.g. 0.01)
+  double poll_s = 0.2;          // wall seconds between polls of Slurm
+  bool replan_on_events = true; // also decide when a job arrives or finishes
+  std::string state_path;       // state file ("" = in memory only)
+  std::string decision_log_path;// JSON lines, one per decision ("" = none)
+  std::string data_dir;         // app-profiles for the speed models (oracles)
+  double default_duration_s = 3600;  // [A] fixed-duration jobs whose comment gives none
+  double retry_max_s = 5.0;     // longest wait between retries when slurmctld is unreachable
+  std::ostream* log = nullptr;  // human-readable log (decisions, retries); may be null
+};
+
+struct Decision {
+  double model_time_s = 0;
+  double wall_s = 0;      // when it was applied (seconds since the epoch)
+  int64_t slurm_id = 0;
+  std::string job_name;
+  std::string action;     // place, preempt, move, hold
+  std::string placement;  // "node1:2,node2:2" (place/move)
+  std::string note;       // e.g. "narrowed to uniform GPUs per node"
+};
+
+struct RoundStat {
+  double model_time_s = 0;
+  double decide_ms = 0;   // building the view + policy + turning decisions into actions
+  double apply_ms = 0;    // scontrol calls
+  int actions = 0;        // decisions applied
+  int slurm_commands = 0; // scontrol calls made to apply them
+  int active_jobs = 0;
+};
+
+class Controller {
+ public:
+  Controller(const SlurmClient& slurm, cluster::Policy& policy, ControllerOptions options);
+  ~Controller();
+
+  // Checks that Slurm answers and authenticates us (waits and retries while it is unreachable,
+  // until `give_up` returns true) and loads the state file. Throws Error if Slurm refuses our
+  // credentials or we lack operator rights.
+  void start(const std::function<bool()>& give_up = {});
+
+  // Updates the accounting (attained service, executed time, oracles) from a poll taken at
+  // `wall_s` (seconds since the epoch). Returns true if a job arrived or finished.
+  bool observe(const SlurmSnapshot& snap, double wall_s);
+  // One decision round on the last observed snapshot: asks the policy and applies its decisions.
+  RoundStat round(double wall_s);
+  // Poll / decide loop until `stop` returns true. Never throws for Slurm being unreachable: it logs
+  // and retries with back-off. `on_poll` (may be empty) sees every snapshot (replay's emulator).
+  void run(const std::function<bool()>& stop,
+           const std::function<void(const SlurmSnapshot&, double)>& on_poll = {});
+
+  double model_time(double wall_s) const { return (wall_s - t0_wall_s_) / options_.time_scale; }
+  double t0_wall_s() const { return t0_wall_s_; }
+  void set_t0_wall_s(double t) { t0_wall_s_ = t; }
+  const std::vector<Decision>& decisions() const { return decisions_; }
+  const std::vector<RoundStat>& rounds() const { return rounds_; }
+  // Jobs the controller has seen finish (Slurm ids).
+  const std::set<int64_t>& finished() const { return finished_; }
+  // Jobs pending or running that the controller tracks (after the last observe).
+  size_t tracked_jobs() const { return jobs_.size(); }
+  static double wall_now();
+
+ private:
+  struct Segment {
+    cluster::Placement placement;
+    double seconds = 0;
+  };
+  struct Tracked {
+    int64_t slurm_id = 0;
+    cluster::Job job;            // job.id: dense id, stable across restarts
+    int cap_gpus = 0;            // never place more than this (the user's request)
+    bool released = false;       // the controller released it with `decided`
+    std::vector<std::pair<std::string, int>> decided;  // node, GPUs
+    double attained_gpu_s = 0, executed_s = 0, last_stopped_s = 0, queued_since_s = 0;
+    int preemptions = 0, restarts = 0;
+    bool was_running = false;
+    std::vector<std::pair<std::string, int>> last_alloc;  // last observed running allocation
+    std::vector<Segment> segments;   // oracle history (placement, model seconds)
+    std::unique_ptr<cluster::JobProgress> progress;  // oracle
+    const SlurmJob* slurm = nullptr; // this poll's record (valid until the next observe)
+  };
+
+  void load_state();
+  void save_state() const;
+  void log_decision(const Decision& d);
+  void log_line(const std::string& line) const;
+  Tracked& track(const SlurmJob& j, double model_now, double wall_s);
+  void make_oracle(Tracked& t) const;
+  int server_of(const std::string& node) const;
+  cluster::Placement to_placement(const std::vector<std::pair<std::string, int>>& alloc) const;
+
+  const SlurmClient& slurm_;
+  cluster::Policy& policy_;
+  ControllerOptions options_;
+  double t0_wall_s_ = 0;
+  double last_observe_wall_s_ = 0;
+  int next_dense_id_ = 0;
+  std::map<int64_t, Tracked> jobs_;  // by Slurm id
+  std::set<int64_t> finished_;
+  SlurmSnapshot snap_;
+  std::vector<std::string> node_names_;
+  std::vector<Decision> decisions_;
+  std::vector<RoundStat> rounds_;
+};
+
+}  // namespace dmlkit::live

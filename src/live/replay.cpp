@@ -1,0 +1,316 @@
+// Replay of a workload on a live Slurm cluster (see replay.h): submission at scaled arrival times,
+// the speed-model emulator that tells each job when its work is done, the comparison with the
+// simulator's run of the same policy on the same jobs.
+#include "live/replay.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "cluster/data_dir.h"
+#include "cluster/progress_model.h"
+#include "cluster/simulator.h"
+#include "cluster/workload.h"
+#include "core/error.h"
+#include "live/job_meta.h"
+
+namespace dmlkit::live {
+
+namespace cl = dmlkit::cluster;
+namespace fs = std::filesystem;
+
+std::pair<int, int> request_shape(int gpus, int gpus_per_node, int max_nodes) {
+  if (gpus < 1 || gpus_per_node < 1) return {0, 0};
+  for (int nodes = (gpus + gpus_per_node - 1) / gpus_per_node; nodes <= std::min(gpus, max_nodes); ++nodes)
+    if (gpus % nodes == 0 && gpus / nodes <= gpus_per_node) return {nodes, gpus / nodes};
+  return {0, 0};
+}
+
+namespace {
+
+const char* kJobScript =
+    "#!/bin/sh\n"
+    "# dmlkit replay job: holds its allocation until the replay driver's speed model says its work\n"
+    "# is done (the driver then creates the file named by $1), and exits 0.\n"
+    "while [ ! -e \"$1\" ]; do sleep 0.05; done\n"
+    "exit 0\n";
+
+bool safe_name(const std::string& s) {
+  if (s.empty() || s.size() > 100) return false;
+  for (unsigned char c : s)
+    if (!(std::isalnum(c) || c == '-' || c == '_' || c == '.')) return false;
+  return s[0] != '.';
+}
+
+struct Emulated {
+  const cl::Job* job = nullptr;
+  std::string name;      // safe name for files and the comment
+  int nodes = 0, gpus_per_node = 0;
+  int64_t slurm_id = 0;
+  bool submitted = false;
+  double arrival_wall_s = 0;
+  std::unique_ptr<cl::JobProgress> progress;
+  bool running = false;
+  std::vector<std::pair<std::string, int>> alloc;
+  int restarts_seen = -1;
+  double last_wall_s = 0;
+  double restart_left_s = 0;
+  bool done_marked = false;
+  double finish_wall_s = -1;
+  std::string final_state;
+  int starts = 0;
+};
+
+// Cancels every submitted job when the replay ends, however it ends.
+struct CancelGuard {
+  const SlurmClient& slurm;
+  std::vector<Emulated>& jobs;
+  ~CancelGuard() {
+    for (const auto& e : jobs)
+      if (e.submitted && e.finish_wall_s < 0) {
+        try {
+          slurm.cancel(e.slurm_id);
+        } catch (...) {
+        }
+      }
+  }
+};
+
+}  // namespace
+
+ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
+  if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
+  if (!(o.round_s > 0)) throw Error("--round: must be positive");
+  if (o.work_dir.empty()) throw Error("replay: no work directory");
+  const std::string data_dir = o.data_dir.empty() ? cl::default_data_dir() : o.data_dir;
+  ReplayResult result;
+
+  // The cluster as Slurm has it.
+  const std::vector<SlurmNode> nodes = slurm.nodes();
+  if (nodes.empty()) throw Error("Slurm reports no nodes");
+  const int gpn = nodes.front().gpus;
+  for (const auto& n : nodes)
+    if (n.gpus != gpn) throw Error("replay needs nodes with equal GPU counts (" + n.name + " has " +
+                                   std::to_string(n.gpus) + ", " + nodes.front().name + " has " + std::to_string(gpn) + ")");
+  if (gpn < 1) throw Error("Slurm reports no GPUs (GRES gpu) on its nodes");
+  cl::ClusterSpec spec = cl::ClusterSpec::homogeneous(static_cast<int>(nodes.size()), gpn);
+  for (size_t i = 0; i < nodes.size(); ++i) spec.servers[i].name = nodes[i].name;
+  result.cluster_nodes = spec.num_servers();
+  result.cluster_gpus = spec.total_gpus();
+
+  // The workload: the first max_jobs jobs whose request Slurm can express on this cluster.
+  cl::WorkloadOptions wo;
+  wo.data_dir = data_dir;
+  wo.cluster_gpus = spec.total_gpus();
+  wo.drop_oversized = true;
+  const cl::Workload full = cl::load_workload(o.workload, wo);
+  cl::Workload w;
+  w.name = full.name;
+  w.path = full.path;
+  result.dropped = full.dropped_oversized;
+  for (const auto& j : full.jobs) {
+    if (o.max_jobs > 0 && static_cast<int>(w.jobs.size()) >= o.max_jobs) break;
+    if (request_shape(j.num_gpus, gpn, spec.num_servers()).first == 0) {
+      ++result.dropped;
+      continue;
+    }
+    if (j.kind == cl::WorkKind::ParameterServer) throw Error(full.path, j.source_line, "kind",
+                                                             "parameter-server jobs are not supported in live mode");
+    cl::Job copy = j;
+    copy.id = static_cast<int>(w.jobs.size());
+    w.jobs.push_back(copy);
+  }
+  if (w.jobs.empty()) throw Error(full.path + ": no job of the workload fits this cluster");
+
+  // The simulator's prediction for the same policy, cluster and jobs.
+  cl::SimConfig sc;
+  sc.round_s = o.round_s;
+  sc.restart_delay_s = o.restart_delay_s;
+  sc.data_dir = data_dir;
+  auto sim_policy = cl::make_policy(o.policy, o.policy_options);
+  const cl::SimResult sim = cl::simulate(spec, w, o.policy, *sim_policy, sc);
+  result.sim_makespan_s = sim.makespan_s;
+
+  // Work directory: job script, done files, output, controller state.
+  fs::create_directories(o.work_dir + "/done");
+  fs::create_directories(o.work_dir + "/out");
+  for (const auto& e : fs::directory_iterator(o.work_dir + "/done")) fs::remove(e.path());
+  const std::string script = fs::absolute(o.work_dir + "/replay-job.sh").string();
+  {
+    std::ofstream f(script);
+    f << kJobScript;
+  }
+  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  const std::string state_path = o.work_dir + "/controller-state.json";
+  fs::remove(state_path);
+  fs::remove(o.work_dir + "/decisions.jsonl");
+
+  cl::ProgressOptions po;
+  po.data_dir = data_dir;
+  std::vector<Emulated> em(w.jobs.size());
+  for (size_t i = 0; i < w.jobs.size(); ++i) {
+    em[i].job = &w.jobs[i];
+    em[i].name = safe_name(w.jobs[i].name) ? w.jobs[i].name : "job-" + std::to_string(i);
+    std::tie(em[i].nodes, em[i].gpus_per_node) = request_shape(w.jobs[i].num_gpus, gpn, spec.num_servers());
+    em[i].progress = cl::make_job_progress(w.jobs[i], po);
+  }
+  CancelGuard guard{slurm, em};
+
+  auto policy = cl::make_policy(o.policy, o.policy_options);
+  ControllerOptions co;
+  co.policy_name = o.policy;
+  co.round_s = o.round_s;
+  co.time_scale = o.time_scale;
+  co.poll_s = o.poll_s;
+  co.state_path = state_path;
+  co.decision_log_path = o.work_dir + "/decisions.jsonl";
+  co.data_dir = data_dir;
+  co.log = o.log;
+  Controller controller(slurm, *policy, co);
+  controller.start();
+  const double t0 = Controller::wall_now() + 0.5;
+  controller.set_t0_wall_s(t0);
+  double last_arrival = 0;
+  for (const auto& j : w.jobs) last_arrival = std::max(last_arrival, j.arrival_s);
+  const double max_wall_s = o.max_wall_s > 0 ? o.max_wall_s
+                                             : (std::max(sim.makespan_s, last_arrival) * 3 + 1200) * o.time_scale + 120;
+
+  std::map<int64_t, size_t> by_id;
+  std::map<int64_t, double> placed_at;  // slurm id -> wall time of its latest place/move
+  size_t decisions_seen = 0;
+  size_t finished = 0;
+  bool timed_out = false;
+
+  auto on_poll = [&](const SlurmSnapshot& snap, double wall) {
+    // New decisions: remember when each placement was applied (start-latency measurement).
+    const auto& ds = controller.decisions();
+    for (; decisions_seen < ds.size(); ++decisions_seen)
+      if (ds[decisions_seen].action == "place" || ds[decisions_seen].action == "move")
+        placed_at[ds[decisions_seen].slurm_id] = ds[decisions_seen].wall_s;
+    // Emulate every submitted job on what Slurm reports.
+    std::map<int64_t, const SlurmJob*> jobs;
+    for (const auto& j : snap.jobs) jobs[j.id] = &j;
+    for (auto& e : em) {
+      if (!e.submitted || e.finish_wall_s >= 0) continue;
+      auto it = jobs.find(e.slurm_id);
+      if (it == jobs.end()) continue;
+      const SlurmJob& j = *it->second;
+      if (j.finished()) {
+        e.finish_wall_s = wall;
+        e.final_state = j.state;
+        ++finished;
+        if (j.state != "COMPLETED" && o.log)
+          *o.log << "replay: job " << e.name << " ended " << j.state << " before its work was done" << std::endl;
+        continue;
+      }
+      if (j.active_running()) {
+        std::vector<std::pair<std::string, int>> alloc;
+        for (const auto& a : j.allocation) alloc.emplace_back(a.node, a.gpus);
+        if (!e.running || alloc != e.alloc || j.restarts != e.restarts_seen) {
+          cl::Placement p;
+          for (const auto& [n, g] : alloc)
+            for (size_t s = 0; s < nodes.size(); ++s)
+              if (nodes[s].name == n && g > 0) p.push_back({static_cast<int>(s), g});
+          e.progress->on_placement(p);
+          e.restart_left_s = o.restart_delay_s;
+          e.running = true;
+          e.alloc = alloc;
+          e.restarts_seen = j.restarts;
+          e.last_wall_s = wall;
+          ++e.starts;
+          auto pa = placed_at.find(e.slurm_id);
+          if (pa != placed_at.end()) {
+            result.start_latency_s.push_back(wall - pa->second);
+            placed_at.erase(pa);
+          }
+        } else {
+          double dt = (wall - e.last_wall_s) / o.time_scale;
+          e.last_wall_s = wall;
+          const double pause = std::min(dt, e.restart_left_s);
+          e.restart_left_s -= pause;
+          dt -= pause;
+          if (dt > 0 && !e.progress->finished()) e.progress->advance(dt);
+        }
+        if (e.progress->finished() && !e.done_marked) {
+          std::ofstream(o.work_dir + "/done/" + e.name) << "done\n";
+          e.done_marked = true;
+        }
+      } else if (e.running) {
+        e.progress->on_placement({});
+        e.running = false;
+      }
+    }
+    // Submit the jobs whose (scaled) arrival time has come.
+    for (auto& e : em) {
+      if (e.submitted || t0 + e.job->arrival_s * o.time_scale > wall) continue;
+      JobMeta meta;
+      meta.application = e.job->application;
+      meta.batch_size = e.job->batch_size;
+      meta.gpus = e.job->num_gpus;
+      if (e.job->kind == cl::WorkKind::FixedDuration) meta.duration_s = e.job->duration_s;
+      meta.name = e.name;
+      const std::string done = o.work_dir + "/done/" + e.name;
+      e.slurm_id = slurm.submit({"-J", "dmlkit-" + e.name, "-N", std::to_string(e.nodes),
+                                 "--gres=gpu:" + std::to_string(e.gpus_per_node), "--comment=" + format_job_meta(meta),
+                                 "-o", o.work_dir + "/out/%j.out", "--chdir=" + o.work_dir},
+                                script, {fs::absolute(done).string()});
+      e.submitted = true;
+      e.arrival_wall_s = t0 + e.job->arrival_s * o.time_scale;
+      by_id[e.slurm_id] = static_cast<size_t>(&e - em.data());
+    }
+  };
+  controller.run(
+      [&] {
+        if (Controller::wall_now() - t0 > max_wall_s) timed_out = true;
+        return finished == em.size() || timed_out;
+      },
+      on_poll);
+  if (timed_out && o.log)
+    *o.log << "replay: gave up after " << max_wall_s << " wall seconds with " << (em.size() - finished)
+           << " jobs unfinished" << std::endl;
+
+  // Results.
+  double sim_sum = 0, real_sum = 0;
+  int both = 0;
+  double first_arrival = 1e300, last_finish = 0;
+  result.complete = !timed_out;
+  for (size_t i = 0; i < em.size(); ++i) {
+    const auto& e = em[i];
+    ReplayJob r;
+    r.name = e.name;
+    r.application = e.job->application;
+    r.num_gpus = e.job->num_gpus;
+    r.arrival_s = e.job->arrival_s;
+    r.slurm_id = e.slurm_id;
+    r.real_restarts = e.starts;
+    const auto& sj = sim.jobs[i];
+    if (sj.finished()) r.sim_jct_s = sj.jct_s();
+    r.sim_preemptions = sj.preemptions;
+    if (e.finish_wall_s >= 0 && e.final_state == "COMPLETED") {
+      r.real_jct_s = (e.finish_wall_s - e.arrival_wall_s) / o.time_scale;
+      first_arrival = std::min(first_arrival, e.job->arrival_s);
+      last_finish = std::max(last_finish, e.job->arrival_s + r.real_jct_s);
+    }
+    if (r.sim_jct_s >= 0 && r.real_jct_s >= 0) {
+      sim_sum += r.sim_jct_s;
+      real_sum += r.real_jct_s;
+      ++both;
+    } else {
+      result.complete = false;
+    }
+    result.jobs.push_back(r);
+  }
+  if (both > 0) {
+    result.sim_avg_jct_s = sim_sum / both;
+    result.real_avg_jct_s = real_sum / both;
+  }
+  if (last_finish > 0) result.real_makespan_s = last_finish - first_arrival;
+  result.rounds = controller.rounds();
+  result.decisions = controller.decisions();
+  return result;
+}
+
+}  // namespace dmlkit::live

@@ -1,0 +1,73 @@
+// Replay of a workload on a live Slurm cluster, and its comparison with the simulator.
+//
+// The replay driver submits each workload job at its arrival time x time_scale (wall seconds) as a
+// real batch job (sbatch, held) whose GPU request is the job's, and runs the live Controller with
+// the chosen policy. A job's run time follows the same speed model the simulator uses: the driver
+// polls Slurm, and while a job is RUNNING it advances that job's JobProgress (make_job_progress)
+// on the placement Slurm actually gave it -- restart delay charged after every (re)start, as in the
+// simulator -- at 1/time_scale model seconds per wall second. When the model says the work is
+// done, the driver creates the job's "done" file; the batch script (which only waits for that
+// file) then exits 0 and Slurm records the job COMPLETED. Measured JCT = (COMPLETED observed -
+// scheduled arrival) / time_scale, in model seconds, so Slurm's start latency, the controller's
+// round timing and the poll interval all show up in the gap to the simulator's JCT.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cluster/job.h"
+#include "live/controller.h"
+#include "live/slurm_client.h"
+
+namespace dmlkit::live {
+
+struct ReplayOptions {
+  std::string workload = "pollux-6";   // bundled name or path
+  std::string policy = "tiresias";
+  cluster::PolicyOptions policy_options;
+  int max_jobs = 0;                    // first N jobs by arrival (0 = all)
+  double time_scale = 0.01;            // wall seconds per model second
+  double round_s = 60;                 // model seconds between rounds (simulator's default)
+  double restart_delay_s = 30;         // model seconds, charged at every (re)start (as the simulator)
+  double poll_s = 0.1;                 // wall seconds between polls
+  double max_wall_s = 0;               // give up after this many wall seconds (0 = automatic)
+  std::string work_dir;                // job script, done files, job output, state file
+  std::string data_dir;
+  std::ostream* log = nullptr;
+};
+
+struct ReplayJob {
+  std::string name;
+  std::string application;
+  int num_gpus = 0;
+  double arrival_s = 0;
+  int64_t slurm_id = 0;
+  double sim_jct_s = -1;     // simulator's prediction (-1: did not finish)
+  double real_jct_s = -1;    // measured (-1: did not finish)
+  int sim_preemptions = 0;
+  int real_restarts = 0;     // times Slurm started it
+  double gap_s() const { return real_jct_s - sim_jct_s; }
+};
+
+struct ReplayResult {
+  std::vector<ReplayJob> jobs;
+  int cluster_nodes = 0;
+  int cluster_gpus = 0;
+  int dropped = 0;                  // jobs whose request cannot be expressed on this cluster
+  bool complete = false;            // every job finished in both runs
+  double sim_avg_jct_s = 0, real_avg_jct_s = 0;   // over jobs finished in both
+  double sim_makespan_s = 0, real_makespan_s = 0;
+  std::vector<RoundStat> rounds;
+  std::vector<Decision> decisions;
+  std::vector<double> start_latency_s;  // wall seconds from each place/move to RUNNING seen
+};
+
+// Runs the replay (Slurm must be reachable; the cluster is read from sinfo). Cancels every job it
+// submitted before returning, also on error.
+ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& options);
+
+// The Slurm request for `gpus` GPUs on nodes of `gpus_per_node`: {nodes, GPUs per node} with
+// nodes x per-node == gpus, fewest nodes first; {0, 0} if impossible on `max_nodes` nodes.
+std::pair<int, int> request_shape(int gpus, int gpus_per_node, int max_nodes);
+
+}  // namespace dmlkit::live

@@ -1,0 +1,63 @@
+// Tests of `dmlkit comm ...` run in-process: outputs and bad input (exit 2, one line).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/cli_test_util.h"
+
+using dmlkit::testing::run_cli;
+using dmlkit::testing::slurp;
+using dmlkit::testing::TempDir;
+
+TEST(CommCli, ListsSchedulers) {
+  auto r = run_cli({"comm", "schedulers"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "fifo\np3\ntictac\nbytescheduler\nhorovod\nddp\npace\n");
+}
+
+TEST(CommCli, CompareWritesResultsCsvAndReport) {
+  TempDir dir("comm-compare");
+  auto r = run_cli({"comm", "compare", "--model", "vgg16", "--arch", "allreduce", "--workers", "4", "--bandwidth",
+                    "10Gbps", "--schedulers", "fifo,bytescheduler,pace", "--out", dir.path("o"), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["records"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j["records"][0]["speedup_over_fifo"].get<double>(), 1.0);
+  const double lb = j["lower_bound_s"].get<double>();
+  for (const auto& rec : j["records"]) EXPECT_GE(rec["iteration_mean_s"].get<double>(), lb * (1 - 1e-9));
+  // VGG-16's 553 MB of gradients at 10 Gbps: fifo leaves fc6's all-reduce exposed; PACE hides it.
+  EXPECT_GT(j["records"][2]["speedup_over_fifo"].get<double>(), 1.0);
+  EXPECT_NE(slurp(dir.path("o/metrics.csv")).find("bytescheduler"), std::string::npos);
+  EXPECT_NE(slurp(dir.path("o/timeline-pace.csv")).find("GPU compute"), std::string::npos);
+  EXPECT_NE(slurp(dir.path("o/report.html")).find("Timeline of one steady-state iteration"), std::string::npos);
+}
+
+static void expect_bad(std::vector<std::string> args, const std::string& needle) {
+  auto r = run_cli(args);
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(CommCli, BadInputExitsTwoWithOneLine) {
+  TempDir dir("comm-bad");
+  expect_bad({"comm", "simulate", "--model", "nosuchnet", "--out", dir.path("a")}, "unknown model");
+  expect_bad({"comm", "simulate", "--bandwidth", "0Gbps", "--out", dir.path("a")}, "bandwidth");
+  expect_bad({"comm", "simulate", "--scheduler", "magic", "--out", dir.path("a")}, "unknown scheduler");
+  expect_bad({"comm", "simulate", "--arch", "ps", "--scheduler", "horovod", "--out", dir.path("a")}, "does not support");
+  expect_bad({"comm", "simulate", "--arch", "mesh", "--out", dir.path("a")}, "arch");
+  expect_bad({"comm", "simulate", "--credit-mode", "skip", "--partition-mb", "8", "--credit-mb", "4", "--out",
+              dir.path("a")},
+             "credit");
+  const std::string node = " -- Linear -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=4\n";
+  dir.write("g/cyc.txt", "");
+  std::filesystem::create_directories(dir.path("g"));
+  dir.write("g/cyc.txt", "a" + node + "b" + node + "\ta -- b\n\tb -- a\n");
+  dir.write("g/bad.txt", "a" + node + "b -- Linear -- forward_compute_time=oops, backward_compute_time=1, "
+                                      "activation_size=1, parameter_size=4\n");
+  expect_bad({"comm", "simulate", "--graph-dir", dir.path("g"), "--model", "cyc", "--out", dir.path("a")}, "cycle");
+  expect_bad({"comm", "simulate", "--graph-dir", dir.path("g"), "--model", "bad", "--out", dir.path("a")},
+             "bad.txt:2: field 'forward_compute_time'");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("a")));
+}

@@ -1,0 +1,110 @@
+// Helpers shared by the live-mode tests: submitting sleep jobs, reading job records, running the
+// controller in a background thread.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "live/controller.h"
+#include "live/slurm_client.h"
+#include "slurm_lab.h"
+
+namespace dmlkit::live::test {
+
+// A batch script that sleeps $1 seconds (written into the lab folder).
+inline std::string sleep_script(const SlurmLab& lab) {
+  const std::string path = lab.dir() + "/sleep-job.sh";
+  std::ofstream(path) << "#!/bin/sh\nsleep \"$1\"\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+inline int64_t submit_sleep(const SlurmClient& slurm, const SlurmLab& lab, int nodes, int gpus_per_node,
+                            double seconds, const std::string& comment = "") {
+  std::vector<std::string> args = {"-N", std::to_string(nodes), "--gres=gpu:" + std::to_string(gpus_per_node),
+                                   "-o", "/dev/null", "--chdir=" + lab.dir()};
+  if (!comment.empty()) args.push_back("--comment=" + comment);
+  return slurm.submit(args, sleep_script(lab), {std::to_string(seconds)});
+}
+
+inline std::map<int64_t, SlurmJob> jobs_by_id(const SlurmClient& slurm) {
+  std::map<int64_t, SlurmJob> m;
+  for (auto& j : slurm.jobs()) m[j.id] = j;
+  return m;
+}
+
+// Polls until pred() is true or timeout_s passes; returns pred()'s last value.
+template <typename Pred>
+bool wait_for(Pred pred, double timeout_s, double poll_s = 0.2) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+  }
+  return pred();
+}
+
+inline bool all_completed(const SlurmClient& slurm, const std::vector<int64_t>& ids) {
+  try {
+    auto jobs = jobs_by_id(slurm);
+    for (int64_t id : ids)
+      if (!jobs.count(id) || jobs[id].state != "COMPLETED") return false;
+    return true;
+  } catch (const SlurmError&) {
+    return false;
+  }
+}
+
+// Runs a Controller's loop in a thread until stop() is called (or the object is destroyed).
+class BackgroundController {
+ public:
+  BackgroundController(Controller& c, std::function<void(const SlurmSnapshot&, double)> on_poll = {})
+      : controller_(c) {
+    thread_ = std::thread([this, on_poll] {
+      try {
+        controller_.run([this] { return stop_.load(); }, on_poll);
+      } catch (const std::exception& e) {
+        error_ = e.what();
+      }
+    });
+  }
+  ~BackgroundController() { stop(); }
+  void stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  Controller& controller_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  std::string error_;
+};
+
+inline std::string alloc_key(const SlurmJob& j) {
+  std::vector<std::string> parts;
+  for (const auto& a : j.allocation) parts.push_back(a.node + ":" + std::to_string(a.gpus));
+  std::sort(parts.begin(), parts.end());
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ",") + p;
+  return s;
+}
+
+inline std::string sorted_key(const std::string& placement) {
+  std::vector<std::string> parts;
+  std::stringstream ss(placement);
+  std::string p;
+  while (std::getline(ss, p, ',')) parts.push_back(p);
+  std::sort(parts.begin(), parts.end());
+  std::string s;
+  for (const auto& q : parts) s += (s.empty() ? "" : ",") + q;
+  return s;
+}
+
+}  // namespace dmlkit::live::test
