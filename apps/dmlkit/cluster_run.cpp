@@ -78,6 +78,7 @@ cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
   cl::PolicyOptions p;
   p.profile = o.profile;
   p.placement = cl::parse_placement_kind(o.placement);
+  p.seed = o.seed;
   for (const auto& kv : o.policy_params) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
@@ -115,6 +116,11 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   const cl::PolicyOptions popts = policy_options(o);
   std::vector<std::unique_ptr<cl::Policy>> policies;
   for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
+  if (auto unread = popts.unread_params(); !unread.empty()) {
+    std::string names;
+    for (const auto& n : o.policies) names += (names.empty() ? "" : ",") + n;
+    throw Error("--policy-param: no policy among " + names + " has the knob '" + unread.front() + "'");
+  }
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   const cl::Workload workload = load(o, cluster);
@@ -160,7 +166,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
 
   OutputDir out(o.out);
   write_cluster_outputs(out, desc, results, metrics);
-  const std::string& path = out.commit();
+  const std::string path = std::filesystem::absolute(out.commit()).lexically_normal().string();
 
   ctx.out << render_cluster_summary(desc, results, metrics, o.format);
   if (o.format == "table") ctx.out << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";

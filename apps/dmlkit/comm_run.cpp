@@ -29,6 +29,10 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
       ->capture_default_str();
   cmd.add_option("--latency-us", o.latency_us, "Latency of one hop host->switch, microseconds")->capture_default_str();
   cmd.add_option("--switch-bandwidth", o.switch_bandwidth, "Shared switch backplane bandwidth (default: non-blocking)");
+  cmd.add_option("--racks", o.racks, "Racks (hosts spread evenly; cross-rack traffic uses the rack uplinks)")
+      ->capture_default_str();
+  cmd.add_option("--uplink-bandwidth", o.uplink_bandwidth,
+                 "Rack uplink bandwidth per direction (default: NIC bandwidth x hosts in the rack)");
   cmd.add_option("--op-overhead-us", o.op_overhead_us,
                  "Fixed cost of each synchronisation operation (launch/negotiation), microseconds")
       ->capture_default_str();
@@ -70,6 +74,8 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
   s.net.latency_s = o.latency_us * 1e-6;
   if (!o.switch_bandwidth.empty()) s.net.switch_bandwidth_Bps = comm::parse_bandwidth(o.switch_bandwidth, "switch_bandwidth");
   s.net.op_overhead_s = o.op_overhead_us * 1e-6;
+  s.net.racks = o.racks;
+  if (!o.uplink_bandwidth.empty()) s.net.uplink_bandwidth_Bps = comm::parse_bandwidth(o.uplink_bandwidth, "uplink_bandwidth");
   s.net.ring_stepwise = o.ring_stepwise;
   s.net.validate();
   if (o.batch < 1) throw Error("", 0, "batch", "must be >= 1");
@@ -122,6 +128,8 @@ ordered_json results_json(const CommRunOptions& o, const CommSetup& s, const std
   in["bandwidth_Bps"] = s.net.bandwidth_Bps;
   in["latency_s"] = s.net.latency_s;
   in["switch_bandwidth_Bps"] = s.net.switch_bandwidth_Bps;
+  in["racks"] = s.net.racks;
+  in["uplink_bandwidth_Bps"] = s.net.uplink_bandwidth_Bps;
   in["op_overhead_s"] = s.net.op_overhead_s;
   in["ring_stepwise"] = s.net.ring_stepwise;
   in["compute_scale"] = o.compute_scale;

@@ -21,6 +21,8 @@ struct CommRunOptions {
   std::string bandwidth = "10Gbps";
   double latency_us = 5;
   std::string switch_bandwidth;  // empty = non-blocking switch
+  int racks = 1;
+  std::string uplink_bandwidth;  // empty = not oversubscribed
   double op_overhead_us = 50;
   bool ring_stepwise = false;
   double compute_scale = 1;

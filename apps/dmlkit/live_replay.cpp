@@ -83,7 +83,12 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   live::SlurmClientOptions so;
   so.slurm_conf = o.slurm_conf;
   live::SlurmClient slurm(so);
-  const live::ReplayResult r = live::run_replay(slurm, ro);
+  live::ReplayResult r;
+  try {
+    r = live::run_replay(slurm, ro);
+  } catch (const live::SlurmError& e) {
+    throw Error(std::string("Slurm: ") + e.what() + " (is the cluster up, and --slurm-conf / SLURM_CONF right?)");
+  }
 
   // Tables.
   TextTable jobs({"job", "application", "gpus", "arrival_s", "slurm_id", "sim_jct_s", "real_jct_s", "gap_s",

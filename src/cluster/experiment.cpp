@@ -217,7 +217,7 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
     for (const auto& name : e.policies) {
       if (on_run) on_run(name, seed);
       PolicyOptions run_opts = popts;
-      if (!run_opts.params.count("seed")) run_opts.params["seed"] = std::to_string(seed);
+      run_opts.seed = seed;
       auto policy = make_policy(name, run_opts);  // fresh state per run
       ExperimentRun r;
       r.policy = name;

@@ -2,8 +2,10 @@
 // the active jobs and returns, for the next round, each job's placement. The simulator provides the
 // view, and so will the live controller; a policy never knows which one it runs on.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,9 +66,17 @@ struct ClusterView {
 struct PolicyOptions {
   std::string profile = "default";  // "default" or "pollux" (reference-compatible semantics)
   PlacementKind placement = PlacementKind::Consolidate;
+  uint64_t seed = 1;                // the run's --seed, for policies that draw random numbers
   std::map<std::string, std::string> params;
   double param(const std::string& key, double fallback) const;  // throws Error if not numeric
   std::string param_str(const std::string& key, const std::string& fallback) const;
+  const std::string* find_param(const std::string& key) const;  // nullptr if not given
+  // Knobs that were given but that no policy created with these options has asked for (a typo,
+  // or a knob of a policy that is not being run): the CLI rejects them.
+  std::vector<std::string> unread_params() const;
+
+ private:
+  mutable std::set<std::string> read_;
 };
 
 class Policy {

@@ -38,16 +38,29 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions
 }
 
 double PolicyOptions::param(const std::string& key, double fallback) const {
-  auto it = params.find(key);
-  if (it == params.end()) return fallback;
-  double v = 0;
-  if (!parse_double(it->second, v)) throw Error("--policy-param " + key + ": not a number: '" + it->second + "'");
-  return v;
+  const std::string* v = find_param(key);
+  if (v == nullptr) return fallback;
+  double out = 0;
+  if (!parse_double(*v, out)) throw Error("--policy-param " + key + ": not a number: '" + *v + "'");
+  return out;
 }
 
 std::string PolicyOptions::param_str(const std::string& key, const std::string& fallback) const {
+  const std::string* v = find_param(key);
+  return v == nullptr ? fallback : *v;
+}
+
+const std::string* PolicyOptions::find_param(const std::string& key) const {
+  read_.insert(key);
   auto it = params.find(key);
-  return it == params.end() ? fallback : it->second;
+  return it == params.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> PolicyOptions::unread_params() const {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : params)
+    if (!read_.count(key)) out.push_back(key);
+  return out;
 }
 
 }  // namespace dmlkit::cluster

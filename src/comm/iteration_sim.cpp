@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
@@ -214,9 +215,28 @@ void build_platform(State& st) {
     for (int j = 0; j < net.servers; ++j) make_host("server" + std::to_string(j), st.servers, server_nics);
   sg4::Link* backplane = nullptr;
   if (net.switch_bandwidth_Bps > 0) backplane = zone->create_link("switch", net.switch_bandwidth_Bps)->seal();
+  // Racks: host i of n goes to rack i * R / n (workers and servers separately); each rack has an
+  // uplink (up and down) to the core switch.
+  std::map<const sg4::Host*, int> rack_of;
+  for (int i = 0; i < net.workers; ++i) rack_of[st.workers[i]] = i * net.racks / net.workers;
+  for (int j = 0; j < static_cast<int>(st.servers.size()); ++j) rack_of[st.servers[j]] = j * net.racks / net.servers;
+  std::vector<Nic> uplinks;
+  if (net.racks > 1) {
+    std::vector<int> hosts_in(net.racks, 0);
+    for (auto& [h, r] : rack_of) ++hosts_in[r];
+    for (int r = 0; r < net.racks; ++r) {
+      const double bw = net.uplink_bandwidth_Bps > 0 ? net.uplink_bandwidth_Bps : net.bandwidth_Bps * std::max(1, hosts_in[r]);
+      auto* up = zone->create_link("rack" + std::to_string(r) + "_up", bw)->seal();
+      auto* down = zone->create_link("rack" + std::to_string(r) + "_down", bw)->seal();
+      uplinks.push_back({up, down});
+    }
+  }
   auto route = [&](sg4::Host* a, const Nic& na, sg4::Host* b, const Nic& nb) {
     std::vector<sg4::LinkInRoute> links{sg4::LinkInRoute(na.up)};
+    const int ra = rack_of[a], rb = rack_of[b];
+    if (net.racks > 1 && ra != rb) links.emplace_back(uplinks[ra].up);
     if (backplane) links.emplace_back(backplane);
+    if (net.racks > 1 && ra != rb) links.emplace_back(uplinks[rb].down);
     links.emplace_back(nb.down);
     zone->add_route(a->get_netpoint(), b->get_netpoint(), nullptr, nullptr, links, false);
   };

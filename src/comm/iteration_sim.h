@@ -3,7 +3,9 @@
 // Platform (built programmatically, no XML): W worker hosts and, for PS, M server hosts; each host
 // has a NIC made of two SimGrid links (up and down: full duplex) of the configured bandwidth and
 // per-hop latency, all attached to one switch (non-blocking, or a shared backplane link when
-// switch_bandwidth_Bps > 0). A host-to-host route is [src NIC up, (backplane), dst NIC down].
+// switch_bandwidth_Bps > 0). A host-to-host route is [src NIC up, (backplane), dst NIC down];
+// with racks > 1, a route between racks also crosses the source rack's uplink (up) and the
+// destination rack's uplink (down), which may be oversubscribed (uplink_bandwidth_Bps).
 // Concurrent transfers share links through SimGrid's bandwidth-sharing model (CM02, no TCP
 // window cap), so there is no hand-written sharing model here.
 //

@@ -22,10 +22,17 @@ void NetworkConfig::validate() const {
   if (workers < 1 || workers > 4096) throw Error("", 0, "workers", "must be between 1 and 4096");
   if (arch == Arch::ps && (servers < 1 || servers > 4096))
     throw Error("", 0, "servers", "must be between 1 and 4096");
+  // Every worker has a route to every server (two per pair); keep the platform a sane size.
+  if (arch == Arch::ps && static_cast<long>(workers) * servers > 65536)
+    throw Error("", 0, "servers", "workers x servers must be at most 65536");
   if (!(bandwidth_Bps > 0) || !std::isfinite(bandwidth_Bps)) throw Error("", 0, "bandwidth", "must be > 0");
   if (!(latency_s >= 0) || !std::isfinite(latency_s)) throw Error("", 0, "latency", "must be >= 0");
   if (!(switch_bandwidth_Bps >= 0) || !std::isfinite(switch_bandwidth_Bps))
     throw Error("", 0, "switch_bandwidth", "must be >= 0");
+  if (racks < 1 || racks > workers + (arch == Arch::ps ? servers : 0))
+    throw Error("", 0, "racks", "must be between 1 and the number of hosts");
+  if (!(uplink_bandwidth_Bps >= 0) || !std::isfinite(uplink_bandwidth_Bps))
+    throw Error("", 0, "uplink_bandwidth", "must be >= 0");
   if (!(op_overhead_s >= 0) || !std::isfinite(op_overhead_s)) throw Error("", 0, "op_overhead", "must be >= 0");
   if (!(big_array_bytes > 0)) throw Error("", 0, "big_array_bytes", "must be > 0");
 }

@@ -20,6 +20,10 @@ struct NetworkConfig {
   double bandwidth_Bps = 1.25e9;   // every NIC, each direction (full duplex)
   double latency_s = 5e-6;         // one hop host->switch (a host-to-host path has two hops) [A]
   double switch_bandwidth_Bps = 0; // switch backplane; 0 = non-blocking switch
+  int racks = 1;                   // hosts in racks (workers and servers each spread evenly, in
+                                   // order); traffic between racks crosses both racks' uplinks
+  double uplink_bandwidth_Bps = 0; // rack uplink per direction; 0 = not oversubscribed (NIC
+                                   // bandwidth x hosts in the rack)
   double op_overhead_s = 0;        // fixed cost per synchronisation operation (launch, negotiation) [A]
   double big_array_bytes = 4e6;    // PS: a transfer at least this large is split over all servers
                                    // (MXNet's MXNET_KVSTORE_BIGARRAY_BOUND, 1e6 fp32 elements) [C]

@@ -36,6 +36,9 @@ std::unique_ptr<CommScheduler> make_scheduler(const std::string& name, const Sch
   }
   if ((arch == Arch::ps && !info->ps) || (arch == Arch::allreduce && !info->allreduce))
     throw Error("", 0, "scheduler", "scheduler '" + name + "' does not support --arch " + to_string(arch));
+  // Partitions below 10 kB would only multiply simulated transfers (and real per-message costs).
+  if (o.partition_bytes && !(*o.partition_bytes >= 1e4))
+    throw Error("", 0, "partition", "must be at least 10 kB (0.01 MB)");
   if (name == "fifo") return make_fifo(o, arch);
   if (name == "p3") return make_p3(o, arch);
   if (name == "tictac") return make_tictac(o, arch);

@@ -557,8 +557,19 @@ RoundStat Controller::round(double wall_s) {
     if (!a.stop) continue;
     Tracked& t = *a.t;
     try {
-      if (t.slurm->active_running()) slurm_.requeue_hold(t.slurm_id);
-      else slurm_.hold(t.slurm_id);
+      if (t.slurm->active_running()) {
+        slurm_.requeue_hold(t.slurm_id);
+        // Account the stop here, so the next poll does not take our own requeue (before a move's
+        // release) for a stop by Slurm and hold the job again.
+        t.was_running = false;
+        t.last_alloc.clear();
+        ++t.preemptions;
+        t.last_stopped_s = now;
+        t.queued_since_s = now;
+        if (t.progress) t.progress->on_placement({});
+      } else {
+        slurm_.hold(t.slurm_id);
+      }
       t.released = false;
       t.decided.clear();
       save_state();

@@ -177,6 +177,12 @@ TEST(CliBadInput, BadClusterAndOptions) {
   args = simulate_args("pollux-6", dir);
   args.insert(args.end(), {"--placement", "diagonal"});
   expect_bad_input(args, dir, {"diagonal"});
+  args = simulate_args("pollux-6", dir, "tiresias", "16x4");
+  args.insert(args.end(), {"--policy-param", "tiresias.queue=2"});  // typo: the knob is "queues"
+  expect_bad_input(args, dir, {"tiresias.queue"});
+  args = simulate_args("pollux-6", dir, "tiresias", "16x4");
+  args.insert(args.end(), {"--policy-param", "tiresias.queues=two"});
+  expect_bad_input(args, dir, {"tiresias.queues", "two"});
 }
 
 TEST(CliBadInput, FailedRunKeepsPreviousOutput) {

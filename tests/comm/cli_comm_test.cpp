@@ -50,6 +50,11 @@ TEST(CommCli, BadInputExitsTwoWithOneLine) {
   expect_bad({"comm", "simulate", "--credit-mode", "skip", "--partition-mb", "8", "--credit-mb", "4", "--out",
               dir.path("a")},
              "credit");
+  expect_bad({"comm", "simulate", "--scheduler", "p3", "--partition-mb", "0.001", "--out", dir.path("a")}, "partition");
+  expect_bad({"comm", "simulate", "--workers", "0", "--out", dir.path("a")}, "workers");
+  expect_bad({"comm", "simulate", "--compute-scale", "nan", "--out", dir.path("a")}, "compute_scale");
+  expect_bad({"comm", "simulate", "--iterations", "2", "--warmup", "2", "--out", dir.path("a")}, "warmup");
+  expect_bad({"comm", "tune", "--scheduler", "pace", "--out", dir.path("a")}, "tune supports");
   const std::string node = " -- Linear -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=4\n";
   dir.write("g/cyc.txt", "");
   std::filesystem::create_directories(dir.path("g"));

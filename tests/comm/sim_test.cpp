@@ -207,3 +207,21 @@ TEST(CommSimulation, PerParameterTensorsSimulate) {
   auto f1 = simulate(make_workload(g, TensorGranularity::parameter), slow, "fifo", {});
   EXPECT_LE(p1.iteration_mean_s, f1.iteration_mean_s * (1 + 1e-6));
 }
+
+// Two racks whose uplinks have half a NIC's bandwidth: the ring crosses each uplink direction
+// once, so those two flows -- and with them every step -- run at B/2: twice the time.
+TEST(CommSimulation, OversubscribedRackUplinksSlowTheRing) {
+  const double s_bytes = 100e6;
+  auto w = make_chain_workload("one", {{0, 0, s_bytes}});
+  auto net = net_of(Arch::allreduce, 4, 0, 10);
+  net.racks = 2;
+  net.uplink_bandwidth_Bps = net.bandwidth_Bps / 2;
+  auto r = simulate(w, net, "fifo", {});
+  const double expected = 2.0 * 3 / 4 * s_bytes / (net.bandwidth_Bps / 2);
+  EXPECT_NEAR(r.iteration_mean_s, expected, expected * 1e-3);
+  net.uplink_bandwidth_Bps = 0;  // not oversubscribed: as fast as one switch
+  auto fast = simulate(w, net, "fifo", {});
+  EXPECT_NEAR(fast.iteration_mean_s, expected / 2, expected / 2 * 1e-3);
+  net.racks = 9;
+  EXPECT_THROW(simulate(w, net, "fifo", {}), dmlkit::Error);
+}

@@ -167,6 +167,8 @@ TEST(LiveE2E, TiresiasPreemptsAsDecidedAndAsSimulated) {
   EXPECT_EQ(seq[0], "place");
   EXPECT_EQ(seq[1], "preempt");
   EXPECT_EQ(seq[2], "place");
+  // Every job entered held and was placed by the controller: nothing needed holding again.
+  for (const auto& d : r.decisions) EXPECT_NE(d.action, "hold") << d.job_name << "\n" << log.str();
   for (const auto& j : r.jobs) {
     EXPECT_GT(j.real_jct_s, 0) << j.name;
     EXPECT_GT(j.sim_jct_s, 0) << j.name;

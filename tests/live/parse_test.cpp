@@ -133,3 +133,24 @@ TEST(LiveProcess, ArgumentsAreNotInterpretedByAShell) {
 
 }  // namespace
 }  // namespace dmlkit::live
+
+namespace dmlkit::live {
+namespace {
+
+// Bad command lines are one-line errors with exit status 2 (no Slurm needed to get there).
+TEST(LiveCli, BadInputIsAOneLineErrorWithStatus2) {
+  const ProcessResult no_backend = run_process({DMLKIT_BINARY, "cluster", "serve", "--policy", "fifo"}, {}, 30);
+  EXPECT_EQ(no_backend.exit_code, 2);
+  EXPECT_NE(no_backend.err.find("--slurm"), std::string::npos) << no_backend.err;
+  const ProcessResult bad_policy =
+      run_process({DMLKIT_BINARY, "cluster", "serve", "--slurm", "--policy", "no-such-policy"}, {}, 30);
+  EXPECT_EQ(bad_policy.exit_code, 2);
+  EXPECT_NE(bad_policy.err.find("unknown policy"), std::string::npos) << bad_policy.err;
+  const ProcessResult bad_scale =
+      run_process({DMLKIT_BINARY, "cluster", "replay", "--slurm", "--time-scale", "0", "--out", "/tmp/unused"}, {}, 30);
+  EXPECT_EQ(bad_scale.exit_code, 2);
+  EXPECT_NE(bad_scale.err.find("--time-scale"), std::string::npos) << bad_scale.err;
+}
+
+}  // namespace
+}  // namespace dmlkit::live

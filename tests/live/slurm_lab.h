@@ -15,6 +15,8 @@
 
 namespace dmlkit::live::test {
 
+#define DMLKIT_SLURM_LAB_SCRIPT DMLKIT_SOURCE_DIR "/scripts/slurm-lab.sh"
+
 // Empty if every prerequisite is there; otherwise what is missing.
 inline std::string missing_prerequisites() {
   std::string missing;

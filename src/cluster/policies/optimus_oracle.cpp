@@ -35,8 +35,7 @@ class OptimusOraclePolicy final : public Policy {
  public:
   explicit OptimusOraclePolicy(const PolicyOptions& options)
       : placement_(options.profile == "pollux" ? PlacementKind::MostFree : options.placement) {
-    if (auto it = options.params.find("optimus.placement"); it != options.params.end())
-      placement_ = parse_placement_kind(it->second);
+    if (const std::string* v = options.find_param("optimus.placement")) placement_ = parse_placement_kind(*v);
   }
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {

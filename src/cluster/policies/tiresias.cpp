@@ -85,8 +85,7 @@ class TiresiasPolicy final : public Policy {
     gpu_time_ = service == "gpu-time";
     pending_to_tail_ = options.param("tiresias.pending_to_tail", pollux ? 0 : 1) != 0;
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
-    if (auto it = options.params.find("tiresias.placement"); it != options.params.end())
-      placement_ = parse_placement_kind(it->second);
+    if (const std::string* v = options.find_param("tiresias.placement")) placement_ = parse_placement_kind(*v);
     queues_.resize(num_queues_);
   }
 

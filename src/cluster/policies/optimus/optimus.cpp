@@ -45,7 +45,7 @@ namespace {
 class OptimusPolicy final : public Policy {
  public:
   explicit OptimusPolicy(const PolicyOptions& o)
-      : rng_(static_cast<uint64_t>(o.param("optimus.seed", o.param("seed", 1)))),
+      : rng_(static_cast<uint64_t>(o.param("optimus.seed", static_cast<double>(o.seed)))),
         assignment_(o.param_str("optimus.assignment", "paa")) {
     const bool oracle = o.param("optimus.oracle", 0) != 0;
     oracle_speed_ = o.param("optimus.oracle_speed", oracle ? 1 : 0) != 0;
