@@ -209,11 +209,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
-  for (const auto& kv : o.policy_params) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
-    e.policy_params[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  cl::add_policy_params(e.policy_params, o.policy_params);
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(e.cluster);
   ProgressBar bar(e.name, static_cast<double>(e.policies.size() * e.seeds.size()));
   size_t done = 0;

@@ -79,11 +79,7 @@ cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
   p.profile = o.profile;
   p.placement = cl::parse_placement_kind(o.placement);
   p.seed = o.seed;
-  for (const auto& kv : o.policy_params) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
-    p.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  cl::add_policy_params(p.params, o.policy_params);
   return p;
 }
 

@@ -79,6 +79,10 @@ struct PolicyOptions {
   mutable std::set<std::string> read_;
 };
 
+// Adds knobs given as "key=value" (the --policy-param flag) to `params`; throws Error naming the
+// flag on a malformed entry.
+void add_policy_params(std::map<std::string, std::string>& params, const std::vector<std::string>& key_values);
+
 class Policy {
  public:
   virtual ~Policy() = default;

@@ -56,6 +56,14 @@ const std::string* PolicyOptions::find_param(const std::string& key) const {
   return it == params.end() ? nullptr : &it->second;
 }
 
+void add_policy_params(std::map<std::string, std::string>& params, const std::vector<std::string>& key_values) {
+  for (const auto& kv : key_values) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
+    params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+}
+
 std::vector<std::string> PolicyOptions::unread_params() const {
   std::vector<std::string> out;
   for (const auto& [key, value] : params)
