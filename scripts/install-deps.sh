@@ -10,6 +10,7 @@ packages=(
   libqhull-dev libeigen3-dev libsimgrid-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libjs-chart.js time
+  dataset-fashion-mnist zlib1g-dev
   slurmctld slurmd slurm-client munge
 )
 # Headless browser for the report test; only needed by `make test`.

@@ -16,6 +16,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_cluster_commands(app, ctx);
   add_comm_commands(app, ctx);
   add_influence_commands(app, ctx);
+  add_continual_commands(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -27,5 +27,6 @@ struct Context {
 void add_cluster_commands(CLI::App& app, Context& ctx);
 void add_comm_commands(CLI::App& app, Context& ctx);
 void add_influence_commands(CLI::App& app, Context& ctx);
+void add_continual_commands(CLI::App& app, Context& ctx);
 
 }  // namespace dmlkit::app

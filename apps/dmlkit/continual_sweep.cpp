@@ -1,0 +1,203 @@
+// `dmlkit continual angle-sweep`: the synthetic study of "Angle Matters" (spec B.2-B.4, B.8):
+// task-1 test error after task 2 against the angle between the task signals, per variant, over
+// seeds; writes results.json (one record per variant and angle), sweep.csv, runs.csv,
+// critical_angles.csv and report.html, and prints the critical angles.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "continual/angle_sweep.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/progress.h"
+#include "core/table.h"
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+namespace cont = dmlkit::continual;
+
+namespace {
+
+constexpr int kAngleSweepSchemaVersion = 1;
+
+struct AngleSweepOptions {
+  cont::AngleSweepConfig config;
+  std::string angles = "0:180:1";
+  std::vector<std::string> variants{"cl", "replay", "ewc", "ewc-replay"};
+  std::string out = "out/continual-angle-sweep";
+  std::string format = "table";
+};
+
+std::string opt_angle(const std::optional<double>& a) { return a ? fixed(*a, 1) : "none"; }
+
+nlohmann::json results_json(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
+  nlohmann::json j;
+  j["schema_version"] = kAngleSweepSchemaVersion;
+  j["command"] = "continual angle-sweep";
+  j["config"] = {{"patch_len", c.data.patch_len},        {"num_patches", c.data.num_patches},
+                 {"signal_norm", c.data.signal_norm},    {"noise_std", c.data.noise_std},
+                 {"noise_orthogonal", c.data.noise_orthogonal},
+                 {"train_per_task", c.data.train_per_task}, {"test_per_task", c.data.test_per_task},
+                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate},    {"epochs", c.epochs},
+                 {"replay_fraction", c.replay_fraction}, {"ewc_lambda", c.ewc_lambda},
+                 {"harmful_error", c.harmful_error},    {"seeds", c.seeds},
+                 {"seed", c.seed},                      {"angles_deg", c.angles_deg}};
+  j["task1"] = {{"train_error_mean", r.task1_train_error_mean}, {"test_error_mean", r.task1_test_error_mean}};
+  auto& recs = j["records"] = nlohmann::json::array();
+  for (const auto& p : r.points)
+    recs.push_back({{"variant", cont::variant_name(p.variant)},
+                    {"angle_deg", p.angle_deg},
+                    {"runs", p.runs},
+                    {"diverged_runs", p.diverged_runs},
+                    {"task1_error_mean", p.error_mean},
+                    {"task1_error_std", p.error_std},
+                    {"task1_error_min", p.error_min},
+                    {"task1_error_max", p.error_max},
+                    {"forgetting_mean", p.forgetting_mean},
+                    {"task2_error_mean", p.task2_error_mean}});
+  auto& crit = j["variants"] = nlohmann::json::array();
+  for (const auto& s : r.summary)
+    crit.push_back({{"variant", cont::variant_name(s.variant)},
+                    {"critical_angle_deg", s.critical_angle_deg ? nlohmann::json(*s.critical_angle_deg) : nlohmann::json()},
+                    {"max_task1_error_mean", s.max_error_mean}});
+  return j;
+}
+
+TextTable critical_table(const cont::AngleSweepResult& r) {
+  TextTable t({"variant", "critical_angle_deg", "max_task1_error"});
+  for (const auto& s : r.summary)
+    t.add_row({cont::variant_name(s.variant), opt_angle(s.critical_angle_deg), fixed(s.max_error_mean, 3)});
+  return t;
+}
+
+TextTable sweep_table(const cont::AngleSweepResult& r) {
+  TextTable t({"variant", "angle_deg", "runs", "task1_error_mean", "task1_error_std", "task1_error_min",
+               "task1_error_max", "forgetting_mean", "task2_error_mean", "diverged_runs"});
+  for (const auto& p : r.points)
+    t.add_row({cont::variant_name(p.variant), fixed(p.angle_deg, 2), std::to_string(p.runs), fixed(p.error_mean, 4),
+               fixed(p.error_std, 4), fixed(p.error_min, 4), fixed(p.error_max, 4), fixed(p.forgetting_mean, 4),
+               fixed(p.task2_error_mean, 4), std::to_string(p.diverged_runs)});
+  return t;
+}
+
+TextTable runs_table(const cont::AngleSweepResult& r) {
+  TextTable t({"variant", "angle_deg", "seed_index", "task1_error_before", "task1_error_after", "task2_error", "diverged"});
+  for (const auto& x : r.runs)
+    t.add_row({cont::variant_name(x.variant), fixed(x.angle_deg, 2), std::to_string(x.seed_index),
+               fixed(x.task1_error_before, 4), fixed(x.task1_error_after, 4), fixed(x.task2_error, 4),
+               x.diverged ? "1" : "0"});
+  return t;
+}
+
+std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
+  HtmlReport rep("Continual learning: forgetting vs angle between tasks");
+  rep.add_paragraph(
+      "Two-layer CNN with ReLU^" + std::to_string(c.power_q) + " (" + std::to_string(c.filters_per_class) +
+      " filters per class) trained by full-batch gradient descent on signal-noise task 1, then on task 2 whose "
+      "signal is rotated by the angle; the curve is task 1's test error after task 2 (Wan et al., ICML 2025, "
+      "'Angle Matters'). Mean over seeds; the band is mean +/- one standard deviation in the table.");
+  rep.add_facts({{"Seeds", std::to_string(c.seeds)},
+                 {"Epochs per task", std::to_string(c.epochs)},
+                 {"Learning rate", fixed(c.learning_rate, 4)},
+                 {"Signal norm / noise std", fixed(c.data.signal_norm, 2) + " / " + fixed(c.data.noise_std, 2)},
+                 {"Samples per task (train / test)",
+                  std::to_string(c.data.train_per_task) + " / " + std::to_string(c.data.test_per_task)},
+                 {"Replay fraction", fixed(c.replay_fraction, 3)},
+                 {"EWC lambda", fixed(c.ewc_lambda, 1)},
+                 {"Task-1 test error after task 1 (mean)", fixed(r.task1_test_error_mean, 4)}});
+  LineChart chart;
+  chart.title = "Task-1 test error after task 2 vs angle";
+  chart.x_title = "angle between task signals (degrees)";
+  chart.y_title = "task-1 test error";
+  chart.x_min = 0;
+  chart.x_max = 180;
+  chart.y_min = 0;
+  chart.y_max = 1;
+  for (const auto& s : r.summary) {
+    ChartSeries series;
+    series.label = cont::variant_name(s.variant);
+    for (const auto& p : r.points)
+      if (p.variant == s.variant) {
+        series.x.push_back(p.angle_deg);
+        series.y.push_back(p.error_mean);
+      }
+    chart.series.push_back(std::move(series));
+  }
+  rep.add_chart(std::move(chart));
+  rep.add_heading("Critical angle per variant");
+  rep.add_paragraph("First angle where the mean task-1 error reaches " + fixed(c.harmful_error, 2) +
+                    " (linear interpolation between grid angles); 'none' if it never does on the grid.");
+  rep.add_table(critical_table(r));
+  rep.add_heading("All points");
+  rep.add_table(sweep_table(r));
+  return rep.render();
+}
+
+int run(AngleSweepOptions& o, Context& ctx) {
+  auto& c = o.config;
+  c.angles_deg = cont::parse_angles(o.angles);
+  c.variants.clear();
+  for (const auto& v : o.variants) c.variants.push_back(cont::parse_variant(v));
+  ProgressBar bar("angle-sweep", static_cast<double>(c.seeds) * (1.0 + static_cast<double>(c.angles_deg.size())));
+  const auto result = cont::run_angle_sweep(c, [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
+  bar.finish();
+  OutputDir out(o.out);
+  const auto j = results_json(c, result);
+  out.write("results.json", j.dump(2) + "\n");
+  out.write("sweep.csv", sweep_table(result).to_csv());
+  out.write("runs.csv", runs_table(result).to_csv());
+  out.write("critical_angles.csv", critical_table(result).to_csv());
+  out.write("report.html", report_html(c, result));
+  const std::string& path = out.commit();
+  if (o.format == "json") {
+    ctx.out << j.dump(2) << "\n";
+  } else if (o.format == "csv") {
+    ctx.out << sweep_table(result).to_csv();
+  } else {
+    ctx.out << "task-1 test error after task 1: " << fixed(result.task1_test_error_mean, 4) << "\n\n"
+            << critical_table(result).render() << "\nresults: " << path << "/results.json\nreport:  " << path
+            << "/report.html\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
+  auto& o = ctx.make<AngleSweepOptions>();
+  auto& c = o.config;
+  auto* cmd = continual.add_subcommand("angle-sweep", "Forgetting vs angle between two signal-noise tasks (synthetic study)");
+  cmd->add_option("--angles", o.angles, "Angles in degrees: start:stop:step (stop included) or a list like 30,160")
+      ->capture_default_str();
+  cmd->add_option("--variants", o.variants, "Comma-separated variants: cl, replay, ewc, ewc-replay")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--seeds", c.seeds, "Independent seeds per (variant, angle)")->capture_default_str();
+  cmd->add_option("--seed", c.seed, "Base random seed (results are identical for the same seed)")->capture_default_str();
+  cmd->add_option("--epochs", c.epochs, "Full-batch gradient-descent epochs per task")->capture_default_str();
+  cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
+  cmd->add_option("--patch-len", c.data.patch_len, "Patch length d")->capture_default_str();
+  cmd->add_option("--patches", c.data.num_patches, "Patches per sample P (one signal, P-1 noise)")->capture_default_str();
+  cmd->add_option("--signal-norm", c.data.signal_norm, "Norm of each task signal")->capture_default_str();
+  cmd->add_option("--noise-std", c.data.noise_std, "Standard deviation of each noise coordinate")->capture_default_str();
+  cmd->add_flag("--noise-orthogonal", c.data.noise_orthogonal,
+                "Project noise off the signal plane (the paper's assumption; the code uses isotropic noise)");
+  cmd->add_option("--train-per-task", c.data.train_per_task, "Training samples per task")->capture_default_str();
+  cmd->add_option("--test-per-task", c.data.test_per_task, "Test samples per task")->capture_default_str();
+  cmd->add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
+  cmd->add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
+  cmd->add_option("--replay-fraction", c.replay_fraction, "Share of the task-2 training set replaced by task-1 samples")
+      ->capture_default_str();
+  cmd->add_option("--ewc-lambda", c.ewc_lambda, "EWC penalty strength lambda")->capture_default_str();
+  cmd->add_option("--harmful-error", c.harmful_error, "Task-1 error at which forgetting counts as harmful")
+      ->capture_default_str();
+  cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd->add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)")->capture_default_str();
+  cmd->add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
+}
+
+}  // namespace dmlkit::app

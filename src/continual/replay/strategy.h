@@ -1,0 +1,40 @@
+// Replay sampling strategies: which examples of a task go into the replay buffer. One interface;
+// each strategy is one file. A strategy sees the candidate pool as feature vectors (rows of
+// `features`, e.g. backbone features or raw pixels) with integer class labels and returns the
+// indices of at most `budget` rows, in the order it chose them.
+// Task-end strategies (random, class-balanced, herding, small/mid/large-angle) split the budget
+// into k = budget / (number of classes in the pool) per class, as Mammoth's fill_buffer does;
+// streaming strategies (reservoir, angle-mid-stream) see the pool one row at a time in order.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "learn/patch_dataset.h"
+
+namespace dmlkit::continual {
+
+class ReplayStrategy {
+ public:
+  virtual ~ReplayStrategy() = default;
+  virtual std::string name() const = 0;
+  virtual std::vector<size_t> select(const learn::Matrix& features, const std::vector<int>& labels, size_t budget,
+                                     Rng& rng) const = 0;
+};
+
+// Registered names: random, reservoir, class-balanced, herding, small-angle, mid-angle,
+// large-angle, angle-mid-stream. Throws dmlkit::Error(field "strategy") for an unknown name.
+std::unique_ptr<ReplayStrategy> make_replay_strategy(const std::string& name);
+const std::vector<std::string>& replay_strategy_names();
+
+// Helpers shared by the strategies.
+// Indices of each class, classes in ascending label order, indices ascending.
+std::vector<std::pair<int, std::vector<size_t>>> indices_by_class(const std::vector<int>& labels);
+// Cosine of each listed row to the class prototype normalize(mean of the listed rows).
+std::vector<double> cosines_to_prototype(const learn::Matrix& features, const std::vector<size_t>& rows);
+// The lower median (the torch.median convention for an even count). values must be non-empty.
+double lower_median(std::vector<double> values);
+
+}  // namespace dmlkit::continual

@@ -1,0 +1,189 @@
+// "+class vs -class" tasks, their measured angles and the replay-size sweep (see the header).
+#include "continual/sign_task_experiment.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+#include "continual/signal_noise.h"
+#include "core/error.h"
+#include "learn/gradient_descent.h"
+
+namespace dmlkit::continual {
+namespace {
+
+using learn::Matrix;
+using learn::PatchDataset;
+
+// Normalised images of class c (at most `limit`), in file order.
+Matrix class_images(const ImageSet& set, int c, int limit, const SignTaskConfig& cfg) {
+  const int dim = set.rows * set.cols;
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < set.size() && static_cast<int>(idx.size()) < limit; ++i)
+    if (set.labels[i] == c) idx.push_back(i);
+  Matrix x(static_cast<Eigen::Index>(idx.size()), dim);
+  for (size_t k = 0; k < idx.size(); ++k) {
+    const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
+    for (int d = 0; d < dim; ++d)
+      x(static_cast<Eigen::Index>(k), d) = static_cast<float>((px[d] / 255.0 - cfg.pixel_mean) / cfg.pixel_std);
+  }
+  return x;
+}
+
+// The sign task of `images` in the order `order`: the first half of `order` keeps +x (+1), the
+// second half becomes -x (-1). Returns the rows in `order`'s order.
+void append_sign_task(const Matrix& images, const std::vector<size_t>& order, size_t count, Matrix& x,
+                      std::vector<float>& labels, float label_sign = 1.0f) {
+  const Eigen::Index start = x.rows();
+  x.conservativeResize(start + static_cast<Eigen::Index>(count), images.cols());
+  for (size_t k = 0; k < count; ++k) {
+    const bool positive = order[k] % 2 == 0;  // parity of the image index: half and half
+    x.row(start + static_cast<Eigen::Index>(k)) = (positive ? 1.0f : -1.0f) * images.row(static_cast<Eigen::Index>(order[k]));
+    labels.push_back(positive ? label_sign : -label_sign);
+  }
+}
+
+std::vector<float> mean_row(const Matrix& m) {
+  const Eigen::RowVectorXf v = m.colwise().mean();
+  return {v.data(), v.data() + v.size()};
+}
+
+template <typename Fn>
+void parallel_for(size_t count, int threads, Fn fn) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) fn(i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(count)); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+void SignTaskConfig::validate() const {
+  auto bad = [](const char* field, const std::string& why) { throw Error("", 0, field, why); };
+  if (pairs.empty()) bad("pairs", "no task pair");
+  for (const auto& [a, b] : pairs)
+    if (a < 0 || a > 9 || b < 0 || b > 9 || a == b) bad("pairs", "classes must be distinct and in 0..9");
+  if (replay_sizes.empty()) bad("replay_sizes", "no replay size");
+  for (int r : replay_sizes)
+    if (r < 0) bad("replay_sizes", "must be non-negative");
+  if (train_per_class < 2 || test_per_class < 2) bad("train_per_class", "need at least 2 images per class");
+  if (filters_per_class < 1 || power_q < 1) bad("filters_per_class", "filters and q must be positive");
+  if (!(learning_rate > 0)) bad("learning_rate", "must be positive");
+  if (epochs < 1) bad("epochs", "must be at least 1");
+  if (batch_size < 1) bad("batch_size", "must be at least 1");
+  if (!(pixel_std > 0)) bad("pixel_std", "must be positive");
+  if (seeds < 1 || threads < 1) bad("seeds", "seeds and threads must be at least 1");
+}
+
+SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& c) {
+  c.validate();
+  const size_t Pn = c.pairs.size(), N = static_cast<size_t>(c.seeds), R = c.replay_sizes.size();
+  learn::PatchCnnShape shape;
+  shape.patch_len = train.rows * train.cols;
+  shape.filters_per_class = c.filters_per_class;
+  shape.power_q = c.power_q;
+  shape.output_scale = 1.0f / static_cast<float>(c.filters_per_class);
+  learn::GdConfig gd;
+  gd.learning_rate = c.learning_rate;
+  gd.epochs = c.epochs;
+  gd.batch_size = c.batch_size;
+
+  SignTaskResult result;
+  result.runs.resize(Pn * N * R);
+  // Class images are read (and checked) before the worker threads start: nothing throws in a worker.
+  std::vector<Matrix> tr_by_class(10), te_by_class(10);
+  for (const auto& [a, b] : c.pairs)
+    for (int cls : {a, b}) {
+      if (tr_by_class[cls].rows() > 0) continue;
+      tr_by_class[cls] = class_images(train, cls, c.train_per_class, c);
+      te_by_class[cls] = class_images(test, cls, c.test_per_class, c);
+      if (tr_by_class[cls].rows() < 2 || te_by_class[cls].rows() < 2)
+        throw Error("", 0, "pairs", "fewer than 2 training or test images of class " + std::to_string(cls));
+    }
+  std::vector<double> angles(Pn);
+  for (size_t p = 0; p < Pn; ++p)
+  {
+    std::vector<float> mu_new = mean_row(tr_by_class[c.pairs[p].second]);
+    if (c.flip_new_task)
+      for (float& v : mu_new) v = -v;
+    angles[p] = angle_deg(mean_row(tr_by_class[c.pairs[p].first]), mu_new);
+  }
+  parallel_for(Pn * N, c.threads, [&](size_t job) {
+    const size_t p = job / N, n = job % N;
+    const auto [old_c, new_c] = c.pairs[p];
+    const Matrix& old_tr = tr_by_class[old_c];
+    const Matrix& new_tr = tr_by_class[new_c];
+    const Matrix& old_te = te_by_class[old_c];
+    const Matrix& new_te = te_by_class[new_c];
+    auto identity = [](Eigen::Index rows) {
+      std::vector<size_t> v(static_cast<size_t>(rows));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = i;
+      return v;
+    };
+    const float new_sign = c.flip_new_task ? -1.0f : 1.0f;
+    auto make = [&](const Matrix& imgs, float sign) {
+      Matrix x(0, imgs.cols());
+      std::vector<float> lab;
+      append_sign_task(imgs, identity(imgs.rows()), static_cast<size_t>(imgs.rows()), x, lab, sign);
+      return PatchDataset::from_patches(x, 1, lab, false);
+    };
+    const PatchDataset old_test = make(old_te, 1.0f), new_test = make(new_te, new_sign);
+    const Rng base = Rng(c.seed).split(p).split(n);
+    Rng r_init = base.split(1), r_gd1 = base.split(2), r_perm = base.split(3);
+    learn::PatchCnn net(shape, r_init);
+    learn::train_gradient_descent(net, make(old_tr, 1.0f), gd, nullptr, r_gd1);
+    const double before = 1.0 - net.error(old_test);
+    // Old-task replay candidates in a seeded random order; replay size r takes the first r.
+    std::vector<size_t> order = identity(old_tr.rows());
+    for (size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[static_cast<size_t>(r_perm.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+    for (size_t r = 0; r < R; ++r) {
+      Matrix x(0, new_tr.cols());
+      std::vector<float> lab;
+      append_sign_task(new_tr, identity(new_tr.rows()), static_cast<size_t>(new_tr.rows()), x, lab, new_sign);
+      const size_t replay = std::min(order.size(), static_cast<size_t>(c.replay_sizes[r]));
+      append_sign_task(old_tr, order, replay, x, lab);
+      learn::PatchCnn net2 = net;
+      Rng r_gd2 = base.split(100 + r);
+      learn::train_gradient_descent(net2, PatchDataset::from_patches(x, 1, lab, false), gd, nullptr, r_gd2);
+      SignTaskRun run;
+      run.old_class = old_c;
+      run.new_class = new_c;
+      run.replay_size = c.replay_sizes[r];
+      run.seed_index = static_cast<int>(n);
+      run.old_accuracy_before = before;
+      run.old_accuracy_after = 1.0 - net2.error(old_test);
+      run.new_accuracy = 1.0 - net2.error(new_test);
+      result.runs[(p * N + n) * R + r] = run;
+    }
+  });
+  for (size_t p = 0; p < Pn; ++p)
+    for (size_t r = 0; r < R; ++r) {
+      SignTaskPoint pt;
+      pt.old_class = c.pairs[p].first;
+      pt.new_class = c.pairs[p].second;
+      pt.replay_size = c.replay_sizes[r];
+      pt.angle_deg = angles[p];
+      pt.runs = static_cast<int>(N);
+      std::vector<double> acc;
+      for (size_t n = 0; n < N; ++n) {
+        const auto& run = result.runs[(p * N + n) * R + r];
+        acc.push_back(run.old_accuracy_after);
+        pt.new_acc_mean += run.new_accuracy / static_cast<double>(N);
+        pt.old_acc_before_mean += run.old_accuracy_before / static_cast<double>(N);
+      }
+      for (double a : acc) pt.old_acc_mean += a / static_cast<double>(N);
+      double var = 0;
+      for (double a : acc) var += (a - pt.old_acc_mean) * (a - pt.old_acc_mean);
+      pt.old_acc_std = N > 1 ? std::sqrt(var / static_cast<double>(N - 1)) : 0.0;
+      result.points.push_back(pt);
+    }
+  return result;
+}
+
+}  // namespace dmlkit::continual
