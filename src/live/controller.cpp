@@ -353,6 +353,9 @@ bool Controller::observe(const SlurmSnapshot& snap, double wall_s) {
       // is no longer placed by us, so step 1 of the next round holds it until the policy decides.
       t.released = false;
       t.decided.clear();
+      t.requeued_nodes.clear();
+      for (const auto& [n, g] : t.last_alloc) t.requeued_nodes.push_back(n);
+      t.requeue_ready_wall_s = std::floor(wall_s + 1.0) + 1.05;
       ++t.preemptions;
       t.last_stopped_s = now;
       t.queued_since_s = now;
@@ -361,6 +364,10 @@ bool Controller::observe(const SlurmSnapshot& snap, double wall_s) {
       changed = true;
     }
     t.was_running = running;
+    if (t.restart_pending && j.pending() && j.held() && wall_s >= t.requeue_ready_wall_s) {
+      t.restart_pending = false;
+      event = true;
+    }
   }
   // Jobs gone from squeue (purged after MinJobAge, or cancelled long ago).
   for (auto it = jobs_.begin(); it != jobs_.end();) {
@@ -535,7 +542,27 @@ RoundStat Controller::round(double wall_s) {
     const Alloc& cur = current[i];
     if (sorted(want) == sorted(cur) && !(want.empty() && views[i].placement.empty() && !cur.empty())) continue;
     if (want.empty() && cur.empty()) continue;
+    if (!t->slurm->active_running() && !want.empty() && wall_s < t->requeue_ready_wall_s) {
+      bool overlaps = false;
+      for (const auto& w : want)
+        if (std::find(t->requeued_nodes.begin(), t->requeued_nodes.end(), w.first) != t->requeued_nodes.end())
+          overlaps = true;
+      if (overlaps) {
+        // Not yet: a round is triggered once the requeue has settled (see observe()).
+        t->restart_pending = true;
+        continue;
+      }
+    }
     Action a{t, !cur.empty() && (t->slurm->active_running() || t->released), want, note};
+    // Moving a running job: `scontrol requeuehold` returns before Slurm has finished the requeue,
+    // and a job updated and released in between is held again by it with a ~2 min BeginTime. So
+    // a move is a preemption now and a placement at the round right after Slurm shows the job
+    // held (observe() triggers that round).
+    if (t->slurm->active_running() && !want.empty()) {
+      a.start.clear();
+      a.note = "restart on " + alloc_text(want) + (note.empty() ? "" : " (" + note + ")") + " once requeued";
+      t->restart_pending = true;
+    }
     actions.push_back(a);
   }
   const auto t_decided = std::chrono::steady_clock::now();
@@ -562,6 +589,9 @@ RoundStat Controller::round(double wall_s) {
         // Account the stop here, so the next poll does not take our own requeue (before a move's
         // release) for a stop by Slurm and hold the job again.
         t.was_running = false;
+        t.requeued_nodes.clear();
+        for (const auto& [n, g] : t.last_alloc) t.requeued_nodes.push_back(n);
+        t.requeue_ready_wall_s = std::floor(wall_now() + 1.0) + 1.05;
         t.last_alloc.clear();
         ++t.preemptions;
         t.last_stopped_s = now;
@@ -573,7 +603,7 @@ RoundStat Controller::round(double wall_s) {
       t.released = false;
       t.decided.clear();
       save_state();
-      if (a.start.empty()) log_decision({now, wall_s, t.slurm_id, t.job.name, "preempt", "", ""});
+      if (a.start.empty()) log_decision({now, wall_s, t.slurm_id, t.job.name, "preempt", "", a.note});
     } catch (const SlurmError& e) {
       if (e.kind() != SlurmError::Kind::Command) throw;
       log_line(std::string("preempt failed: ") + e.what());

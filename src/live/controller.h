@@ -103,6 +103,12 @@ class Controller {
     double attained_gpu_s = 0, executed_s = 0, last_stopped_s = 0, queued_since_s = 0;
     int preemptions = 0, restarts = 0;
     bool was_running = false;
+    bool restart_pending = false;    // preempted to be placed elsewhere (transient, not saved)
+    // Nodes it was requeued from and when (wall s): slurmd refuses to launch a job in the same
+    // second its previous run there was killed ("Job N already killed"), so a restart on one of
+    // those nodes waits until requeue_ready_wall_s (transient, not saved).
+    std::vector<std::string> requeued_nodes;
+    double requeue_ready_wall_s = 0;
     std::vector<std::pair<std::string, int>> last_alloc;  // last observed running allocation
     std::vector<Segment> segments;   // oracle history (placement, model seconds)
     std::unique_ptr<cluster::JobProgress> progress;  // oracle
