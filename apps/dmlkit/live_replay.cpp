@@ -65,11 +65,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   ro.workload = o.workload;
   ro.policy = o.policy;
   ro.policy_options.placement = cluster::parse_placement_kind(o.placement);
-  for (const auto& kv : o.policy_params) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
-    ro.policy_options.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  cluster::add_policy_params(ro.policy_options.params, o.policy_params);
   cluster::make_policy(o.policy, ro.policy_options);  // validates the name and knobs up front
   ro.max_jobs = o.jobs;
   ro.time_scale = o.time_scale;

@@ -34,11 +34,7 @@ struct ServeOptions {
 cluster::PolicyOptions make_policy_options(const std::string& placement, const std::vector<std::string>& params) {
   cluster::PolicyOptions p;
   p.placement = cluster::parse_placement_kind(placement);
-  for (const auto& kv : params) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--policy-param: expected key=value, got '" + kv + "'");
-    p.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  cluster::add_policy_params(p.params, params);
   return p;
 }
 
