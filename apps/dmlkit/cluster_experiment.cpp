@@ -2,6 +2,7 @@
 // `dmlkit cluster compare --experiment NAME` (run one over its seeds): results.json with one record
 // per (policy, seed) and a per-policy summary (mean, standard deviation, min, max), CSV tables and
 // report.html. See docs/optimus.md.
+#include "dmlkit/run_output.h"
 #include "dmlkit/cluster_experiment.h"
 
 #include <cmath>
@@ -227,7 +228,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   for (const auto& r : runs)
     out.write("jobs-" + r.policy + "-seed" + std::to_string(r.seed) + ".csv", jobs_table(r.result).to_csv());
   out.write("report.html", report_html(e, cluster, runs, sums));
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << j.dump(2) << "\n";
   } else if (o.format == "csv") {
@@ -237,10 +238,9 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
     for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
     ctx.out << "experiment " << e.name << ": " << e.workload.num_jobs << " PS jobs on " << cluster.num_servers()
             << " servers, speed model " << e.speed_model << ", seeds " << seeds << "\n\n"
-            << summary_table(sums, e.round_s).render() << "\nresults: " << path << "/results.json\nreport:  "
-            << path << "/report.html\n";
+            << summary_table(sums, e.round_s).render();
   }
-  if (o.format != "table") ctx.err << "output: " << path << "\n";
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

@@ -1,3 +1,4 @@
+#include "dmlkit/run_output.h"
 #include "dmlkit/cluster_run.h"
 
 #include <algorithm>
@@ -162,11 +163,10 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
 
   OutputDir out(o.out);
   write_cluster_outputs(out, desc, results, metrics);
-  const std::string path = std::filesystem::absolute(out.commit()).lexically_normal().string();
+  const std::string path = commit_output(out);
 
   ctx.out << render_cluster_summary(desc, results, metrics, o.format);
-  if (o.format == "table") ctx.out << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";
-  else ctx.err << "output: " << path << "\n";
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

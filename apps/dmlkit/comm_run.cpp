@@ -1,4 +1,5 @@
 // Options, runs and outputs of `dmlkit comm simulate|compare` (see comm_run.h).
+#include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
 
 #include <algorithm>
@@ -275,7 +276,7 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   out.write("metrics.csv", summary(rows, lb).to_csv());
   for (const auto& r : rows) out.write("timeline-" + r.r.scheduler + ".csv", timeline_table(r.r).to_csv());
   out.write("report.html", report_html(o, s, rows));
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << results_json(o, s, rows).dump(2) << "\n";
   } else if (o.format == "csv") {
@@ -284,10 +285,9 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
     ctx.out << o.model << " on " << s.net.workers << " workers, " << o.arch << ", " << o.bandwidth
             << ": compute " << fixed(s.workload.compute_s() * 1e3, 2) << " ms, gradients "
             << fixed(s.workload.total_bytes() / 1e6, 1) << " MB\n\n"
-            << summary(rows, lb).render() << "\nresults: " << path << "/results.json\nreport:  " << path
-            << "/report.html\n";
+            << summary(rows, lb).render();
   }
-  if (o.format != "table") ctx.err << "output: " << path << "\n";
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
 
 namespace dmlkit::app {
@@ -145,7 +146,7 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   rep.add_heading("Bayesian optimisation probes");
   rep.add_table(probes_table(dims, bayes));
   out.write("report.html", rep.render());
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
 
   if (t.run.format == "json") {
     ctx.out << j.dump(2) << "\n";
@@ -158,9 +159,9 @@ int run_tune(const TuneOptions& t, Context& ctx) {
       summary.add_row({"grid", std::to_string(grid.probes.size()), fixed(grid.best_probe().x[0], 3),
                        fixed(grid.best_probe().x[1], 3), fixed(grid.best_probe().value * 1e3, 3)});
     ctx.out << (t.run.format == "csv" ? summary.to_csv() : summary.render());
-    if (t.run.format == "table") ctx.out << "\nlower bound " << fixed(lb * 1e3, 3) << " ms\nresults: " << path << "/results.json\n";
+    if (t.run.format == "table") ctx.out << "\nlower bound " << fixed(lb * 1e3, 3) << " ms\n";
   }
-  if (t.run.format != "table") ctx.err << "output: " << path << "\n";
+  print_output_location(ctx, t.run.format, path);
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -135,12 +136,11 @@ int run(ReplayOptions& o, Context& ctx) {
   out.write("runs.csv", runs_table(result).to_csv());
   out.write("task_angles.csv", angles_table(result).to_csv());
   out.write("report.html", report_html(o, result));
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   if (o.format == "json") ctx.out << j.dump(2) << "\n";
   else if (o.format == "csv") ctx.out << points_table(result).to_csv();
-  else
-    ctx.out << points_table(result).render() << "\nresults: " << path << "/results.json\nreport:  " << path
-            << "/report.html\n";
+  else ctx.out << points_table(result).render();
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -124,11 +125,11 @@ int run(SignAngleOptions& o, Context& ctx) {
   out.write("sign_angle.csv", points_table(r).to_csv());
   out.write("runs.csv", runs_table(r).to_csv());
   out.write("report.html", rep.render());
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   if (o.format == "json") ctx.out << j.dump(2) << "\n";
   else if (o.format == "csv") ctx.out << points_table(r).to_csv();
-  else
-    ctx.out << points_table(r).render() << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";
+  else ctx.out << points_table(r).render();
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "core/output_dir.h"
 #include "core/progress.h"
 #include "core/table.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -149,16 +150,16 @@ int run(AngleSweepOptions& o, Context& ctx) {
   out.write("runs.csv", runs_table(result).to_csv());
   out.write("critical_angles.csv", critical_table(result).to_csv());
   out.write("report.html", report_html(c, result));
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << j.dump(2) << "\n";
   } else if (o.format == "csv") {
     ctx.out << sweep_table(result).to_csv();
   } else {
     ctx.out << "task-1 test error after task 1: " << fixed(result.task1_test_error_mean, 4) << "\n\n"
-            << critical_table(result).render() << "\nresults: " << path << "/results.json\nreport:  " << path
-            << "/report.html\n";
+            << critical_table(result).render();
   }
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

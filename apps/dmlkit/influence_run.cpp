@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/progress.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/influence_output.h"
 #include "influence/experiment.h"
@@ -65,10 +66,9 @@ int run(InfluenceRunOptions& o, Context& ctx) {
   desc.config = c;
   OutputDir out(o.out);
   write_influence_outputs(out, desc, result, summary);
-  const std::string& path = out.commit();
+  const std::string path = commit_output(out);
   ctx.out << render_influence_summary(desc, result, summary, o.format);
-  if (o.format == "table") ctx.out << "\nresults: " << path << "/results.json\nreport:  " << path << "/report.html\n";
-  else ctx.err << "output: " << path << "\n";
+  print_output_location(ctx, o.format, path);
   return 0;
 }
 

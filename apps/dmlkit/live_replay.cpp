@@ -13,6 +13,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
+#include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "live/replay.h"
 
@@ -197,7 +198,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   out.write("rounds.csv", rounds.to_csv());
   out.write("decisions.csv", decisions.to_csv());
   out.write("report.html", report.render());
-  out.commit();
+  const std::string path = commit_output(out);
 
   if (o.format == "json") {
     ctx.out << res["summary"].dump(2) << "\n";
@@ -207,6 +208,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
                      fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(mean(decide_ms), 3), fixed(mean(r.start_latency_s), 2)});
     ctx.out << (o.format == "csv" ? summary.to_csv() : summary.render());
   }
+  print_output_location(ctx, o.format, path);
   return r.complete ? 0 : 1;
 }
 

@@ -1,0 +1,17 @@
+// The last step every command that writes an output folder shares: commit the folder and say
+// where it is, in the same words for every command.
+#pragma once
+#include <string>
+
+#include "core/output_dir.h"
+#include "dmlkit/commands.h"
+
+namespace dmlkit::app {
+
+// Moves the staged output folder into place; returns its absolute path.
+std::string commit_output(OutputDir& out);
+// After the printed summary: with --format table, where results.json and report.html are (on
+// stdout); with json or csv, whose stdout must stay machine-readable, the folder on stderr.
+void print_output_location(Context& ctx, const std::string& format, const std::string& path);
+
+}  // namespace dmlkit::app
