@@ -254,7 +254,10 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
       for (const auto& e : cl::list_experiments(dir)) {
         std::string pol, seeds;
         for (const auto& p : e.policies) pol += (pol.empty() ? "" : ",") + p;
-        for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
+        for (auto s : e.seeds) {
+          if (!seeds.empty()) seeds += ',';
+          seeds += std::to_string(s);
+        }
         ctx.out << e.name << "\t" << e.description << "\t[policies " << pol << "; seeds " << seeds << "]\n";
       }
       return 0;

@@ -7,7 +7,11 @@ std::string format_message(const std::string& file, long line, const std::string
   std::string out;
   if (!file.empty()) {
     out += file;
-    if (line > 0) out += ":" + std::to_string(line);
+    if (line > 0) {
+      // (appended piecewise: GCC 12 warns falsely about `":" + std::to_string(...)` here)
+      out += ':';
+      out += std::to_string(line);
+    }
     out += ": ";
   }
   if (!field.empty()) out += "field '" + field + "': ";

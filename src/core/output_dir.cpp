@@ -19,7 +19,11 @@ OutputDir::OutputDir(std::string final_path) : final_path_(std::move(final_path)
   std::error_code ec;
   if (!parent.empty()) fs::create_directories(parent, ec);
   if (ec) throw Error(parent.string(), 0, "", "cannot create folder: " + ec.message());
-  fs::path staging = parent / ("." + final.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  std::string staging_name = ".";  // built piecewise: GCC 12 warns falsely on `"." + string&&`
+  staging_name += final.filename().string();
+  staging_name += ".tmp-";
+  staging_name += std::to_string(::getpid());
+  fs::path staging = parent / staging_name;
   fs::remove_all(staging, ec);
   fs::create_directories(staging, ec);
   if (ec) throw Error(staging.string(), 0, "", "cannot create folder: " + ec.message());

@@ -49,8 +49,11 @@ TEST(InfluenceRsb, UpdateMatchesHandComputationOnThreeNodes) {
   // Slot 1 next step: w(a) = (1 - gamma) e / (e + 2) + gamma / 3, the others (1 - gamma) / (e + 2) + gamma / 3.
   const double wa = 0.5 * e / (e + 2) + 0.5 / 3, wo = 0.5 / (e + 2) + 0.5 / 3;
   EXPECT_NEAR(rsb.probability(0, a, {}, present), wa, 1e-12);
-  for (NodeId n = 0; n < 3; ++n)
-    if (n != a) EXPECT_NEAR(rsb.probability(0, n, {}, present), wo, 1e-12);
+  for (NodeId n = 0; n < 3; ++n) {
+    if (n != a) {
+      EXPECT_NEAR(rsb.probability(0, n, {}, present), wo, 1e-12);
+    }
+  }
   EXPECT_NEAR(wa + 2 * wo, 1.0, 1e-12);
   // Slot 2 with a third node x chosen first: q restricted to the two others, renormalized.
   const double e3 = std::exp(1.0 / 3.0);
