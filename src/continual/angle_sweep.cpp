@@ -1,5 +1,6 @@
 // Angle sweep: task-1 training per seed, then every (seed, angle) job trains each variant on task 2;
 // jobs are spread over a small pool of threads, each writing only its own result slots.
+#include "core/parallel_for.h"
 #include "continual/angle_sweep.h"
 
 #include <algorithm>
@@ -37,18 +38,6 @@ learn::PatchCnnShape shape_of(const AngleSweepConfig& c) {
   return s;
 }
 
-template <typename Fn>
-void parallel_for(size_t count, int threads, Fn fn) {
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < count; i = next++) fn(i);
-  };
-  const int extra = std::max(0, std::min<int>(threads, static_cast<int>(count)) - 1);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-}
 
 }  // namespace
 

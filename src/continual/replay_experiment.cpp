@@ -1,5 +1,6 @@
 // Sequential binary tasks on images with a replay buffer chosen by a sampling strategy
 // (see replay_experiment.h). Runs (strategy, buffer size, seed) are spread over a thread pool.
+#include "core/parallel_for.h"
 #include "continual/replay_experiment.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ TaskData make_task(const ImageSet& set, int task, int per_class, const ReplayExp
   for (size_t k = 0; k < idx.size(); ++k) {
     const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
     for (int d = 0; d < dim; ++d)
-      t.x(static_cast<Eigen::Index>(k), d) = static_cast<float>((px[d] / 255.0 - c.pixel_mean) / c.pixel_std);
+      t.x(static_cast<Eigen::Index>(k), d) = c.normalise(px[d]);
     const int cls = set.labels[idx[k]];
     t.classes.push_back(cls);
     t.labels.push_back(cls % 2 == 0 ? 1.0f : -1.0f);
@@ -55,17 +56,6 @@ PatchDataset to_dataset(const Matrix& x, const std::vector<float>& labels) {
   return PatchDataset::from_patches(x, 1, labels, /*merge_duplicates=*/false);
 }
 
-template <typename Fn>
-void parallel_for(size_t count, int threads, Fn fn) {
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < count; i = next++) fn(i);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::min<int>(threads, static_cast<int>(count)); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-}
 
 // FNV-1a of a name: a stable stream key.
 uint64_t name_key(const std::string& name) {
@@ -98,17 +88,10 @@ Scenario parse_scenario(const std::string& name) {
 void ReplayExperimentConfig::validate() const {
   auto bad = [](const char* field, const std::string& why) { throw Error("", 0, field, why); };
   if (tasks < 2 || tasks > 5) bad("tasks", "must be between 2 and 5");
-  if (train_per_class < 1 || test_per_class < 1) bad("train_per_class", "per-class counts must be positive");
-  if (filters_per_class < 1 || power_q < 1) bad("filters_per_class", "filters and q must be positive");
-  if (!(learning_rate > 0)) bad("learning_rate", "must be positive");
-  if (epochs < 1) bad("epochs", "must be at least 1");
-  if (batch_size < 1) bad("batch_size", "must be at least 1");
-  if (!(pixel_std > 0)) bad("pixel_std", "must be positive");
+  validate_training(1);
   if (strategies.empty()) bad("strategies", "no strategy");
   for (const auto& s : strategies) make_replay_strategy(s);
   if (buffer_sizes.empty()) bad("buffer_sizes", "no buffer size");
-  if (seeds < 1) bad("seeds", "must be at least 1");
-  if (threads < 1) bad("threads", "must be at least 1");
 }
 
 ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageSet& test,
@@ -133,15 +116,8 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
 
   std::vector<PatchDataset> test_sets;
   for (const auto& t : te) test_sets.push_back(to_dataset(t.x, t.labels));
-  learn::PatchCnnShape shape;
-  shape.patch_len = static_cast<int>(tr[0].x.cols());
-  shape.filters_per_class = c.filters_per_class;
-  shape.power_q = c.power_q;
-  shape.output_scale = 1.0f / static_cast<float>(c.filters_per_class);
-  learn::GdConfig gd;
-  gd.learning_rate = c.learning_rate;
-  gd.epochs = c.epochs;
-  gd.batch_size = c.batch_size;
+  const learn::PatchCnnShape shape = c.network_shape(static_cast<int>(tr[0].x.cols()));
+  const learn::GdConfig gd = c.optimiser();
 
   const size_t S = c.strategies.size(), B = c.buffer_sizes.size(), N = static_cast<size_t>(c.seeds);
   result.runs.resize(S * B * N);

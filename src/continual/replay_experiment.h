@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "continual/idx_reader.h"
+#include "continual/image_training.h"
 
 namespace dmlkit::continual {
 
@@ -24,24 +25,12 @@ namespace dmlkit::continual {
 enum class Scenario { task_il, class_il };
 Scenario parse_scenario(const std::string& name);  // "task-il" or "class-il"; Error(field "scenario")
 
-struct ReplayExperimentConfig {
+struct ReplayExperimentConfig : ImageTrainingConfig {
   Scenario scenario = Scenario::task_il;
   int tasks = 5;                 // binary tasks (2t vs 2t+1), t = 0..tasks-1 (at most 5 for 10 classes)
-  int train_per_class = 1000;    // training images per class (first ones of the split)
-  int test_per_class = 1000;     // test images per class
-  int filters_per_class = 64;    // m
-  int power_q = 3;
-  double learning_rate = 0.01;
-  int epochs = 1;                // per task
-  size_t batch_size = 64;
-  // [A] Pixel normalisation (x/255 - mean) / std; Fashion-MNIST training-set statistics.
-  double pixel_mean = 0.2860, pixel_std = 0.3530;
   std::vector<std::string> strategies{"random", "reservoir", "class-balanced", "herding",
                                       "small-angle", "mid-angle", "large-angle", "angle-mid-stream"};
   std::vector<size_t> buffer_sizes{20, 100, 500};
-  int seeds = 3;
-  uint64_t seed = 1;
-  int threads = 2;
   void validate() const;
 };
 

@@ -1,4 +1,5 @@
 // "+class vs -class" tasks, their measured angles and the replay-size sweep (see the header).
+#include "core/parallel_for.h"
 #include "continual/sign_task_experiment.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ Matrix class_images(const ImageSet& set, int c, int limit, const SignTaskConfig&
   for (size_t k = 0; k < idx.size(); ++k) {
     const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
     for (int d = 0; d < dim; ++d)
-      x(static_cast<Eigen::Index>(k), d) = static_cast<float>((px[d] / 255.0 - cfg.pixel_mean) / cfg.pixel_std);
+      x(static_cast<Eigen::Index>(k), d) = cfg.normalise(px[d]);
   }
   return x;
 }
@@ -49,17 +50,6 @@ std::vector<float> mean_row(const Matrix& m) {
   return {v.data(), v.data() + v.size()};
 }
 
-template <typename Fn>
-void parallel_for(size_t count, int threads, Fn fn) {
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < count; i = next++) fn(i);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::min<int>(threads, static_cast<int>(count)); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-}
 
 }  // namespace
 
@@ -71,27 +61,14 @@ void SignTaskConfig::validate() const {
   if (replay_sizes.empty()) bad("replay_sizes", "no replay size");
   for (int r : replay_sizes)
     if (r < 0) bad("replay_sizes", "must be non-negative");
-  if (train_per_class < 2 || test_per_class < 2) bad("train_per_class", "need at least 2 images per class");
-  if (filters_per_class < 1 || power_q < 1) bad("filters_per_class", "filters and q must be positive");
-  if (!(learning_rate > 0)) bad("learning_rate", "must be positive");
-  if (epochs < 1) bad("epochs", "must be at least 1");
-  if (batch_size < 1) bad("batch_size", "must be at least 1");
-  if (!(pixel_std > 0)) bad("pixel_std", "must be positive");
-  if (seeds < 1 || threads < 1) bad("seeds", "seeds and threads must be at least 1");
+  validate_training(2);
 }
 
 SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& c) {
   c.validate();
   const size_t Pn = c.pairs.size(), N = static_cast<size_t>(c.seeds), R = c.replay_sizes.size();
-  learn::PatchCnnShape shape;
-  shape.patch_len = train.rows * train.cols;
-  shape.filters_per_class = c.filters_per_class;
-  shape.power_q = c.power_q;
-  shape.output_scale = 1.0f / static_cast<float>(c.filters_per_class);
-  learn::GdConfig gd;
-  gd.learning_rate = c.learning_rate;
-  gd.epochs = c.epochs;
-  gd.batch_size = c.batch_size;
+  const learn::PatchCnnShape shape = c.network_shape(train.rows * train.cols);
+  const learn::GdConfig gd = c.optimiser();
 
   SignTaskResult result;
   result.runs.resize(Pn * N * R);

