@@ -54,10 +54,7 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--synthetic-jobs", o.synthetic_jobs, "Number of jobs of the synthetic workload")
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
-  cmd.add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)");
-  cmd.add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_output_options(cmd, o.out, o.format);
   o.data_dir = cl::default_data_dir();
   cmd.add_option("--data-dir", o.data_dir, "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
 }

@@ -57,10 +57,7 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
     cmd.add_option("--first-bucket-mib", o.first_bucket_mib, "ddp first bucket cap in MiB")->capture_default_str();
   }
   cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")->capture_default_str();
-  cmd.add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)");
-  cmd.add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_output_options(cmd, o.out, o.format);
   o.data_dir = comm::default_model_graph_dir();
   cmd.add_option("--graph-dir", o.data_dir, "Folder of model graphs (default: data/model-graphs)");
 }

@@ -26,10 +26,7 @@ void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c
   cmd.add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
   cmd.add_option("--seed", c.seed, "Base random seed")->capture_default_str();
   cmd.add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
-  cmd.add_option("--out", o.out, "Output folder")->capture_default_str();
-  cmd.add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_output_options(cmd, o.out, o.format);
 }
 
 void finish_image_run(OutputDir& out, Context& ctx, const ImageRunOptions& o, const std::string& json,

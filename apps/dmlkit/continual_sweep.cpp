@@ -194,10 +194,7 @@ void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
   cmd->add_option("--harmful-error", c.harmful_error, "Task-1 error at which forgetting counts as harmful")
       ->capture_default_str();
   cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
-  cmd->add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)")->capture_default_str();
-  cmd->add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_output_options(*cmd, o.out, o.format);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }
 

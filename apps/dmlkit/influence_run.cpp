@@ -126,10 +126,7 @@ void add_influence_run_command(CLI::App& influence, Context& ctx) {
                   "RR sets pooled over the run to find the best fixed seed set (weak regret)")
       ->capture_default_str();
   cmd->add_flag("--no-best-fixed", o.no_best_fixed, "Skip the best-fixed-set reference (no weak regret)");
-  cmd->add_option("--out", o.out, "Output folder (results.json, CSV tables, report.html)")->capture_default_str();
-  cmd->add_option("--format", o.format, "What to print: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
+  add_output_options(*cmd, o.out, o.format);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }
 

@@ -231,9 +231,8 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
   cmd->add_option("--seed", o.seed, "Random seed (unused by the bundled workloads; kept for the CLI convention)")
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "Output folder")->capture_default_str();
+  add_output_options(*cmd, o.out, o.format);
   cmd->add_option("--work-dir", o.work_dir, "Job scripts, done files, job output (default: OUT.work)");
-  cmd->add_option("--format", o.format, "What to print: table, json or csv")->capture_default_str();
   cmd->add_option("--data-dir", o.data_dir, "Folder of bundled data");
   cmd->callback([&] { ctx.run = [&] { return run_replay_cli(o, ctx); }; });
 }

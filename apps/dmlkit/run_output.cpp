@@ -5,6 +5,13 @@
 
 namespace dmlkit::app {
 
+void add_output_options(CLI::App& cmd, std::string& out, std::string& format) {
+  cmd.add_option("--out", out, "Output folder (results.json, CSV tables, report.html)")->capture_default_str();
+  cmd.add_option("--format", format, "What to print: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+}
+
 std::string commit_output(OutputDir& out) {
   return std::filesystem::absolute(out.commit()).lexically_normal().string();
 }

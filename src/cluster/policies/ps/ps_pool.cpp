@@ -53,6 +53,17 @@ void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
   }
 }
 
+void PsPool::reset_to_running(std::span<const JobView> jobs, std::vector<int>& ps, std::vector<int>& workers) {
+  reset();
+  ps.assign(jobs.size(), 0);
+  workers.assign(jobs.size(), 0);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].running()) continue;
+    take(*jobs[i].job->ps, jobs[i].placement);
+    placement_counts(jobs[i].placement, ps[i], workers[i]);
+  }
+}
+
 bool PsPool::can_host(const PsJobSpec& job, const Placement& p) const {
   for (const Slice& s : p)
     if (!fits(s.server, job.worker, s.workers, job.ps, s.ps)) return false;

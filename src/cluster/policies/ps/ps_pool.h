@@ -33,6 +33,9 @@ class PsPool {
   void add(int server, const TaskDemand& d, int n);  // n < 0 releases
   void take(const PsJobSpec& job, const Placement& p, int sign = 1);
   bool can_host(const PsJobSpec& job, const Placement& p) const;
+  // Starts a decision: everything free, then the tasks of the running jobs taken; ps[i] and
+  // workers[i] get job i's current PS and worker counts (0 when it is not running).
+  void reset_to_running(std::span<const JobView> jobs, std::vector<int>& ps, std::vector<int>& workers);
   // Sum over resources with capacity of used / capacity on the server.
   double load(int server) const;
   double used(int server, int r) const { return used_[server * kResources + r]; }

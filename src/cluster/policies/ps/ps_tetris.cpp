@@ -32,15 +32,8 @@ class PsTetris final : public Policy {
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
     PsPool& pool = *pool_;
-    pool.reset();
     const size_t n = jobs.size();
-    ps_.assign(n, 0);
-    wk_.assign(n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      if (!jobs[i].running()) continue;
-      pool.take(*jobs[i].job->ps, jobs[i].placement);
-      placement_counts(jobs[i].placement, ps_[i], wk_[i]);
-    }
+    pool.reset_to_running(jobs, ps_, wk_);
     // Eligible jobs (fairness knob) and their remaining work.
     cand_.clear();
     for (size_t i = 0; i < n; ++i) {
