@@ -25,6 +25,7 @@ struct AngleSweepOptions {
   cont::AngleSweepConfig config;
   std::string angles = "0:180:1";
   std::vector<std::string> variants{"cl", "replay", "ewc", "ewc-replay"};
+  std::string backend = "torch";
   std::string out = "out/continual-angle-sweep";
   std::string format = "table";
 };
@@ -43,7 +44,8 @@ nlohmann::json results_json(const cont::AngleSweepConfig& c, const cont::AngleSw
                  {"learning_rate", c.learning_rate},    {"epochs", c.epochs},
                  {"replay_fraction", c.replay_fraction}, {"ewc_lambda", c.ewc_lambda},
                  {"harmful_error", c.harmful_error},    {"seeds", c.seeds},
-                 {"seed", c.seed},                      {"angles_deg", c.angles_deg}};
+                 {"seed", c.seed},                      {"angles_deg", c.angles_deg},
+                 {"backend", cont::backend_name(c.backend)}};
   j["task1"] = {{"train_error_mean", r.task1_train_error_mean}, {"test_error_mean", r.task1_test_error_mean}};
   auto& recs = j["records"] = nlohmann::json::array();
   for (const auto& p : r.points)
@@ -99,6 +101,7 @@ std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepR
       "signal is rotated by the angle; the curve is task 1's test error after task 2 (Wan et al., ICML 2025, "
       "'Angle Matters'). Mean over seeds; the band is mean +/- one standard deviation in the table.");
   rep.add_facts({{"Seeds", std::to_string(c.seeds)},
+                 {"Training backend", cont::backend_name(c.backend)},
                  {"Epochs per task", std::to_string(c.epochs)},
                  {"Learning rate", fixed(c.learning_rate, 4)},
                  {"Signal norm / noise std", fixed(c.data.signal_norm, 2) + " / " + fixed(c.data.noise_std, 2)},
@@ -140,7 +143,9 @@ int run(AngleSweepOptions& o, Context& ctx) {
   c.angles_deg = cont::parse_angles(o.angles);
   c.variants.clear();
   for (const auto& v : o.variants) c.variants.push_back(cont::parse_variant(v));
-  ProgressBar bar("angle-sweep", static_cast<double>(c.seeds) * (1.0 + static_cast<double>(c.angles_deg.size())));
+  c.backend = cont::parse_backend(o.backend);
+  ProgressBar bar("angle-sweep", static_cast<double>(c.seeds) *
+                                     (1.0 + static_cast<double>(c.angles_deg.size() * c.variants.size())));
   const auto result = cont::run_angle_sweep(c, [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
   bar.finish();
   OutputDir out(o.out);
@@ -194,6 +199,11 @@ void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
   cmd->add_option("--harmful-error", c.harmful_error, "Task-1 error at which forgetting counts as harmful")
       ->capture_default_str();
   cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd->add_option("--backend", o.backend,
+                  "Training backend: torch (libtorch autograd, networks batched) or eigen (hand-written reference)")
+      ->capture_default_str();
+  cmd->add_option("--chunk-models", c.chunk_models, "torch backend: networks trained together in one batch tensor")
+      ->capture_default_str();
   add_output_options(*cmd, o.out, o.format);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }

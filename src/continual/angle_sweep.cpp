@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "learn/gradient_descent.h"
+#include "learn/patch_cnn_batch.h"
 
 namespace dmlkit::continual {
 namespace {
@@ -56,6 +57,14 @@ std::string variant_name(Variant v) {
   return "?";
 }
 
+TrainBackend parse_backend(const std::string& name) {
+  if (name == "torch") return TrainBackend::torch;
+  if (name == "eigen") return TrainBackend::eigen;
+  throw Error("", 0, "backend", "unknown backend '" + name + "' (expected torch or eigen)");
+}
+
+std::string backend_name(TrainBackend b) { return b == TrainBackend::torch ? "torch" : "eigen"; }
+
 Variant parse_variant(const std::string& name) {
   for (Variant v : all_variants())
     if (variant_name(v) == name) return v;
@@ -76,6 +85,7 @@ void AngleSweepConfig::validate() const {
   if (variants.empty()) bad("variants", "no variant to run");
   if (seeds < 1) bad("seeds", "must be at least 1");
   if (threads < 1) bad("threads", "must be at least 1");
+  if (chunk_models < 1) bad("chunk_models", "must be at least 1");
 }
 
 std::vector<double> parse_angles(const std::string& text) {
@@ -127,13 +137,15 @@ std::optional<double> critical_angle(const std::vector<double>& angles, const st
 
 AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProgress& progress) {
   config.validate();
+  const size_t S = static_cast<size_t>(config.seeds), A = config.angles_deg.size(), V = config.variants.size();
   std::mutex progress_mutex;
-  size_t jobs_done = 0;
-  const size_t jobs_total = static_cast<size_t>(config.seeds) * (1 + config.angles_deg.size());
-  auto job_finished = [&] {
+  size_t networks_done = 0;
+  const size_t networks_total = S * (1 + A * V);
+  auto networks_finished = [&](size_t count) {
     if (!progress) return;
     std::lock_guard<std::mutex> lock(progress_mutex);
-    progress(++jobs_done, jobs_total);
+    networks_done += count;
+    progress(networks_done, networks_total);
   };
   const auto shape = shape_of(config);
   const bool need_fisher = std::find(config.variants.begin(), config.variants.end(), Variant::ewc) != config.variants.end() ||
@@ -142,37 +154,62 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
   gd.learning_rate = config.learning_rate;
   gd.epochs = config.epochs;
   const auto mu1 = task_signal(config.data, 0.0);
+  const bool torch = config.backend == TrainBackend::torch;
+  // Trains jobs[i] (network, data, penalty) with full-batch gradient descent on the chosen backend.
+  auto train_all = [&](const std::vector<learn::PatchCnnTrainJob>& jobs) {
+    if (torch) {
+      learn::BatchTrainConfig bc;
+      bc.chunk_models = config.chunk_models;
+      bc.threads = config.threads;
+      bc.on_chunk_done = networks_finished;
+      return learn::train_full_batch_torch(jobs, gd, bc);
+    }
+    std::vector<learn::GdResult> res(jobs.size());
+    parallel_for(jobs.size(), config.threads, [&](size_t i) {
+      Rng unused(0);  // full batch: gradient descent draws nothing
+      res[i] = learn::train_gradient_descent(*jobs[i].net, *jobs[i].data, gd, jobs[i].penalty, unused);
+      networks_finished(1);
+    });
+    return res;
+  };
 
   // Phase 1: task 1 for every seed.
-  std::vector<std::optional<TaskOne>> ones(static_cast<size_t>(config.seeds));
-  parallel_for(ones.size(), config.threads, [&](size_t s) {
+  std::vector<std::optional<TaskOne>> ones(S);
+  parallel_for(S, config.threads, [&](size_t s) {
     const Rng base = Rng(config.seed).split(s);
-    Rng r_train = base.split(1), r_test = base.split(2), r_init = base.split(3), r_gd = base.split(4);
+    Rng r_train = base.split(1), r_test = base.split(2), r_init = base.split(3);
     PatchDataset train = generate_task(config.data, mu1, config.data.train_per_task, r_train);
     PatchDataset test = generate_task(config.data, mu1, config.data.test_per_task, r_test);
-    PatchCnn net(shape, r_init);
-    const auto res = learn::train_gradient_descent(net, train, gd, nullptr, r_gd);
-    TaskOne one{std::move(train), std::move(test), std::move(net), {}, 0, 0, res.diverged};
+    ones[s] = TaskOne{std::move(train), std::move(test), PatchCnn(shape, r_init), {}, 0, 0, false};
+  });
+  {
+    std::vector<learn::PatchCnnTrainJob> jobs;
+    for (auto& one : ones) jobs.push_back({&one->net, &one->train, nullptr});
+    const auto res = train_all(jobs);
+    for (size_t s = 0; s < S; ++s) ones[s]->diverged = res[s].diverged;
+  }
+  parallel_for(S, config.threads, [&](size_t s) {
+    TaskOne& one = *ones[s];
     one.train_error = one.net.error(one.train);
     one.test_error = one.net.error(one.test);
-    if (need_fisher) one.fisher = one.net.fisher_diagonal(one.train);
-    ones[s] = std::move(one);
-    job_finished();
+    if (need_fisher) one.fisher = torch ? learn::fisher_diagonal_torch(one.net, one.train) : one.net.fisher_diagonal(one.train);
   });
 
-  // Phase 2: every (seed, angle) job trains each variant on task 2.
-  const size_t A = config.angles_deg.size(), V = config.variants.size();
-  AngleSweepResult result;
-  result.runs.resize(static_cast<size_t>(config.seeds) * A * V);
-  parallel_for(static_cast<size_t>(config.seeds) * A, config.threads, [&](size_t job) {
+  // Phase 2: every (seed, angle) pair gets its task-2 data and replay mix, then every variant
+  // starts from that seed's task-1 network.
+  struct TaskTwo {
+    PatchDataset train, mix;
+    Rng r_test{0};
+  };
+  std::vector<TaskTwo> twos(S * A);
+  parallel_for(S * A, config.threads, [&](size_t job) {
     const size_t s = job / A, a = job % A;
     const TaskOne& one = *ones[s];
     const double angle = config.angles_deg[a];
     const Rng base = Rng(config.seed).split(s).split(angle_key(angle));
-    Rng r_train = base.split(1), r_test = base.split(2), r_replay = base.split(3), r_gd = base.split(4);
+    Rng r_train = base.split(1), r_replay = base.split(3);
     const auto mu2 = task_signal(config.data, angle);
-    const PatchDataset train2 = generate_task(config.data, mu2, config.data.train_per_task, r_train);
-    const PatchDataset test2 = generate_task(config.data, mu2, config.data.test_per_task, r_test);
+    PatchDataset train2 = generate_task(config.data, mu2, config.data.train_per_task, r_train);
     // Replay mix: the first n - k task-2 samples plus k task-1 samples drawn without replacement.
     const size_t n2 = train2.size();
     const size_t k = std::min(one.train.size(), static_cast<size_t>(std::llround(config.replay_fraction * static_cast<double>(n2))));
@@ -183,26 +220,46 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     for (size_t i = 0; i < k; ++i)
       std::swap(pool[i], pool[i + static_cast<size_t>(r_replay.uniform_int(0, static_cast<int64_t>(pool.size() - i) - 1))]);
     pool.resize(k);
-    const PatchDataset mix = PatchDataset::concat(train2.subset(keep2), one.train.subset(pool));
-    learn::QuadraticPenalty ewc{one.net.weights(), one.fisher, config.ewc_lambda};
+    PatchDataset mix = PatchDataset::concat(train2.subset(keep2), one.train.subset(pool));
+    twos[job] = TaskTwo{std::move(train2), std::move(mix), base.split(2)};
+  });
+  std::vector<learn::QuadraticPenalty> ewc;
+  for (const auto& one : ones) ewc.push_back({one->net.weights(), one->fisher, config.ewc_lambda});
+  std::vector<PatchCnn> nets;
+  nets.reserve(S * A * V);
+  std::vector<learn::PatchCnnTrainJob> jobs;
+  for (size_t job = 0; job < S * A; ++job) {
+    const size_t s = job / A;
     for (size_t v = 0; v < V; ++v) {
       const Variant variant = config.variants[v];
       const bool replay = variant == Variant::replay || variant == Variant::ewc_replay;
       const bool use_ewc = variant == Variant::ewc || variant == Variant::ewc_replay;
-      PatchCnn net = one.net;
-      Rng r = r_gd.split(v);
-      const auto res = learn::train_gradient_descent(net, replay ? mix : train2, gd, use_ewc ? &ewc : nullptr, r);
+      nets.push_back(ones[s]->net);
+      jobs.push_back({&nets.back(), replay ? &twos[job].mix : &twos[job].train, use_ewc ? &ewc[s] : nullptr});
+    }
+  }
+  const auto trained = train_all(jobs);
+
+  AngleSweepResult result;
+  result.runs.resize(S * A * V);
+  parallel_for(S * A, config.threads, [&](size_t job) {
+    const size_t s = job / A, a = job % A;
+    const TaskOne& one = *ones[s];
+    const double angle = config.angles_deg[a];
+    Rng r_test = twos[job].r_test;
+    const PatchDataset test2 = generate_task(config.data, task_signal(config.data, angle), config.data.test_per_task, r_test);
+    for (size_t v = 0; v < V; ++v) {
+      const PatchCnn& net = nets[job * V + v];
       SweepRun run;
-      run.variant = variant;
+      run.variant = config.variants[v];
       run.angle_deg = angle;
       run.seed_index = static_cast<int>(s);
       run.task1_error_before = one.test_error;
       run.task1_error_after = net.error(one.test);
       run.task2_error = net.error(test2);
-      run.diverged = res.diverged || one.diverged;
+      run.diverged = trained[job * V + v].diverged || one.diverged;
       result.runs[job * V + v] = run;
     }
-    job_finished();
   });
 
   for (const auto& one : ones) {

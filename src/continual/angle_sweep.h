@@ -10,6 +10,10 @@
 // Full-batch gradient descent on the mean logistic loss, task 2 starting from the task-1 weights.
 // Every (seed, angle) run draws from Rng(seed).split(seed index) streams keyed by the angle, so a
 // run's result does not depend on which other angles are swept or on the thread count.
+// Training runs on one of two backends computing the same thing: `torch` (default) trains all
+// networks of a phase at once with libtorch autograd (learn/patch_cnn_batch.h); `eigen` trains
+// them one at a time with the hand-written forward/backward pass (learn/patch_cnn.h), the
+// reference the torch trainer is tested against. Their results agree to float rounding.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -23,6 +27,10 @@
 namespace dmlkit::continual {
 
 enum class Variant { cl, replay, ewc, ewc_replay };
+enum class TrainBackend { torch, eigen };
+// "torch" or "eigen"; throws dmlkit::Error("", 0, "backend", ...) otherwise.
+TrainBackend parse_backend(const std::string& name);
+std::string backend_name(TrainBackend b);
 const std::vector<Variant>& all_variants();
 std::string variant_name(Variant v);
 // Throws dmlkit::Error("", 0, "variant", ...) for an unknown name.
@@ -44,6 +52,8 @@ struct AngleSweepConfig {
   int seeds = 1;
   uint64_t seed = 205348320;  // the official code's seed value (a different generator, so not its draws)
   int threads = 2;
+  TrainBackend backend = TrainBackend::torch;
+  int chunk_models = 16;  // torch backend: networks per batch tensor
   void validate() const;  // throws dmlkit::Error naming the bad field
 };
 
@@ -90,8 +100,9 @@ std::vector<double> parse_angles(const std::string& text);
 std::optional<double> critical_angle(const std::vector<double>& angles, const std::vector<double>& errors,
                                      double threshold);
 
-// Called after each finished job (task-1 trainings, then (seed, angle) jobs) with the number done
-// and the total, serialised by a mutex; display only (it never affects results).
+// Called as networks finish training (seeds task-1 networks, then seeds x angles x variants
+// task-2 networks) with the number done and the total, serialised by a mutex; display only (it
+// never affects results).
 using SweepProgress = std::function<void(size_t done, size_t total)>;
 
 AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProgress& progress = {});

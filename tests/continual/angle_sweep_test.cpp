@@ -130,9 +130,9 @@ TEST(AngleSweep, ResultsDoNotDependOnThreadsOrOnOtherAngles) {
     last_done = done;
     total = all;
   });
-  EXPECT_EQ(total, 4u);  // 2 task-1 trainings + 2 seeds x 1 angle
-  EXPECT_EQ(calls, 4u);
-  EXPECT_EQ(last_done, 4u);
+  EXPECT_EQ(total, 6u);  // 2 task-1 networks + 2 seeds x 1 angle x 2 variants
+  EXPECT_GE(calls, 2u);
+  EXPECT_EQ(last_done, 6u);
   for (const auto& rb : b.runs) {
     bool found = false;
     for (const auto& ra : a.runs)
@@ -143,6 +143,30 @@ TEST(AngleSweep, ResultsDoNotDependOnThreadsOrOnOtherAngles) {
       }
     EXPECT_TRUE(found);
   }
+}
+
+// The libtorch backend and the hand-written Eigen reference train the same networks.
+TEST(AngleSweep, TorchAndEigenBackendsAgree) {
+  AngleSweepConfig c;
+  c.epochs = 500;
+  c.data.test_per_task = 400;
+  c.angles_deg = {60, 150};
+  c.seed = 3;
+  c.backend = TrainBackend::torch;
+  const auto a = run_angle_sweep(c);
+  c.backend = TrainBackend::eigen;
+  const auto b = run_angle_sweep(c);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  ASSERT_EQ(a.runs.size(), 8u);
+  for (size_t i = 0; i < a.runs.size(); ++i) {
+    SCOPED_TRACE(variant_name(a.runs[i].variant) + " " + std::to_string(a.runs[i].angle_deg));
+    EXPECT_EQ(a.runs[i].variant, b.runs[i].variant);
+    EXPECT_NEAR(a.runs[i].task1_error_after, b.runs[i].task1_error_after, 0.0051);  // at most 2 of 400 samples
+    EXPECT_NEAR(a.runs[i].task2_error, b.runs[i].task2_error, 0.0051);
+    EXPECT_EQ(a.runs[i].diverged, b.runs[i].diverged);
+  }
+  EXPECT_EQ(parse_backend("eigen"), TrainBackend::eigen);
+  EXPECT_THROW(parse_backend("tensorflow"), Error);
 }
 
 TEST(AngleSweep, RejectsBadConfig) {

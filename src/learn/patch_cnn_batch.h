@@ -1,0 +1,49 @@
+// Full-batch gradient descent for many independent patch CNNs at once, on libtorch with autograd.
+// An experiment such as the angle sweep of "Angle Matters" (Wan et al., ICML 2025) trains
+// hundreds of tiny networks (2m x patch_len weights, ~100 samples); one at a time, libtorch's
+// per-operation overhead would dominate. Here the networks are stacked into one batch tensor
+// (B x 2m x d weights, B x u x d unique patches) so that each epoch is ~15 tensor operations for
+// all of them, and autograd differentiates the batched loss sum_b loss_b (each network's gradient
+// is that of its own mean logistic loss, the networks share nothing).
+// Jobs are grouped by data shape (unique patches, samples): no padding, so a network's numbers do
+// not depend on which other networks share its batch. Groups are cut into chunks of at most
+// `chunk_models` networks, and chunks run on `threads` threads with one libtorch thread each.
+// The same model, loss, step and EWC proximal step as learn::train_gradient_descent (the
+// hand-written Eigen reference, checked against it in tests/learn/patch_cnn_batch_test.cpp).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "learn/gradient_descent.h"
+#include "learn/patch_cnn.h"
+
+namespace dmlkit::learn {
+
+struct PatchCnnTrainJob {
+  PatchCnn* net = nullptr;                    // trained in place; all jobs share one PatchCnnShape
+  const PatchDataset* data = nullptr;         // full batch; all jobs share num_patches
+  const QuadraticPenalty* penalty = nullptr;  // EWC when set (lambda may differ per job)
+};
+
+struct BatchTrainConfig {
+  int chunk_models = 16;  // networks per batch tensor (measured best on 2 cores: docs/performance.md)
+  int threads = 1;        // chunks trained in parallel; results do not depend on it
+  // A job whose loss or weights become non-finite is marked diverged; checked every this many
+  // epochs and at the end (GdResult::epochs_run is the check at which it was found).
+  int divergence_check_epochs = 64;
+  // Called from the worker threads (not serialised) after each chunk with its network count.
+  std::function<void(size_t networks)> on_chunk_done;
+};
+
+// Full-batch gradient descent (config.batch_size must be 0) for every job; one result per job in
+// job order. Throws std::invalid_argument if jobs differ in shape or a job is incomplete.
+std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
+                                             const BatchTrainConfig& batch = {});
+
+// Exact diagonal Fisher (1/n) sum_i p_i (1 - p_i) (d f_i / d w)^2, with per-sample gradients from
+// one autograd pass (the weights are expanded per sample). Same definition as
+// PatchCnn::fisher_diagonal.
+Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data);
+
+}  // namespace dmlkit::learn

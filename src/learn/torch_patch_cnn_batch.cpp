@@ -1,0 +1,211 @@
+// Batched full-batch gradient descent and per-sample Fisher of the patch CNN on libtorch autograd
+// (see patch_cnn_batch.h). The only translation unit of learn/ that includes libtorch for it.
+#include "learn/patch_cnn_batch.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/parallel_for.h"
+
+namespace dmlkit::learn {
+namespace {
+
+// libtorch ops run on one thread inside a worker (the parallelism is across chunks); OpenMP's
+// thread count is per calling thread, so it is set here and restored afterwards.
+class OneTorchThread {
+ public:
+  OneTorchThread() : before_(at::get_num_threads()) {
+    if (before_ != 1) at::set_num_threads(1);
+  }
+  ~OneTorchThread() {
+    if (before_ != 1) at::set_num_threads(before_);
+  }
+  OneTorchThread(const OneTorchThread&) = delete;
+  OneTorchThread& operator=(const OneTorchThread&) = delete;
+
+ private:
+  int before_;
+};
+
+// Copies a row-major Eigen matrix into `dst` (a contiguous float tensor of the same size).
+void copy_into(torch::Tensor dst, const Matrix& m) {
+  std::memcpy(dst.data_ptr<float>(), m.data(), sizeof(float) * static_cast<size_t>(m.size()));
+}
+
+// sigma(A) = max(0, A)^q. ATen evaluates integer powers 2 and 3 by multiplication.
+torch::Tensor relu_pow(const torch::Tensor& a, int q) {
+  auto r = torch::relu(a);
+  return q == 1 ? r : r.pow(q);
+}
+
+// Class signs of the 2m filters times the output scale and the mean over patches.
+torch::Tensor filter_coefficients(const PatchCnnShape& s, int num_patches) {
+  const int m = s.filters_per_class;
+  auto coef = torch::cat({torch::ones({m}), -torch::ones({m})});
+  return coef * (s.output_scale / static_cast<float>(num_patches));
+}
+
+void check_job(const PatchCnnTrainJob& job, const PatchCnnTrainJob& first) {
+  if (!job.net || !job.data) throw std::invalid_argument("train_full_batch_torch: job without a network or data");
+  const auto& a = job.net->shape();
+  const auto& b = first.net->shape();
+  if (a.patch_len != b.patch_len || a.filters_per_class != b.filters_per_class || a.power_q != b.power_q ||
+      a.output_scale != b.output_scale)
+    throw std::invalid_argument("train_full_batch_torch: networks of different shapes");
+  if (job.data->patch_len != a.patch_len || job.data->num_patches != first.data->num_patches)
+    throw std::invalid_argument("train_full_batch_torch: data of a different patch layout");
+  if (job.data->size() == 0) throw std::invalid_argument("train_full_batch_torch: empty data set");
+  if (job.penalty) {
+    const auto& w = job.net->weights();
+    if (job.penalty->anchor.rows() != w.rows() || job.penalty->anchor.cols() != w.cols() ||
+        job.penalty->precision.rows() != w.rows() || job.penalty->precision.cols() != w.cols())
+      throw std::invalid_argument("train_full_batch_torch: penalty shape differs from the weights");
+  }
+}
+
+// Trains the jobs `ids` (same unique-patch count and sample count) as one batch.
+void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<size_t>& ids, const GdConfig& config,
+                 const BatchTrainConfig& batch, std::vector<GdResult>& out) {
+  OneTorchThread one_thread;
+  const PatchCnnShape shape = jobs[ids[0]].net->shape();
+  const PatchDataset& d0 = *jobs[ids[0]].data;
+  const int64_t B = static_cast<int64_t>(ids.size()), d = shape.patch_len, R = 2 * shape.filters_per_class;
+  const int64_t u = d0.unique_patches.rows(), n = static_cast<int64_t>(d0.size()), P = d0.num_patches;
+
+  auto U = torch::empty({B, u, d});
+  auto idx = torch::empty({B, n * P}, torch::kLong);
+  auto y = torch::empty({B, n});
+  auto W = torch::empty({B, R, d});
+  bool any_penalty = false;
+  for (size_t k : ids) any_penalty |= jobs[k].penalty && jobs[k].penalty->lambda != 0.0;
+  // Proximal EWC step w <- (w + c F w*) / (1 + c F), c = lr * lambda: numerator shift and divisor.
+  torch::Tensor prox_shift, prox_div;
+  if (any_penalty) {
+    prox_shift = torch::zeros({B, R, d});
+    prox_div = torch::ones({B, R, d});
+  }
+  for (int64_t b = 0; b < B; ++b) {
+    const PatchCnnTrainJob& job = jobs[ids[static_cast<size_t>(b)]];
+    copy_into(U[b], job.data->unique_patches);
+    copy_into(W[b], job.net->weights());
+    auto ib = idx[b];
+    int64_t* ip = ib.data_ptr<int64_t>();
+    for (int64_t k = 0; k < n * P; ++k) ip[k] = job.data->patch_row[static_cast<size_t>(k)];
+    std::memcpy(y[b].data_ptr<float>(), job.data->labels.data(), sizeof(float) * static_cast<size_t>(n));
+    if (job.penalty && job.penalty->lambda != 0.0) {
+      const float c = static_cast<float>(config.learning_rate * job.penalty->lambda);
+      const Matrix cf = c * job.penalty->precision;
+      copy_into(prox_div[b], Matrix((cf.array() + 1.0f).matrix()));
+      copy_into(prox_shift[b], Matrix((cf.array() * job.penalty->anchor.array()).matrix()));
+    }
+  }
+  W.requires_grad_(true);
+  const auto coef = filter_coefficients(shape, static_cast<int>(P));
+  const float lr = static_cast<float>(config.learning_rate);
+  auto batch_loss = [&]() {  // (B) mean logistic loss of each network
+    auto h = torch::matmul(relu_pow(torch::bmm(U, W.transpose(1, 2)), shape.power_q), coef);  // B x u
+    auto f = h.gather(1, idx).view({B, n, P}).sum(2);                                          // B x n
+    return torch::softplus(-y * f).mean(1);
+  };
+  std::vector<bool> diverged(static_cast<size_t>(B), false);
+  auto check = [&](const torch::Tensor& loss, int epoch) {
+    torch::NoGradGuard no_grad;
+    auto ok = torch::isfinite(loss) & torch::isfinite(W).view({B, -1}).all(1);
+    auto acc = ok.accessor<bool, 1>();
+    for (int64_t b = 0; b < B; ++b)
+      if (!acc[b] && !diverged[static_cast<size_t>(b)]) {
+        diverged[static_cast<size_t>(b)] = true;
+        out[ids[static_cast<size_t>(b)]].epochs_run = epoch;
+      }
+  };
+  const int every = std::max(1, batch.divergence_check_epochs);
+  for (int e = 0; e < config.epochs; ++e) {
+    auto loss = batch_loss();
+    loss.sum().backward();
+    {
+      torch::NoGradGuard no_grad;
+      W.sub_(W.grad(), lr);
+      W.grad().zero_();
+      if (any_penalty) W.add_(prox_shift).div_(prox_div);
+    }
+    if ((e + 1) % every == 0 || e + 1 == config.epochs) check(loss.detach(), e + 1);
+  }
+  torch::Tensor final_loss;
+  {
+    torch::NoGradGuard no_grad;
+    final_loss = batch_loss();
+    check(final_loss, config.epochs);
+  }
+  auto fl = final_loss.accessor<float, 1>();
+  for (int64_t b = 0; b < B; ++b) {
+    const size_t k = ids[static_cast<size_t>(b)];
+    Matrix& w = jobs[k].net->weights();
+    std::memcpy(w.data(), W[b].contiguous().data_ptr<float>(), sizeof(float) * static_cast<size_t>(w.size()));
+    GdResult& r = out[k];
+    r.final_loss = fl[b];
+    r.diverged = diverged[static_cast<size_t>(b)];
+    if (!r.diverged) r.epochs_run = config.epochs;
+  }
+}
+
+}  // namespace
+
+std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
+                                             const BatchTrainConfig& batch) {
+  if (config.epochs < 0 || !(config.learning_rate > 0)) throw std::invalid_argument("train_full_batch_torch: bad config");
+  if (config.batch_size != 0) throw std::invalid_argument("train_full_batch_torch: full batch only (batch_size 0)");
+  if (batch.chunk_models < 1 || batch.threads < 1) throw std::invalid_argument("train_full_batch_torch: bad batch config");
+  std::vector<GdResult> out(jobs.size());
+  if (jobs.empty()) return out;
+  for (const auto& job : jobs) check_job(job, jobs[0]);
+  // Group by (unique patches, samples), keep job order within a group, cut into chunks.
+  std::map<std::pair<int64_t, size_t>, std::vector<size_t>> groups;
+  for (size_t k = 0; k < jobs.size(); ++k) groups[{jobs[k].data->unique_patches.rows(), jobs[k].data->size()}].push_back(k);
+  std::vector<std::vector<size_t>> chunks;
+  for (const auto& [key, members] : groups)
+    for (size_t start = 0; start < members.size(); start += static_cast<size_t>(batch.chunk_models))
+      chunks.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(start),
+                          members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), start + static_cast<size_t>(batch.chunk_models))));
+  parallel_for(chunks.size(), batch.threads, [&](size_t c) {
+    train_chunk(jobs, chunks[c], config, batch, out);
+    if (batch.on_chunk_done) batch.on_chunk_done(chunks[c].size());
+  });
+  return out;
+}
+
+Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data) {
+  OneTorchThread one_thread;
+  const PatchCnnShape& s = net.shape();
+  const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
+  const int64_t R = 2 * s.filters_per_class;
+  Matrix fisher = Matrix::Zero(R, d);
+  if (n == 0) return fisher;
+  // Dense patches (n x P x d) and one copy of the weights per sample (n x R x d): the gradient of
+  // sum_i f_i with respect to copy i is d f_i / d w.
+  auto X = torch::empty({n, P, d});
+  float* xp = X.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t p = 0; p < P; ++p) {
+      const auto row = data.patch(static_cast<size_t>(i), static_cast<int>(p));
+      std::memcpy(xp + (i * P + p) * d, row.data(), sizeof(float) * static_cast<size_t>(d));
+    }
+  auto W = torch::empty({R, d});
+  copy_into(W, net.weights());
+  auto Wn = W.unsqueeze(0).expand({n, R, d}).clone().requires_grad_(true);
+  const auto coef = filter_coefficients(s, static_cast<int>(P));
+  auto f = torch::matmul(relu_pow(torch::bmm(X, Wn.transpose(1, 2)), s.power_q), coef).sum(1);  // n
+  f.sum().backward();
+  torch::NoGradGuard no_grad;
+  auto p = torch::sigmoid(f.detach());
+  auto weight = (p * (1 - p)).view({n, 1, 1});
+  auto F = (weight * Wn.grad().square()).mean(0).contiguous();
+  std::memcpy(fisher.data(), F.data_ptr<float>(), sizeof(float) * static_cast<size_t>(fisher.size()));
+  return fisher;
+}
+
+}  // namespace dmlkit::learn

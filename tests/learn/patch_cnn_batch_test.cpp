@@ -1,0 +1,158 @@
+// The libtorch batched trainer against the hand-written Eigen reference: same trained weights
+// (float tolerance), same Fisher diagonal, results independent of batch mates and threads,
+// divergence detected, bad jobs rejected.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "learn/patch_cnn_batch.h"
+
+namespace dmlkit::learn {
+namespace {
+
+PatchCnnShape small_shape() {
+  PatchCnnShape s;
+  s.patch_len = 8;
+  s.filters_per_class = 3;
+  s.power_q = 3;
+  return s;
+}
+
+// n samples of P = 2 patches: one signal patch y * mu (mu along axis 0 rotated by `turn`), one
+// Gaussian noise patch; duplicates merged as in the signal-noise data.
+PatchDataset make_data(size_t n, double turn, uint64_t seed) {
+  Rng rng(seed);
+  Matrix patches(static_cast<Eigen::Index>(2 * n), 8);
+  std::vector<float> labels(n);
+  for (size_t i = 0; i < n; ++i) {
+    const float y = rng.uniform(0, 1) < 0.5 ? -1.0f : 1.0f;
+    labels[i] = y;
+    auto sig = patches.row(static_cast<Eigen::Index>(2 * i));
+    sig.setZero();
+    sig[0] = y * 3.0f * static_cast<float>(std::cos(turn));
+    sig[1] = y * 3.0f * static_cast<float>(std::sin(turn));
+    auto noise = patches.row(static_cast<Eigen::Index>(2 * i + 1));
+    for (int k = 0; k < 8; ++k) noise[k] = static_cast<float>(rng.normal(0, 0.5));
+  }
+  return PatchDataset::from_patches(patches, 2, labels);
+}
+
+double max_abs_diff(const Matrix& a, const Matrix& b) { return (a - b).cwiseAbs().maxCoeff(); }
+
+TEST(PatchCnnBatch, MatchesTheEigenReferenceWithAndWithoutEwc) {
+  const auto data1 = make_data(40, 0.0, 1);
+  const auto data2 = make_data(40, 2.0, 2);
+  const auto data3 = make_data(25, 1.0, 3);  // another shape: its own group
+  Rng init(7);
+  const PatchCnn start(small_shape(), init);
+  GdConfig gd;
+  gd.learning_rate = 0.05;
+  gd.epochs = 200;
+  QuadraticPenalty ewc{start.weights(), start.fisher_diagonal(data1), 50.0};
+
+  std::vector<PatchCnn> ref(3, start), bat(3, start);
+  const PatchDataset* sets[3] = {&data1, &data2, &data3};
+  const QuadraticPenalty* pens[3] = {nullptr, &ewc, nullptr};
+  Rng unused(0);
+  std::vector<GdResult> ref_res;
+  for (int k = 0; k < 3; ++k) ref_res.push_back(train_gradient_descent(ref[k], *sets[k], gd, pens[k], unused));
+  std::vector<PatchCnnTrainJob> jobs;
+  for (int k = 0; k < 3; ++k) jobs.push_back({&bat[k], sets[k], pens[k]});
+  const auto res = train_full_batch_torch(jobs, gd);
+  ASSERT_EQ(res.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_FALSE(res[k].diverged);
+    EXPECT_EQ(res[k].epochs_run, 200);
+    EXPECT_GT(max_abs_diff(bat[k].weights(), start.weights()), 1e-2);  // it trained
+    EXPECT_LT(max_abs_diff(bat[k].weights(), ref[k].weights()), 1e-4);
+    EXPECT_NEAR(res[k].final_loss, ref_res[k].final_loss, 1e-5);
+  }
+  // The EWC job stayed closer to its anchor than the same data would without the penalty.
+  PatchCnn free = start;
+  train_gradient_descent(free, data2, gd, nullptr, unused);
+  EXPECT_LT((bat[1].weights() - start.weights()).norm(), (free.weights() - start.weights()).norm());
+}
+
+TEST(PatchCnnBatch, ANetworkDoesNotDependOnItsBatchMatesOrThreads) {
+  const auto target = make_data(30, 0.5, 11);
+  std::vector<PatchDataset> others;
+  for (uint64_t s = 0; s < 9; ++s) others.push_back(make_data(30, 0.3 * static_cast<double>(s), 100 + s));
+  Rng init(3);
+  const PatchCnn start(small_shape(), init);
+  GdConfig gd;
+  gd.learning_rate = 0.05;
+  gd.epochs = 100;
+  PatchCnn alone = start;
+  train_full_batch_torch({{&alone, &target, nullptr}}, gd);
+  for (int threads : {1, 2}) {
+    for (int chunk : {4, 16}) {
+      std::vector<PatchCnn> nets(others.size() + 1, start);
+      std::vector<PatchCnnTrainJob> jobs;
+      for (size_t k = 0; k < others.size(); ++k) jobs.push_back({&nets[k], &others[k], nullptr});
+      jobs.push_back({&nets.back(), &target, nullptr});
+      BatchTrainConfig bc;
+      bc.threads = threads;
+      bc.chunk_models = chunk;
+      train_full_batch_torch(jobs, gd, bc);
+      EXPECT_TRUE(nets.back().weights() == alone.weights()) << "threads " << threads << " chunk " << chunk;
+    }
+  }
+}
+
+TEST(PatchCnnBatch, FisherMatchesTheHandWrittenDiagonal) {
+  const auto data = make_data(50, 0.7, 5);
+  Rng init(9);
+  PatchCnn net(small_shape(), init);
+  GdConfig gd;
+  gd.learning_rate = 0.05;
+  gd.epochs = 100;
+  Rng unused(0);
+  train_gradient_descent(net, data, gd, nullptr, unused);
+  const Matrix a = net.fisher_diagonal(data);
+  const Matrix b = fisher_diagonal_torch(net, data);
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.cols(), b.cols());
+  EXPECT_GT(a.maxCoeff(), 1e-4);
+  EXPECT_LT(max_abs_diff(a, b), 1e-5 + 1e-4 * a.maxCoeff());
+}
+
+TEST(PatchCnnBatch, FlagsADivergingNetworkOnly) {
+  const auto data = make_data(20, 0.0, 4);
+  Rng init(1);
+  const PatchCnn start(small_shape(), init);
+  PatchCnn calm = start, wild = start;
+  QuadraticPenalty none{start.weights(), Matrix::Zero(6, 8), 0.0};
+  GdConfig gd;
+  gd.learning_rate = 0.05;
+  gd.epochs = 130;
+  // Scaling one network's data by 1e6 makes its cubic activations overflow float.
+  PatchDataset huge = data;
+  huge.unique_patches *= 1e6f;
+  BatchTrainConfig bc;
+  bc.divergence_check_epochs = 10;
+  const auto res = train_full_batch_torch({{&calm, &data, &none}, {&wild, &huge, nullptr}}, gd, bc);
+  EXPECT_FALSE(res[0].diverged);
+  EXPECT_EQ(res[0].epochs_run, 130);
+  EXPECT_TRUE(res[1].diverged);
+  EXPECT_LE(res[1].epochs_run, 10);
+}
+
+TEST(PatchCnnBatch, RejectsMixedShapesAndMiniBatches) {
+  const auto data = make_data(10, 0.0, 4);
+  Rng init(1);
+  PatchCnn a(small_shape(), init);
+  PatchCnnShape other = small_shape();
+  other.filters_per_class = 2;
+  PatchCnn b(other, init);
+  GdConfig gd;
+  gd.epochs = 1;
+  EXPECT_THROW(train_full_batch_torch({{&a, &data, nullptr}, {&b, &data, nullptr}}, gd), std::invalid_argument);
+  gd.batch_size = 4;
+  EXPECT_THROW(train_full_batch_torch({{&a, &data, nullptr}}, gd), std::invalid_argument);
+  gd.batch_size = 0;
+  EXPECT_THROW(train_full_batch_torch({{&a, nullptr, nullptr}}, gd), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dmlkit::learn
