@@ -1,6 +1,7 @@
 // `dmlkit continual replay`: compares replay sampling strategies across buffer sizes on sequential
-// binary Fashion-MNIST tasks (spec B.7/B.8); writes results.json (one record per strategy and
-// buffer size), replay.csv, runs.csv, task_angles.csv and report.html.
+// two-class Fashion-MNIST tasks (spec B.7/B.8), task-incremental (ReLU^q head, pixel features) or
+// class-incremental (small CNN, backbone features); writes results.json (one record per strategy
+// and buffer size), replay.csv, runs.csv, task_angles.csv and report.html.
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -62,6 +63,10 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
                  {"learning_rate", c.learning_rate}, {"epochs", c.epochs},
                  {"batch_size", c.batch_size},   {"strategies", c.strategies},
+                 {"cnn_conv1_channels", c.cnn_conv1_channels}, {"cnn_conv2_channels", c.cnn_conv2_channels},
+                 {"cnn_kernel", c.cnn_kernel}, {"cnn_feature_dim", c.cnn_feature_dim},
+                 {"cnn_learning_rate", c.cnn_learning_rate}, {"cnn_batch_size", c.cnn_batch_size},
+                 {"cnn_momentum", c.cnn_momentum},
                  {"buffer_sizes", c.buffer_sizes}, {"seeds", c.seeds}, {"seed", c.seed}};
   j["task_angles_deg"] = r.task_angles_deg;
   auto& recs = j["records"] = nlohmann::json::array();
@@ -80,17 +85,30 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
 std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
   const auto& c = o.config;
   HtmlReport rep("Continual learning: replay sampling strategies on " + o.run.dataset);
-  rep.add_paragraph("Sequential binary tasks (classes 2t vs 2t+1) learned by the ReLU^" + std::to_string(c.power_q) +
-                    " head with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
-                    "the strategy (pixel-space features). Old-task accuracy is the mean final accuracy on tasks "
-                    "0..T-2; forgetting is the mean drop from their best accuracy.");
+  const bool class_il = c.scenario == cont::Scenario::class_il;
+  const std::string learner =
+      class_il ? "one " + std::to_string(2 * c.tasks) + "-way small CNN (two " + std::to_string(c.cnn_kernel) + "x" +
+                     std::to_string(c.cnn_kernel) + " convolutions with " + std::to_string(c.cnn_conv1_channels) + " and " +
+                     std::to_string(c.cnn_conv2_channels) + " channels, max-pooling, a " +
+                     std::to_string(c.cnn_feature_dim) + "-wide feature layer; libtorch) over all classes seen"
+               : "the ReLU^" + std::to_string(c.power_q) + " head, one binary problem per task";
+  rep.add_paragraph("Sequential two-class tasks (classes 2t vs 2t+1) learned by " + learner +
+                    " with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
+                    "the strategy (" + std::string(class_il ? "on the CNN's backbone features" : "pixel-space features") +
+                    "). Old-task accuracy is the mean final accuracy on tasks 0..T-2; forgetting is the mean drop "
+                    "from their best accuracy.");
   rep.add_facts({{"Scenario", o.scenario},
                  {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"Tasks", std::to_string(c.tasks)},
                  {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
-                 {"Filters per class", std::to_string(c.filters_per_class)},
-                 {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
-                                                     std::to_string(c.batch_size)},
+                 {class_il ? "CNN channels / kernel / features" : "Filters per class",
+                  class_il ? std::to_string(c.cnn_conv1_channels) + ", " + std::to_string(c.cnn_conv2_channels) + " / " +
+                                 std::to_string(c.cnn_kernel) + " / " + std::to_string(c.cnn_feature_dim)
+                           : std::to_string(c.filters_per_class)},
+                 {"Epochs per task / lr / batch",
+                  std::to_string(c.epochs) + " / " + fixed(class_il ? c.cnn_learning_rate : c.learning_rate, 4) + " / " +
+                      std::to_string(class_il ? c.cnn_batch_size : c.batch_size) +
+                      (class_il ? " (momentum " + fixed(c.cnn_momentum, 2) + ")" : std::string())},
                  {"Seeds", std::to_string(c.seeds)}});
   for (int metric = 0; metric < 2; ++metric) {
     LineChart chart;
@@ -147,9 +165,23 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
   cmd->add_option("--strategies", c.strategies, "Comma-separated strategies")->delimiter(',')->capture_default_str();
   cmd->add_option("--buffer-sizes", c.buffer_sizes, "Comma-separated replay buffer sizes")->delimiter(',')->capture_default_str();
   cmd->add_option("--scenario", o.scenario,
-                  "task-il: a binary +-1 problem per task; class-il: one 10-way head over all classes seen")
+                  "task-il: a binary +-1 problem per task; class-il: a small CNN (libtorch) with one "
+                  "2*tasks-way head over all classes seen")
       ->capture_default_str();
   cmd->add_option("--tasks", c.tasks, "Sequential two-class tasks (2..5)")->capture_default_str();
+  cmd->add_option("--cnn-conv1", c.cnn_conv1_channels, "class-il CNN: channels of the first convolution")
+      ->capture_default_str();
+  cmd->add_option("--cnn-conv2", c.cnn_conv2_channels, "class-il CNN: channels of the second convolution")
+      ->capture_default_str();
+  cmd->add_option("--cnn-kernel", c.cnn_kernel, "class-il CNN: kernel size of both convolutions")->capture_default_str();
+  cmd->add_option("--cnn-features", c.cnn_feature_dim, "class-il CNN: width of the feature (penultimate) layer")
+      ->capture_default_str();
+  cmd->add_option("--cnn-lr", c.cnn_learning_rate, "class-il CNN: learning rate (--lr is the task-il head's)")
+      ->capture_default_str();
+  cmd->add_option("--cnn-batch-size", c.cnn_batch_size,
+                  "class-il CNN: mini-batch size (--batch-size is the task-il head's)")
+      ->capture_default_str();
+  cmd->add_option("--cnn-momentum", c.cnn_momentum, "class-il CNN: SGD momentum in [0, 1)")->capture_default_str();
   add_image_training_options(*cmd, c, o.run);
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }

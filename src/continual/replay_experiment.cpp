@@ -1,19 +1,20 @@
-// Sequential binary tasks on images with a replay buffer chosen by a sampling strategy
-// (see replay_experiment.h). Runs (strategy, buffer size, seed) are spread over a thread pool.
+// Sequential two-class tasks on images with a replay buffer chosen by a sampling strategy
+// (see replay_experiment.h): task-il on the ReLU^q head with pixel features, class-il on the small
+// CNN with its backbone features. Runs (strategy, buffer size, seed) are spread over a thread
+// pool; each run writes only its own slot and draws only from its own Rng streams.
 #include "core/parallel_for.h"
 #include "continual/replay_experiment.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
+#include <exception>
 #include <map>
-#include <thread>
+#include <optional>
 
 #include "continual/replay/strategy.h"
 #include "continual/signal_noise.h"
 #include "core/error.h"
 #include "learn/gradient_descent.h"
-#include "learn/multiclass_cnn.h"
 
 namespace dmlkit::continual {
 namespace {
@@ -56,6 +57,40 @@ PatchDataset to_dataset(const Matrix& x, const std::vector<float>& labels) {
   return PatchDataset::from_patches(x, 1, labels, /*merge_duplicates=*/false);
 }
 
+// A task's data followed by the buffer's (the training set of one task).
+TaskData with_buffer(const TaskData& task, const TaskData& buffer) {
+  TaskData all;
+  all.x.resize(task.x.rows() + buffer.x.rows(), task.x.cols());
+  all.x << task.x, buffer.x;
+  all.classes = task.classes;
+  all.classes.insert(all.classes.end(), buffer.classes.begin(), buffer.classes.end());
+  all.labels = task.labels;
+  all.labels.insert(all.labels.end(), buffer.labels.begin(), buffer.labels.end());
+  return all;
+}
+
+// Mammoth's fill_buffer: every class already in the buffer keeps its first k rows, then the rows
+// `chosen` (by the strategy) of the new task follow.
+TaskData refill_buffer(const TaskData& buffer, size_t k, const TaskData& task, const std::vector<size_t>& chosen) {
+  std::map<int, size_t> kept;
+  std::vector<Eigen::Index> keep_rows;
+  for (size_t i = 0; i < buffer.classes.size(); ++i)
+    if (kept[buffer.classes[i]]++ < k) keep_rows.push_back(static_cast<Eigen::Index>(i));
+  TaskData out;
+  out.x.resize(static_cast<Eigen::Index>(keep_rows.size() + chosen.size()), task.x.cols());
+  Eigen::Index row = 0;
+  for (Eigen::Index i : keep_rows) {
+    out.x.row(row++) = buffer.x.row(i);
+    out.classes.push_back(buffer.classes[static_cast<size_t>(i)]);
+    out.labels.push_back(buffer.labels[static_cast<size_t>(i)]);
+  }
+  for (size_t i : chosen) {
+    out.x.row(row++) = task.x.row(static_cast<Eigen::Index>(i));
+    out.classes.push_back(task.classes[i]);
+    out.labels.push_back(task.labels[i]);
+  }
+  return out;
+}
 
 // FNV-1a of a name: a stable stream key.
 uint64_t name_key(const std::string& name) {
@@ -77,6 +112,22 @@ double std_of(const std::vector<double>& v) {
   return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
+// Old-task accuracy, average forgetting and last-task accuracy from run.accuracy.
+void summarise(ReplayRun& run) {
+  const auto& fin = run.accuracy.back();
+  const size_t tasks = run.accuracy.size();
+  std::vector<double> old_acc, forget;
+  for (size_t j = 0; j + 1 < tasks; ++j) {
+    old_acc.push_back(fin[j]);
+    double best = 0;
+    for (size_t i = j; i + 1 < tasks; ++i) best = std::max(best, run.accuracy[i][j]);
+    forget.push_back(best - fin[j]);
+  }
+  run.old_task_accuracy = mean_of(old_acc);
+  run.average_forgetting = mean_of(forget);
+  run.last_task_accuracy = fin.back();
+}
+
 }  // namespace
 
 Scenario parse_scenario(const std::string& name) {
@@ -92,6 +143,24 @@ void ReplayExperimentConfig::validate() const {
   if (strategies.empty()) bad("strategies", "no strategy");
   for (const auto& s : strategies) make_replay_strategy(s);
   if (buffer_sizes.empty()) bad("buffer_sizes", "no buffer size");
+  if (scenario == Scenario::class_il) {
+    if (!(cnn_learning_rate > 0) || !std::isfinite(cnn_learning_rate)) bad("cnn_learning_rate", "must be positive");
+    if (cnn_batch_size < 1) bad("cnn_batch_size", "must be at least 1");
+    if (!(cnn_momentum >= 0 && cnn_momentum < 1)) bad("cnn_momentum", "must be in [0, 1)");
+    cnn_shape(28, 28).validate();  // channel, kernel and feature sizes; the image size is checked on the data
+  }
+}
+
+learn::SmallCnnShape ReplayExperimentConfig::cnn_shape(int rows, int cols) const {
+  learn::SmallCnnShape s;
+  s.image_rows = rows;
+  s.image_cols = cols;
+  s.conv1_channels = cnn_conv1_channels;
+  s.conv2_channels = cnn_conv2_channels;
+  s.kernel = cnn_kernel;
+  s.feature_dim = cnn_feature_dim;
+  s.classes = 2 * tasks;
+  return s;
 }
 
 ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageSet& test,
@@ -119,94 +188,75 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
   const learn::PatchCnnShape shape = c.network_shape(static_cast<int>(tr[0].x.cols()));
   const learn::GdConfig gd = c.optimiser();
 
+  const bool class_il = c.scenario == Scenario::class_il;
+  const learn::SmallCnnShape cnn_shape = c.cnn_shape(train.rows, train.cols);
+  if (class_il) cnn_shape.validate();  // before the worker threads: an image too small is an Error
+  learn::SmallCnnSgd cnn_sgd;
+  cnn_sgd.learning_rate = c.cnn_learning_rate;
+  cnn_sgd.momentum = c.cnn_momentum;
+  cnn_sgd.epochs = c.epochs;
+  cnn_sgd.batch_size = c.cnn_batch_size;
+
   const size_t S = c.strategies.size(), B = c.buffer_sizes.size(), N = static_cast<size_t>(c.seeds);
   result.runs.resize(S * B * N);
+  std::vector<std::exception_ptr> failures(S * B * N);
   parallel_for(S * B * N, c.threads, [&](size_t job) {
-    const size_t s = job / (B * N), b = (job / N) % B, n = job % N;
-    const auto strategy = make_replay_strategy(c.strategies[s]);
-    const size_t capacity = c.buffer_sizes[b];
-    // The network initialisation and the data order depend on the seed only, so strategies and
-    // buffer sizes are compared on the same initial weights and task-0 training.
-    const Rng base = Rng(c.seed).split(n);
-    Rng r_init = base.split(1);
-    const bool class_il = c.scenario == Scenario::class_il;
-    learn::PatchCnn net(shape, r_init);
-    learn::MulticlassShape mshape;
-    mshape.input_len = shape.patch_len;
-    mshape.classes = 2 * c.tasks;
-    mshape.filters_per_class = c.filters_per_class;
-    mshape.power_q = c.power_q;
-    mshape.output_scale = shape.output_scale;
-    Rng r_init_multi = base.split(2);
-    learn::MulticlassCnn multi(mshape, r_init_multi);
-    Matrix buf_x(0, shape.patch_len);
-    std::vector<int> buf_cls;
-    std::vector<float> buf_lab;
-    ReplayRun run;
-    run.strategy = c.strategies[s];
-    run.buffer_size = capacity;
-    run.seed_index = static_cast<int>(n);
-    for (int t = 0; t < c.tasks; ++t) {
-      Rng r_gd = base.split(100 + static_cast<uint64_t>(t));
-      Matrix x(tr[t].x.rows() + buf_x.rows(), shape.patch_len);
-      x << tr[t].x, buf_x;
-      std::vector<double> acc;
+    try {
+      const size_t s = job / (B * N), b = (job / N) % B, n = job % N;
+      const auto strategy = make_replay_strategy(c.strategies[s]);
+      const size_t capacity = c.buffer_sizes[b];
+      // The network initialisation and the data order depend on the seed only, so strategies and
+      // buffer sizes are compared on the same initial weights and task-0 training.
+      const Rng base = Rng(c.seed).split(n);
+      std::optional<learn::PatchCnn> net;  // task-il
+      std::optional<learn::SmallCnn> cnn;  // class-il
       if (class_il) {
-        std::vector<int> cls = tr[t].classes;
-        cls.insert(cls.end(), buf_cls.begin(), buf_cls.end());
-        multi.train_sgd(x, cls, c.learning_rate, c.epochs, c.batch_size, r_gd);
-        std::vector<int> seen_classes;
-        for (int k = 0; k < 2 * (t + 1); ++k) seen_classes.push_back(k);
-        for (int j = 0; j <= t; ++j) acc.push_back(multi.accuracy(te[j].x, te[j].classes, seen_classes));
+        Rng r_init = base.split(2);
+        cnn.emplace(cnn_shape, r_init);
       } else {
-        std::vector<float> lab = tr[t].labels;
-        lab.insert(lab.end(), buf_lab.begin(), buf_lab.end());
-        learn::train_gradient_descent(net, to_dataset(x, lab), gd, nullptr, r_gd);
-        for (int j = 0; j <= t; ++j) acc.push_back(1.0 - net.error(test_sets[static_cast<size_t>(j)]));
+        Rng r_init = base.split(1);
+        net.emplace(shape, r_init);
       }
-      run.accuracy.push_back(acc);
-      // Buffer update (fill_buffer): old classes truncated to k, new classes chosen by the strategy.
-      const size_t seen = static_cast<size_t>(2 * (t + 1));
-      const size_t k = capacity / seen;
-      std::map<int, size_t> kept;
-      std::vector<Eigen::Index> keep_rows;
-      for (size_t i = 0; i < buf_cls.size(); ++i)
-        if (kept[buf_cls[i]]++ < k) keep_rows.push_back(static_cast<Eigen::Index>(i));
-      // Keyed by strategy name and buffer size (not list position): a run's draws do not depend on
-      // which other strategies or sizes are in the same command.
-      Rng r_sel = Rng(c.seed).split(n).split(1000 + static_cast<uint64_t>(t)).split(name_key(c.strategies[s])).split(capacity);
-      const auto chosen = strategy->select(tr[t].x, tr[t].classes, k * 2, r_sel);
-      Matrix nx(static_cast<Eigen::Index>(keep_rows.size() + chosen.size()), shape.patch_len);
-      std::vector<int> ncls;
-      std::vector<float> nlab;
-      Eigen::Index row = 0;
-      for (Eigen::Index i : keep_rows) {
-        nx.row(row++) = buf_x.row(i);
-        ncls.push_back(buf_cls[static_cast<size_t>(i)]);
-        nlab.push_back(buf_lab[static_cast<size_t>(i)]);
+      TaskData buffer;
+      buffer.x.resize(0, shape.patch_len);
+      ReplayRun run;
+      run.strategy = c.strategies[s];
+      run.buffer_size = capacity;
+      run.seed_index = static_cast<int>(n);
+      for (int t = 0; t < c.tasks; ++t) {
+        Rng r_gd = base.split(100 + static_cast<uint64_t>(t));
+        const TaskData data = with_buffer(tr[t], buffer);
+        std::vector<double> acc;
+        if (class_il) {
+          cnn->train_sgd(data.x, data.classes, cnn_sgd, r_gd);
+          std::vector<int> seen_classes;
+          for (int k = 0; k < 2 * (t + 1); ++k) seen_classes.push_back(k);
+          for (int j = 0; j <= t; ++j) acc.push_back(cnn->accuracy(te[j].x, te[j].classes, seen_classes));
+        } else {
+          learn::train_gradient_descent(*net, to_dataset(data.x, data.labels), gd, nullptr, r_gd);
+          for (int j = 0; j <= t; ++j) acc.push_back(1.0 - net->error(test_sets[static_cast<size_t>(j)]));
+        }
+        run.accuracy.push_back(acc);
+        if (t + 1 == c.tasks) break;  // the buffer after the last task is never used
+        const size_t k = capacity / static_cast<size_t>(2 * (t + 1));  // per class seen
+        // Keyed by strategy name and buffer size (not list position): a run's draws do not depend on
+        // which other strategies or sizes are in the same command.
+        Rng r_sel = Rng(c.seed).split(n).split(1000 + static_cast<uint64_t>(t)).split(name_key(c.strategies[s])).split(capacity);
+        // class-il: the CNN's backbone features after training on task t; task-il: pixels.
+        std::vector<size_t> chosen;
+        if (k > 0)
+          chosen = class_il ? strategy->select(cnn->features(tr[t].x), tr[t].classes, k * 2, r_sel)
+                            : strategy->select(tr[t].x, tr[t].classes, k * 2, r_sel);
+        buffer = refill_buffer(buffer, k, tr[t], chosen);
       }
-      for (size_t i : chosen) {
-        nx.row(row++) = tr[t].x.row(static_cast<Eigen::Index>(i));
-        ncls.push_back(tr[t].classes[i]);
-        nlab.push_back(tr[t].labels[i]);
-      }
-      buf_x = std::move(nx);
-      buf_cls = std::move(ncls);
-      buf_lab = std::move(nlab);
+      summarise(run);
+      result.runs[job] = std::move(run);
+    } catch (...) {
+      failures[job] = std::current_exception();  // rethrown below, on the calling thread
     }
-    const auto& fin = run.accuracy.back();
-    std::vector<double> old_acc, forget;
-    for (int j = 0; j + 1 < c.tasks; ++j) {
-      old_acc.push_back(fin[static_cast<size_t>(j)]);
-      double best = 0;
-      for (int i = j; i + 1 < c.tasks; ++i) best = std::max(best, run.accuracy[static_cast<size_t>(i)][static_cast<size_t>(j)]);
-      forget.push_back(best - fin[static_cast<size_t>(j)]);
-    }
-    run.old_task_accuracy = mean_of(old_acc);
-    run.average_forgetting = mean_of(forget);
-    run.last_task_accuracy = fin.back();
-    result.runs[job] = std::move(run);
   });
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
   for (size_t s = 0; s < S; ++s)
     for (size_t b = 0; b < B; ++b) {
       std::vector<double> oa, fg, la;
