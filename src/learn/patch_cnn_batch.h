@@ -27,7 +27,7 @@ struct PatchCnnTrainJob {
 };
 
 struct BatchTrainConfig {
-  int chunk_models = 16;  // networks per batch tensor (measured best on 2 cores: docs/performance.md)
+  int chunk_models = 64;  // networks per batch tensor (docs/performance.md: 16 -> 24, 64 -> 20 us per network-epoch)
   int threads = 1;        // chunks trained in parallel; results do not depend on it
   // A job whose loss or weights become non-finite is marked diverged; checked every this many
   // epochs and at the end (GdResult::epochs_run is the check at which it was found).
