@@ -1,7 +1,9 @@
 #include "dmlkit/continual_image_options.h"
 
 #include <ostream>
+#include <stdexcept>
 
+#include "core/error.h"
 #include "dmlkit/run_output.h"
 
 namespace dmlkit::app {
@@ -27,6 +29,23 @@ void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c
   cmd.add_option("--seed", c.seed, "Base random seed")->capture_default_str();
   cmd.add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
+}
+
+std::vector<std::pair<int, int>> parse_class_pairs(const std::vector<std::string>& texts, const char* field) {
+  std::vector<std::pair<int, int>> pairs;
+  for (const auto& s : texts) {
+    const auto dash = s.find('-');
+    try {
+      if (dash == std::string::npos) throw std::invalid_argument(s);
+      size_t u1 = 0, u2 = 0;
+      const int a = std::stoi(s.substr(0, dash), &u1), b = std::stoi(s.substr(dash + 1), &u2);
+      if (u1 != dash || u2 != s.size() - dash - 1) throw std::invalid_argument(s);
+      pairs.emplace_back(a, b);
+    } catch (const std::exception&) {
+      throw Error("", 0, field, "expected class pairs like 0-1, got '" + s + "'");
+    }
+  }
+  return pairs;
 }
 
 void finish_image_run(OutputDir& out, Context& ctx, const ImageRunOptions& o, const std::string& json,

@@ -25,8 +25,17 @@ constexpr int kReplaySchemaVersion = 1;
 struct ReplayOptions {
   cont::ReplayExperimentConfig config;
   std::string scenario = "task-il";
+  std::vector<std::string> task_classes;  // "A-B" per task; empty: 2t-(2t+1)
   ImageRunOptions run{"fashion-mnist", "", "out/continual-replay", "table"};
 };
+
+// "A vs B" for every task, e.g. "0 vs 1, 2 vs 3".
+std::string tasks_text(const cont::ReplayExperimentConfig& c) {
+  std::string text;
+  for (const auto& [a, b] : c.class_pairs())
+    text += (text.empty() ? "" : ", ") + std::to_string(a) + " vs " + std::to_string(b);
+  return text;
+}
 
 TextTable points_table(const cont::ReplayExperimentResult& r) {
   TextTable t({"strategy", "buffer_size", "runs", "old_task_accuracy_mean", "old_task_accuracy_std",
@@ -59,6 +68,7 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
   j["schema_version"] = kReplaySchemaVersion;
   j["command"] = "continual replay";
   j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
+                 {"task_classes", tasks_text(c)},
                  {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
                  {"learning_rate", c.learning_rate}, {"epochs", c.epochs},
@@ -92,7 +102,7 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
                      std::to_string(c.cnn_conv2_channels) + " channels, max-pooling, a " +
                      std::to_string(c.cnn_feature_dim) + "-wide feature layer; libtorch) over all classes seen"
                : "the ReLU^" + std::to_string(c.power_q) + " head, one binary problem per task";
-  rep.add_paragraph("Sequential two-class tasks (classes 2t vs 2t+1) learned by " + learner +
+  rep.add_paragraph("Sequential two-class tasks (classes " + tasks_text(c) + ") learned by " + learner +
                     " with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
                     "the strategy (" + std::string(class_il ? "on the CNN's backbone features" : "pixel-space features") +
                     "). Old-task accuracy is the mean final accuracy on tasks 0..T-2; forgetting is the mean drop "
@@ -138,6 +148,11 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
 int run(ReplayOptions& o, Context& ctx) {
   auto& c = o.config;
   c.scenario = cont::parse_scenario(o.scenario);
+  if (!o.task_classes.empty()) {
+    c.task_classes = parse_class_pairs(o.task_classes, "task-classes");
+    c.tasks = static_cast<int>(c.task_classes.size());
+  }
+  c.validate();  // before loading the data: a bad option is reported first
   const auto data = cont::load_image_dataset(o.run.dataset, o.run.data_dir);
   const auto& train = data.train;
   const auto& test = data.test;
@@ -168,7 +183,10 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
                   "task-il: a binary +-1 problem per task; class-il: a small CNN (libtorch) with one "
                   "2*tasks-way head over all classes seen")
       ->capture_default_str();
-  cmd->add_option("--tasks", c.tasks, "Sequential two-class tasks (2..5)")->capture_default_str();
+  cmd->add_option("--tasks", c.tasks, "Sequential two-class tasks (2..5): classes 2t vs 2t+1")->capture_default_str();
+  cmd->add_option("--task-classes", o.task_classes,
+                  "Comma-separated classes of each task instead, e.g. 4-5,8-9 (the official MNIST sampling study)")
+      ->delimiter(',');
   cmd->add_option("--cnn-conv1", c.cnn_conv1_channels, "class-il CNN: channels of the first convolution")
       ->capture_default_str();
   cmd->add_option("--cnn-conv2", c.cnn_conv2_channels, "class-il CNN: channels of the second convolution")

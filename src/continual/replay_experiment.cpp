@@ -29,13 +29,15 @@ struct TaskData {
   std::vector<float> labels;
 };
 
-TaskData make_task(const ImageSet& set, int task, int per_class, const ReplayExperimentConfig& c) {
+// Task `task` = classes pair.first (label +1, class-il class 2*task) and pair.second (label -1,
+// class 2*task+1), the first `per_class` images of each.
+TaskData make_task(const ImageSet& set, int task, std::pair<int, int> pair, int per_class, const ReplayExperimentConfig& c) {
   const int dim = set.rows * set.cols;
   std::vector<size_t> idx;
   std::map<int, int> taken;
   for (size_t i = 0; i < set.size(); ++i) {
     const int cls = set.labels[i];
-    if ((cls == 2 * task || cls == 2 * task + 1) && taken[cls] < per_class) {
+    if ((cls == pair.first || cls == pair.second) && taken[cls] < per_class) {
       ++taken[cls];
       idx.push_back(i);
     }
@@ -46,9 +48,9 @@ TaskData make_task(const ImageSet& set, int task, int per_class, const ReplayExp
     const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
     for (int d = 0; d < dim; ++d)
       t.x(static_cast<Eigen::Index>(k), d) = c.normalise(px[d]);
-    const int cls = set.labels[idx[k]];
-    t.classes.push_back(cls);
-    t.labels.push_back(cls % 2 == 0 ? 1.0f : -1.0f);
+    const bool first = set.labels[idx[k]] == pair.first;
+    t.classes.push_back(first ? 2 * task : 2 * task + 1);
+    t.labels.push_back(first ? 1.0f : -1.0f);
   }
   return t;
 }
@@ -139,6 +141,18 @@ Scenario parse_scenario(const std::string& name) {
 void ReplayExperimentConfig::validate() const {
   auto bad = [](const char* field, const std::string& why) { throw Error("", 0, field, why); };
   if (tasks < 2 || tasks > 5) bad("tasks", "must be between 2 and 5");
+  if (!task_classes.empty()) {
+    if (static_cast<int>(task_classes.size()) != tasks)
+      bad("task_classes", std::to_string(task_classes.size()) + " class pairs for " + std::to_string(tasks) + " tasks");
+    std::vector<int> seen;
+    for (const auto& [a, b] : task_classes)
+      for (int cls : {a, b}) {
+        if (cls < 0 || cls > 255) bad("task_classes", "class " + std::to_string(cls) + " outside [0, 255]");
+        if (std::find(seen.begin(), seen.end(), cls) != seen.end())
+          bad("task_classes", "class " + std::to_string(cls) + " appears in two tasks (or twice in one)");
+        seen.push_back(cls);
+      }
+  }
   validate_training(1);
   if (strategies.empty()) bad("strategies", "no strategy");
   for (const auto& s : strategies) make_replay_strategy(s);
@@ -149,6 +163,13 @@ void ReplayExperimentConfig::validate() const {
     if (!(cnn_momentum >= 0 && cnn_momentum < 1)) bad("cnn_momentum", "must be in [0, 1)");
     cnn_shape(28, 28).validate();  // channel, kernel and feature sizes; the image size is checked on the data
   }
+}
+
+std::vector<std::pair<int, int>> ReplayExperimentConfig::class_pairs() const {
+  if (!task_classes.empty()) return task_classes;
+  std::vector<std::pair<int, int>> pairs;
+  for (int t = 0; t < tasks; ++t) pairs.emplace_back(2 * t, 2 * t + 1);
+  return pairs;
 }
 
 learn::SmallCnnShape ReplayExperimentConfig::cnn_shape(int rows, int cols) const {
@@ -167,12 +188,16 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
                                              const ReplayExperimentConfig& c) {
   c.validate();
   std::vector<TaskData> tr, te;
+  const auto pairs = c.class_pairs();
   for (int t = 0; t < c.tasks; ++t) {
-    tr.push_back(make_task(train, t, c.train_per_class, c));
-    te.push_back(make_task(test, t, c.test_per_class, c));
-    if (tr.back().classes.empty() || te.back().classes.empty())
-      throw Error("", 0, "tasks", "task " + std::to_string(t) + " has no images of classes " + std::to_string(2 * t) +
-                                      " and " + std::to_string(2 * t + 1));
+    const auto pair = pairs[static_cast<size_t>(t)];
+    tr.push_back(make_task(train, t, pair, c.train_per_class, c));
+    te.push_back(make_task(test, t, pair, c.test_per_class, c));
+    for (const TaskData* d : {&tr.back(), &te.back()})
+      for (int cls : {2 * t, 2 * t + 1})
+        if (std::find(d->classes.begin(), d->classes.end(), cls) == d->classes.end())
+          throw Error("", 0, "tasks", "task " + std::to_string(t) + ": no " + (d == &tr.back() ? "training" : "test") +
+                                          " image of class " + std::to_string(cls == 2 * t ? pair.first : pair.second));
   }
   ReplayExperimentResult result;
   // Angle between consecutive tasks' signed mean directions.

@@ -67,10 +67,58 @@ TEST(ReplayExperiment, ProducesOneRecordPerStrategyAndBufferAndIsDeterministic) 
   EXPECT_THROW(run_replay_experiment(train, test, c), Error);
 }
 
+// 6 classes of 4x4 images: class c lights pixels c and c+1, so class means overlap and the angle
+// between two tasks depends on which classes they hold.
+ImageSet overlapping_images(int per_class, uint64_t seed) {
+  ImageSet s;
+  s.rows = s.cols = 4;
+  Rng rng(seed);
+  for (int i = 0; i < per_class * 6; ++i) {
+    const int c = i % 6;
+    for (int p = 0; p < 16; ++p)
+      s.pixels.push_back(static_cast<uint8_t>(p == c || p == c + 1 ? 255 : rng.uniform_int(0, 60)));
+    s.labels.push_back(static_cast<uint8_t>(c));
+  }
+  return s;
+}
+
+// Explicit task classes: (0,1),(2,3) is the default split; other pairs are honoured.
+TEST(ReplayExperiment, TaskClassesChooseWhichClassesEachTaskHas) {
+  const auto train = overlapping_images(50, 1), test = overlapping_images(50, 2);
+  auto c = toy_config();
+  const auto by_default = run_replay_experiment(train, test, c);
+  c.task_classes = {{0, 1}, {2, 3}};
+  const auto explicit_pairs = run_replay_experiment(train, test, c);
+  ASSERT_EQ(by_default.runs.size(), explicit_pairs.runs.size());
+  for (size_t i = 0; i < by_default.runs.size(); ++i)
+    EXPECT_EQ(by_default.runs[i].accuracy, explicit_pairs.runs[i].accuracy);
+  EXPECT_EQ(by_default.task_angles_deg, explicit_pairs.task_angles_deg);
+  // (0 vs 1) then (2 vs 3): signals e0 - e2 and e2 - e4, about 120 degrees apart;
+  // (0 vs 2) then (1 vs 3): e0 + e1 - e2 - e3 and e1 + e2 - e3 - e4, about 75 degrees apart.
+  EXPECT_GT(by_default.task_angles_deg[0], 105.0);
+  c.task_classes = {{0, 2}, {1, 3}};
+  const auto other = run_replay_experiment(train, test, c);
+  ASSERT_EQ(other.task_angles_deg.size(), 1u);
+  EXPECT_LT(other.task_angles_deg[0], 90.0);
+  for (const auto& r : other.runs) EXPECT_GT(r.last_task_accuracy, 0.9);
+  c.scenario = Scenario::class_il;
+  c.epochs = 1;
+  c.buffer_sizes = {40};
+  c.seeds = 1;
+  EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // 4x4 images are too small for the CNN
+  c.scenario = Scenario::task_il;
+  c.task_classes = {{0, 1}, {1, 2}};
+  EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // class 1 in two tasks
+  c.task_classes = {{0, 1}};
+  EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // one pair for two tasks
+  c.task_classes = {{0, 1}, {2, 7}};
+  EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // class 7 has no images
+}
+
 TEST(ReplayExperiment, ClassIncrementalCnnForgetsWithoutReplayAndReplayHelps) {
   // Real Fashion-MNIST (installed by scripts/install-deps.sh), three tasks, small sizes.
-  if (!std::filesystem::exists(std::string(kFashionMnistDir) + "/train-images-idx3-ubyte.gz"))
-    GTEST_SKIP() << "dataset-fashion-mnist not installed";
+  ASSERT_TRUE(std::filesystem::exists(std::string(kFashionMnistDir) + "/train-images-idx3-ubyte.gz"))
+      << "dataset-fashion-mnist is installed by scripts/install-deps.sh";
   const auto train = load_fashion_mnist(kFashionMnistDir, "train"), test = load_fashion_mnist(kFashionMnistDir, "t10k");
   ReplayExperimentConfig c;
   c.scenario = Scenario::class_il;
