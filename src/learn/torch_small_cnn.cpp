@@ -98,6 +98,9 @@ struct SmallCnn::Impl {
     if (logits_out) *logits_out = at::linear(f, params[6], params[7]);
     return f;
   }
+
+  // Logits (or features) of the rows of x, kChunkRows images at a time, without autograd.
+  Matrix forward_rows(const Matrix& x, const SmallCnnShape& s, bool want_logits) const;
 };
 
 namespace {
@@ -128,6 +131,20 @@ Matrix to_matrix(const at::Tensor& t) {
 }
 
 }  // namespace
+
+Matrix SmallCnn::Impl::forward_rows(const Matrix& x, const SmallCnnShape& s, bool want_logits) const {
+  use_one_torch_thread();
+  c10::InferenceMode guard;
+  const at::Tensor all = image_tensor(x, s);
+  Matrix out(x.rows(), want_logits ? s.classes : s.feature_dim);
+  for (int64_t start = 0; start < all.size(0); start += kChunkRows) {
+    at::Tensor l;
+    const at::Tensor f = forward(all.narrow(0, start, std::min(kChunkRows, all.size(0) - start)), want_logits ? &l : nullptr);
+    const at::Tensor& rows = want_logits ? l : f;
+    out.middleRows(start, rows.size(0)) = to_matrix(rows);
+  }
+  return out;
+}
 
 SmallCnn::SmallCnn(SmallCnnShape shape, Rng& rng) : shape_(shape), impl_(std::make_unique<Impl>()) {
   shape_.validate();
@@ -182,30 +199,9 @@ void SmallCnn::set_parameters(const std::vector<float>& values) {
   impl_->load(shape_, values);
 }
 
-Matrix SmallCnn::logits(const Matrix& x) const {
-  use_one_torch_thread();
-  c10::InferenceMode guard;
-  const at::Tensor all = image_tensor(x, shape_);
-  Matrix out(x.rows(), shape_.classes);
-  for (int64_t start = 0; start < all.size(0); start += kChunkRows) {
-    at::Tensor l;
-    impl_->forward(all.narrow(0, start, std::min(kChunkRows, all.size(0) - start)), &l);
-    out.middleRows(start, l.size(0)) = to_matrix(l);
-  }
-  return out;
-}
+Matrix SmallCnn::logits(const Matrix& x) const { return impl_->forward_rows(x, shape_, /*want_logits=*/true); }
 
-Matrix SmallCnn::features(const Matrix& x) const {
-  use_one_torch_thread();
-  c10::InferenceMode guard;
-  const at::Tensor all = image_tensor(x, shape_);
-  Matrix out(x.rows(), shape_.feature_dim);
-  for (int64_t start = 0; start < all.size(0); start += kChunkRows) {
-    const at::Tensor f = impl_->forward(all.narrow(0, start, std::min(kChunkRows, all.size(0) - start)), nullptr);
-    out.middleRows(start, f.size(0)) = to_matrix(f);
-  }
-  return out;
-}
+Matrix SmallCnn::features(const Matrix& x) const { return impl_->forward_rows(x, shape_, /*want_logits=*/false); }
 
 double SmallCnn::accuracy(const Matrix& x, const std::vector<int>& labels, const std::vector<int>& allowed_classes) const {
   if (labels.size() != static_cast<size_t>(x.rows()))

@@ -10,22 +10,13 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "dmlkit/cli.h"
+#include "toy_images.h"
 
 namespace dmlkit::continual {
 namespace {
 
 // 4 classes of 4x4 images: class c lights pixel c strongly plus noise; tasks (0 vs 1), (2 vs 3).
-ImageSet toy_images(int per_class, uint64_t seed) {
-  ImageSet s;
-  s.rows = s.cols = 4;
-  Rng rng(seed);
-  for (int i = 0; i < per_class * 4; ++i) {
-    const int c = i % 4;
-    for (int p = 0; p < 16; ++p) s.pixels.push_back(static_cast<uint8_t>(p == c ? 255 : rng.uniform_int(0, 60)));
-    s.labels.push_back(static_cast<uint8_t>(c));
-  }
-  return s;
-}
+ImageSet toy_images(int per_class, uint64_t seed) { return lit_pixel_images(4, per_class, 1, 60, seed); }
 
 ReplayExperimentConfig toy_config() {
   ReplayExperimentConfig c;
@@ -69,18 +60,7 @@ TEST(ReplayExperiment, ProducesOneRecordPerStrategyAndBufferAndIsDeterministic) 
 
 // 6 classes of 4x4 images: class c lights pixels c and c+1, so class means overlap and the angle
 // between two tasks depends on which classes they hold.
-ImageSet overlapping_images(int per_class, uint64_t seed) {
-  ImageSet s;
-  s.rows = s.cols = 4;
-  Rng rng(seed);
-  for (int i = 0; i < per_class * 6; ++i) {
-    const int c = i % 6;
-    for (int p = 0; p < 16; ++p)
-      s.pixels.push_back(static_cast<uint8_t>(p == c || p == c + 1 ? 255 : rng.uniform_int(0, 60)));
-    s.labels.push_back(static_cast<uint8_t>(c));
-  }
-  return s;
-}
+ImageSet overlapping_images(int per_class, uint64_t seed) { return lit_pixel_images(6, per_class, 2, 60, seed); }
 
 // Explicit task classes: (0,1),(2,3) is the default split; other pairs are honoured.
 TEST(ReplayExperiment, TaskClassesChooseWhichClassesEachTaskHas) {

@@ -4,23 +4,13 @@
 #include "continual/sign_task_experiment.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "toy_images.h"
 
 namespace dmlkit::continual {
 namespace {
 
 // Classes 0..3 of 4x4 images: class c lights pixels c..c+5 plus small noise.
-ImageSet toy(int per_class, uint64_t seed) {
-  ImageSet s;
-  s.rows = s.cols = 4;
-  Rng rng(seed);
-  for (int i = 0; i < per_class * 4; ++i) {
-    const int c = i % 4;
-    for (int p = 0; p < 16; ++p)
-      s.pixels.push_back(static_cast<uint8_t>(p >= c && p < c + 6 ? 255 : rng.uniform_int(0, 30)));
-    s.labels.push_back(static_cast<uint8_t>(c));
-  }
-  return s;
-}
+ImageSet toy(int per_class, uint64_t seed) { return lit_pixel_images(4, per_class, 6, 30, seed); }
 
 SignTaskConfig toy_config() {
   SignTaskConfig c;
