@@ -8,13 +8,18 @@ std::string format_message(const std::string& file, long line, const std::string
   if (!file.empty()) {
     out += file;
     if (line > 0) {
-      // (appended piecewise: GCC 12 warns falsely about `":" + std::to_string(...)` here)
+      // (appended piecewise: GCC 12 warns falsely (-Wrestrict) about `":" + std::to_string(...)`
+      // and `"field '" + field` here)
       out += ':';
       out += std::to_string(line);
     }
     out += ": ";
   }
-  if (!field.empty()) out += "field '" + field + "': ";
+  if (!field.empty()) {
+    out += "field '";
+    out += field;
+    out += "': ";
+  }
   out += message;
   return out;
 }

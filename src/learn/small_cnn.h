@@ -8,8 +8,9 @@
 //                 -> flatten -> linear (feature_dim) -> ReLU   = features(x)
 //                 -> linear (classes)                          = logits(x)
 //
-// Trained with libtorch autograd (the implementation, learn/torch_small_cnn.cpp, is the only
-// translation unit that includes torch; this header speaks Eigen). Every random number (initial
+// Trained with libtorch autograd: the tensors and their computations live in the libtorch plugin
+// (learn/torch/small_cnn.cpp, loaded on first use, see learn/torch_plugin.h); this header and
+// learn/small_cnn.cpp (shapes, initial values, checks, accuracy) speak Eigen. Every random number (initial
 // weights, batch order) comes from the caller's dmlkit::Rng, never from torch's global generator;
 // torch runs on one intra-op thread in the calling thread, so results do not depend on how many
 // worker threads an experiment uses.
@@ -19,6 +20,7 @@
 //     and Linear: weights and biases i.i.d. U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -26,6 +28,8 @@
 #include "learn/patch_dataset.h"
 
 namespace dmlkit::learn {
+
+class SmallCnnEngine;  // learn/torch_plugin.h
 
 struct SmallCnnShape {
   int image_rows = 28, image_cols = 28;
@@ -43,6 +47,10 @@ struct SmallCnnShape {
   int pooled_cols() const;
   // Number of trainable scalars.
   size_t parameter_count() const;
+  // Sizes of the parameter tensors in the order of SmallCnn::parameters(): conv1.weight
+  // [c1][1][k][k], conv1.bias, conv2.weight [c2][c1][k][k], conv2.bias, fc1.weight
+  // [feature_dim][c2*pr*pc], fc1.bias, fc2.weight [classes][feature_dim], fc2.bias.
+  std::vector<std::vector<int64_t>> parameter_sizes() const;
 };
 
 struct SmallCnnSgd {
@@ -87,9 +95,8 @@ class SmallCnn {
   void train_sgd(const Matrix& x, const std::vector<int>& labels, const SmallCnnSgd& sgd, Rng& rng);
 
  private:
-  struct Impl;
   SmallCnnShape shape_;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<SmallCnnEngine> engine_;
 };
 
 }  // namespace dmlkit::learn

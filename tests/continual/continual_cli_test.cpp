@@ -7,6 +7,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <utility>
+
+#include <sys/wait.h>
 
 #include "dmlkit/cli.h"
 
@@ -56,6 +60,40 @@ TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
   EXPECT_NE(e2.str().find("backend"), std::string::npos);
   EXPECT_EQ(e2.str().find('\n'), e2.str().size() - 1);  // one line
   EXPECT_FALSE(fs::exists(dir));
+}
+
+// Runs the dmlkit binary with DMLKIT_TORCH_PLUGIN pointing nowhere; returns (exit status, output).
+std::pair<int, std::string> run_without_plugin(const std::string& args) {
+  const std::string command =
+      "env DMLKIT_TORCH_PLUGIN=/nonexistent/libdmlkit_torch.so " + std::string(DMLKIT_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string output;
+  char buffer[4096];
+  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// libtorch is a plugin loaded on first use: commands that train no network run without it, and
+// one that does reports a missing plugin in one line with exit status 2 and writes nothing.
+TEST(ContinualCli, TheTorchPluginIsLoadedOnlyWhenANetworkTrains) {
+  const auto dir = fs::temp_directory_path() / "dmlkit_no_plugin_cli_test";
+  fs::remove_all(dir);
+  const auto [sweep_status, sweep_out] =
+      run_without_plugin("continual angle-sweep --angles 30 --epochs 5 --out " + (dir / "sweep").string());
+  EXPECT_EQ(sweep_status, 2) << sweep_out;
+  EXPECT_NE(sweep_out.find("cannot load the libtorch plugin"), std::string::npos) << sweep_out;
+  EXPECT_EQ(sweep_out.find('\n'), sweep_out.size() - 1) << sweep_out;  // one line
+  EXPECT_FALSE(fs::exists(dir / "sweep"));
+  const auto [eigen_status, eigen_out] = run_without_plugin(
+      "continual angle-sweep --angles 30 --epochs 5 --backend eigen --format csv --out " + (dir / "eigen").string());
+  EXPECT_EQ(eigen_status, 0) << eigen_out;
+  const auto [cluster_status, cluster_out] = run_without_plugin(
+      "cluster simulate --workload pollux-6 --cluster 16x4 --policy fifo --format csv --out " + (dir / "cluster").string());
+  EXPECT_EQ(cluster_status, 0) << cluster_out;
+  EXPECT_TRUE(fs::exists(dir / "cluster" / "results.json"));
+  fs::remove_all(dir);
 }
 
 }  // namespace

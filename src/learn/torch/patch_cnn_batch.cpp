@@ -1,6 +1,6 @@
 // Batched full-batch gradient descent and per-sample Fisher of the patch CNN on libtorch autograd
-// (see patch_cnn_batch.h). The only translation unit of learn/ that includes libtorch for it.
-#include "learn/patch_cnn_batch.h"
+// (see learn/patch_cnn_batch.h); part of the libtorch plugin (learn/torch_plugin.h).
+#include "learn/torch/torch_impl.h"
 
 #include <torch/torch.h>
 
@@ -12,7 +12,7 @@
 
 #include "core/parallel_for.h"
 
-namespace dmlkit::learn {
+namespace dmlkit::learn::torch_impl {
 namespace {
 
 // libtorch ops run on one thread inside a worker (the parallelism is across chunks); OpenMP's
@@ -155,8 +155,8 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
 
 }  // namespace
 
-std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
-                                             const BatchTrainConfig& batch) {
+std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
+                                       const BatchTrainConfig& batch) {
   if (config.epochs < 0 || !(config.learning_rate > 0)) throw std::invalid_argument("train_full_batch_torch: bad config");
   if (config.batch_size != 0) throw std::invalid_argument("train_full_batch_torch: full batch only (batch_size 0)");
   if (batch.chunk_models < 1 || batch.threads < 1) throw std::invalid_argument("train_full_batch_torch: bad batch config");
@@ -178,7 +178,7 @@ std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>
   return out;
 }
 
-Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data) {
+Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
   OneTorchThread one_thread;
   const PatchCnnShape& s = net.shape();
   const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
@@ -208,4 +208,4 @@ Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data) {
   return fisher;
 }
 
-}  // namespace dmlkit::learn
+}  // namespace dmlkit::learn::torch_impl
