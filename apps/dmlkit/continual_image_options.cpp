@@ -28,6 +28,9 @@ void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c
   cmd.add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
   cmd.add_option("--seed", c.seed, "Base random seed")->capture_default_str();
   cmd.add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
+  cmd.add_option("--backend", o.backend,
+                 "Training backend of the ReLU^q head: torch (libtorch autograd) or eigen (hand-written reference)")
+      ->capture_default_str();
   add_output_options(cmd, o.out, o.format);
 }
 

@@ -19,6 +19,7 @@ struct ImageRunOptions {
   std::string data_dir;  // empty: the data set's default folder
   std::string out;
   std::string format = "table";
+  std::string backend = "torch";  // --backend of the ReLU^q head
 };
 
 // Adds --dataset and --data-dir (first) ...

@@ -68,6 +68,7 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
   j["schema_version"] = kReplaySchemaVersion;
   j["command"] = "continual replay";
   j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
+                 {"backend", o.run.backend},
                  {"task_classes", tasks_text(c)},
                  {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
@@ -108,6 +109,7 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
                     "). Old-task accuracy is the mean final accuracy on tasks 0..T-2; forgetting is the mean drop "
                     "from their best accuracy.");
   rep.add_facts({{"Scenario", o.scenario},
+                 {"Training backend (task-il head)", o.run.backend},
                  {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"Tasks", std::to_string(c.tasks)},
                  {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
@@ -148,6 +150,7 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
 int run(ReplayOptions& o, Context& ctx) {
   auto& c = o.config;
   c.scenario = cont::parse_scenario(o.scenario);
+  c.backend = learn::parse_backend(o.run.backend);
   if (!o.task_classes.empty()) {
     c.task_classes = parse_class_pairs(o.task_classes, "task-classes");
     c.tasks = static_cast<int>(c.task_classes.size());

@@ -51,6 +51,7 @@ TextTable runs_table(const cont::SignTaskResult& r) {
 int run(SignAngleOptions& o, Context& ctx) {
   auto& c = o.config;
   c.pairs = parse_class_pairs(o.pairs, "pairs");
+  c.backend = learn::parse_backend(o.run.backend);
   c.validate();
   const auto data = cont::load_image_dataset(o.run.dataset, o.run.data_dir);
   const auto& train = data.train;
@@ -62,7 +63,7 @@ int run(SignAngleOptions& o, Context& ctx) {
   nlohmann::json j;
   j["schema_version"] = kSignAngleSchemaVersion;
   j["command"] = "continual sign-angle";
-  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
+  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"backend", o.run.backend}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
                  {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
                  {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
                  {"learning_rate", c.learning_rate}, {"epochs", c.epochs}, {"batch_size", c.batch_size},
@@ -80,6 +81,7 @@ int run(SignAngleOptions& o, Context& ctx) {
                     std::to_string(c.power_q) + " head learns the old task, then the new task plus r replayed "
                     "old-task samples; the curves are the old task's test accuracy after the new task.");
   rep.add_facts({{"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
+                 {"Training backend", o.run.backend},
                  {"New task label convention", c.flip_new_task ? "flipped (+x labelled -1)" : "same as the old task"},
                  {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
                                                      std::to_string(c.batch_size)},

@@ -57,14 +57,6 @@ std::string variant_name(Variant v) {
   return "?";
 }
 
-TrainBackend parse_backend(const std::string& name) {
-  if (name == "torch") return TrainBackend::torch;
-  if (name == "eigen") return TrainBackend::eigen;
-  throw Error("", 0, "backend", "unknown backend '" + name + "' (expected torch or eigen)");
-}
-
-std::string backend_name(TrainBackend b) { return b == TrainBackend::torch ? "torch" : "eigen"; }
-
 Variant parse_variant(const std::string& name) {
   for (Variant v : all_variants())
     if (variant_name(v) == name) return v;

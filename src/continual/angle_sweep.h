@@ -23,14 +23,14 @@
 
 #include "continual/signal_noise.h"
 #include "learn/patch_cnn.h"
+#include "learn/train_backend.h"
 
 namespace dmlkit::continual {
 
 enum class Variant { cl, replay, ewc, ewc_replay };
-enum class TrainBackend { torch, eigen };
-// "torch" or "eigen"; throws dmlkit::Error("", 0, "backend", ...) otherwise.
-TrainBackend parse_backend(const std::string& name);
-std::string backend_name(TrainBackend b);
+using learn::TrainBackend;  // learn/train_backend.h: torch (libtorch) or eigen (reference)
+using learn::backend_name;
+using learn::parse_backend;
 const std::vector<Variant>& all_variants();
 std::string variant_name(Variant v);
 // Throws dmlkit::Error("", 0, "variant", ...) for an unknown name.

@@ -7,6 +7,7 @@
 
 #include "learn/gradient_descent.h"
 #include "learn/patch_cnn.h"
+#include "learn/train_backend.h"
 
 namespace dmlkit::continual {
 
@@ -23,6 +24,8 @@ struct ImageTrainingConfig {
   int seeds = 3;
   uint64_t seed = 1;
   int threads = 2;
+  // The ReLU^q head trains on libtorch autograd (default) or on the hand-written Eigen reference.
+  learn::TrainBackend backend = learn::TrainBackend::torch;
 
   // Checks these fields (at least `min_per_class` images per class); throws Error naming the field.
   void validate_training(int min_per_class) const;

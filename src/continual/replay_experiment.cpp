@@ -258,7 +258,7 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
           for (int k = 0; k < 2 * (t + 1); ++k) seen_classes.push_back(k);
           for (int j = 0; j <= t; ++j) acc.push_back(cnn->accuracy(te[j].x, te[j].classes, seen_classes));
         } else {
-          learn::train_gradient_descent(*net, to_dataset(data.x, data.labels), gd, nullptr, r_gd);
+          learn::train_patch_cnn(c.backend, *net, to_dataset(data.x, data.labels), gd, nullptr, r_gd);
           for (int j = 0; j <= t; ++j) acc.push_back(1.0 - net->error(test_sets[static_cast<size_t>(j)]));
         }
         run.accuracy.push_back(acc);

@@ -113,7 +113,7 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
     const Rng base = Rng(c.seed).split(p).split(n);
     Rng r_init = base.split(1), r_gd1 = base.split(2), r_perm = base.split(3);
     learn::PatchCnn net(shape, r_init);
-    learn::train_gradient_descent(net, make(old_tr, 1.0f), gd, nullptr, r_gd1);
+    learn::train_patch_cnn(c.backend, net, make(old_tr, 1.0f), gd, nullptr, r_gd1);
     const double before = 1.0 - net.error(old_test);
     // Old-task replay candidates in a seeded random order; replay size r takes the first r.
     std::vector<size_t> order = identity(old_tr.rows());
@@ -127,7 +127,7 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
       append_sign_task(old_tr, order, replay, x, lab);
       learn::PatchCnn net2 = net;
       Rng r_gd2 = base.split(100 + r);
-      learn::train_gradient_descent(net2, PatchDataset::from_patches(x, 1, lab, false), gd, nullptr, r_gd2);
+      learn::train_patch_cnn(c.backend, net2, PatchDataset::from_patches(x, 1, lab, false), gd, nullptr, r_gd2);
       SignTaskRun run;
       run.old_class = old_c;
       run.new_class = new_c;

@@ -41,6 +41,14 @@ struct BatchTrainConfig {
 std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
                                              const BatchTrainConfig& batch = {});
 
+// One network, the exact contract of learn::train_gradient_descent (full batch when
+// config.batch_size is 0 or covers the data, else shuffled mini-batches drawn from `rng` in the same
+// order, mean logistic loss per batch, EWC proximal step after each), on libtorch autograd. Per
+// batch it costs ~15 tensor operations, so it suits mini-batches of real images; many tiny
+// full-batch networks train faster together with train_full_batch_torch.
+GdResult train_gradient_descent_torch(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
+                                      const QuadraticPenalty* penalty, Rng& rng);
+
 // Exact diagonal Fisher (1/n) sum_i p_i (1 - p_i) (d f_i / d w)^2, with per-sample gradients from
 // one autograd pass (the weights are expanded per sample). Same definition as
 // PatchCnn::fisher_diagonal.

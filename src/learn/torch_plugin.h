@@ -31,13 +31,15 @@ struct TorchPlugin {
   int abi_version = 0;
   std::vector<GdResult> (*train_full_batch)(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
                                             const BatchTrainConfig& batch) = nullptr;
+  GdResult (*train_one)(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
+                        const QuadraticPenalty* penalty, Rng& rng) = nullptr;
   Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data) = nullptr;
   // A network of `shape` (already validated) with these parameters (parameter_count() values).
   std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape, const std::vector<float>& values) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 1;
+constexpr int kTorchPluginAbi = 2;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be

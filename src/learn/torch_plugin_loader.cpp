@@ -59,6 +59,11 @@ std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>
   return torch_plugin().train_full_batch(jobs, config, batch);
 }
 
+GdResult train_gradient_descent_torch(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
+                                      const QuadraticPenalty* penalty, Rng& rng) {
+  return torch_plugin().train_one(net, data, config, penalty, rng);
+}
+
 Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data) {
   return torch_plugin().fisher_diagonal(net, data);
 }

@@ -58,6 +58,23 @@ TEST(ReplayExperiment, ProducesOneRecordPerStrategyAndBufferAndIsDeterministic) 
   EXPECT_THROW(run_replay_experiment(train, test, c), Error);
 }
 
+// The task-il head trains on libtorch by default; the Eigen reference gives the same accuracies.
+TEST(ReplayExperiment, TorchAndEigenHeadsAgree) {
+  const auto train = toy_images(50, 1), test = toy_images(50, 2);
+  auto c = toy_config();
+  c.learning_rate = 0.05;  // slow enough that the runs differ from each other
+  c.epochs = 2;
+  c.backend = learn::TrainBackend::torch;
+  const auto a = run_replay_experiment(train, test, c);
+  c.backend = learn::TrainBackend::eigen;
+  const auto b = run_replay_experiment(train, test, c);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (size_t i = 0; i < a.runs.size(); ++i)
+    for (size_t t = 0; t < a.runs[i].accuracy.size(); ++t)
+      for (size_t j = 0; j < a.runs[i].accuracy[t].size(); ++j)
+        EXPECT_NEAR(a.runs[i].accuracy[t][j], b.runs[i].accuracy[t][j], 0.011);  // one test image of 100
+}
+
 // 6 classes of 4x4 images: class c lights pixels c and c+1, so class means overlap and the angle
 // between two tasks depends on which classes they hold.
 ImageSet overlapping_images(int per_class, uint64_t seed) { return lit_pixel_images(6, per_class, 2, 60, seed); }

@@ -5,7 +5,9 @@
 
 #include <cmath>
 
+#include "core/error.h"
 #include "learn/patch_cnn_batch.h"
+#include "learn/train_backend.h"
 
 namespace dmlkit::learn {
 namespace {
@@ -72,6 +74,48 @@ TEST(PatchCnnBatch, MatchesTheEigenReferenceWithAndWithoutEwc) {
   PatchCnn free = start;
   train_gradient_descent(free, data2, gd, nullptr, unused);
   EXPECT_LT((bat[1].weights() - start.weights()).norm(), (free.weights() - start.weights()).norm());
+}
+
+// One network with shuffled mini-batches (and with the full batch): the libtorch trainer draws the
+// same batches from the Rng as the Eigen reference and ends at the same weights.
+TEST(PatchCnnTorch, MiniBatchTrainingMatchesTheEigenReference) {
+  const auto data = make_data(45, 0.4, 21);
+  Rng init(13);
+  const PatchCnn start(small_shape(), init);
+  QuadraticPenalty ewc{start.weights(), start.fisher_diagonal(data), 20.0};
+  for (size_t batch : {size_t{0}, size_t{8}}) {
+    const std::vector<const QuadraticPenalty*> penalties = {nullptr, &ewc};
+    for (const QuadraticPenalty* pen : penalties) {
+      SCOPED_TRACE("batch " + std::to_string(batch) + (pen ? " with EWC" : ""));
+      GdConfig gd;
+      gd.learning_rate = 0.05;
+      gd.epochs = 40;
+      gd.batch_size = batch;
+      PatchCnn a = start, b = start;
+      Rng ra(99), rb(99);
+      const auto res_eigen = train_gradient_descent(a, data, gd, pen, ra);
+      const auto res_torch = train_patch_cnn(TrainBackend::torch, b, data, gd, pen, rb);
+      EXPECT_FALSE(res_torch.diverged);
+      EXPECT_EQ(res_torch.epochs_run, 40);
+      EXPECT_GT(max_abs_diff(b.weights(), start.weights()), 1e-2);
+      EXPECT_LT(max_abs_diff(a.weights(), b.weights()), 1e-4);
+      EXPECT_NEAR(res_eigen.final_loss, res_torch.final_loss, 1e-5);
+      EXPECT_EQ(ra.uniform_int(0, 1000000), rb.uniform_int(0, 1000000));  // same draws consumed
+    }
+  }
+  PatchCnn wild = start;
+  PatchDataset huge = data;
+  huge.unique_patches *= 1e6f;
+  GdConfig gd;
+  gd.batch_size = 8;
+  gd.epochs = 20;
+  Rng r(1);
+  const auto res = train_patch_cnn(TrainBackend::torch, wild, huge, gd, nullptr, r);
+  EXPECT_TRUE(res.diverged);
+  EXPECT_EQ(res.epochs_run, 1);  // stopped in the first epoch
+  EXPECT_EQ(parse_backend("torch"), TrainBackend::torch);
+  EXPECT_EQ(backend_name(TrainBackend::eigen), "eigen");
+  EXPECT_THROW(parse_backend("jax"), Error);
 }
 
 TEST(PatchCnnBatch, ANetworkDoesNotDependOnItsBatchMatesOrThreads) {

@@ -178,6 +178,90 @@ std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs
   return out;
 }
 
+GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& config, const QuadraticPenalty* penalty,
+                   Rng& rng) {
+  if (config.epochs < 0 || !(config.learning_rate > 0)) throw std::invalid_argument("gradient descent: bad config");
+  const Matrix& w0 = net.weights();
+  if (penalty && (penalty->anchor.rows() != w0.rows() || penalty->anchor.cols() != w0.cols() ||
+                  penalty->precision.rows() != w0.rows() || penalty->precision.cols() != w0.cols()))
+    throw std::invalid_argument("gradient descent: penalty shape differs from the weights");
+  if (data.patch_len != net.shape().patch_len) throw std::invalid_argument("PatchCnn: patch length mismatch");
+  OneTorchThread one_thread;
+  const PatchCnnShape& s = net.shape();
+  const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
+  const int64_t R = 2 * s.filters_per_class;
+  // Dense patches (n x P x d) and labels; the weights as a leaf tensor.
+  auto X = torch::empty({n, P, d});
+  float* xp = X.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t p = 0; p < P; ++p) {
+      const auto row = data.patch(static_cast<size_t>(i), static_cast<int>(p));
+      std::memcpy(xp + (i * P + p) * d, row.data(), sizeof(float) * static_cast<size_t>(d));
+    }
+  auto y = torch::from_blob(const_cast<float*>(data.labels.data()), {n}, torch::kFloat).clone();
+  auto W = torch::empty({R, d});
+  copy_into(W, w0);
+  W.requires_grad_(true);
+  torch::Tensor prox_shift, prox_div;
+  const bool use_penalty = penalty && penalty->lambda != 0.0;
+  if (use_penalty) {
+    const float c = static_cast<float>(config.learning_rate * penalty->lambda);
+    const Matrix cf = c * penalty->precision;
+    prox_div = torch::empty({R, d});
+    prox_shift = torch::empty({R, d});
+    copy_into(prox_div, Matrix((cf.array() + 1.0f).matrix()));
+    copy_into(prox_shift, Matrix((cf.array() * penalty->anchor.array()).matrix()));
+  }
+  const auto coef = filter_coefficients(s, static_cast<int>(P));
+  const float lr = static_cast<float>(config.learning_rate);
+  auto mean_loss = [&](const torch::Tensor& xb, const torch::Tensor& yb) {
+    auto f = torch::matmul(relu_pow(torch::matmul(xb, W.t()), s.power_q), coef).sum(1);  // b
+    return torch::softplus(-yb * f).mean();
+  };
+  // One gradient step on rows `idx` (all rows when undefined); false if the loss was not finite.
+  auto step = [&](const torch::Tensor& idx) {
+    auto loss = idx.defined() ? mean_loss(X.index_select(0, idx), y.index_select(0, idx)) : mean_loss(X, y);
+    loss.backward();
+    torch::NoGradGuard no_grad;
+    W.sub_(W.grad(), lr);
+    W.grad().zero_();
+    if (use_penalty) W.add_(prox_shift).div_(prox_div);
+    return std::isfinite(loss.item<double>());
+  };
+  GdResult result;
+  const size_t count = static_cast<size_t>(n);
+  const bool full = config.batch_size == 0 || config.batch_size >= count;
+  std::vector<int64_t> order(count);
+  for (size_t i = 0; i < count; ++i) order[i] = static_cast<int64_t>(i);
+  for (int e = 0; e < config.epochs; ++e) {
+    bool ok = true;
+    if (full) {
+      ok = count == 0 || step(torch::Tensor());
+    } else {
+      // The same Fisher-Yates draws as train_gradient_descent, so both see the same batches.
+      for (size_t i = count; i > 1; --i)
+        std::swap(order[i - 1], order[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+      for (size_t start = 0; start < count && ok; start += config.batch_size) {
+        const int64_t len = static_cast<int64_t>(std::min(count, start + config.batch_size) - start);
+        ok = step(torch::from_blob(order.data() + start, {len}, torch::kLong));
+      }
+    }
+    result.epochs_run = e + 1;
+    if (!ok || !torch::isfinite(W).all().item<bool>()) {
+      result.diverged = true;
+      break;
+    }
+  }
+  {
+    torch::NoGradGuard no_grad;
+    result.final_loss = count == 0 ? 0.0 : mean_loss(X, y).item<double>();
+  }
+  if (!std::isfinite(result.final_loss)) result.diverged = true;
+  Matrix& w = net.weights();
+  std::memcpy(w.data(), W.detach().contiguous().data_ptr<float>(), sizeof(float) * static_cast<size_t>(w.size()));
+  return result;
+}
+
 Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
   OneTorchThread one_thread;
   const PatchCnnShape& s = net.shape();
