@@ -40,7 +40,9 @@ class SlurmLab {
     char tmpl[] = "/tmp/dmlkit-lab-XXXXXX";
     if (!mkdtemp(tmpl)) return;
     dir_ = tmpl;
-    const ProcessResult r = script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node)}, 90);
+    // up: munged <= 10 s, slurmctld <= 2 x 30 s (it is restarted once if it does not answer),
+    // nodes idle <= 30 s.
+    const ProcessResult r = script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node)}, 150);
     up_ = r.ok();
     if (!up_) error_ = "slurm-lab.sh up failed: " + r.err + r.out;
   }
