@@ -37,6 +37,19 @@ void copy_into(torch::Tensor dst, const Matrix& m) {
   std::memcpy(dst.data_ptr<float>(), m.data(), sizeof(float) * static_cast<size_t>(m.size()));
 }
 
+// Every sample's patches as one dense n x P x d tensor (duplicates expanded again).
+torch::Tensor dense_patches(const PatchDataset& data) {
+  const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = data.patch_len;
+  auto X = torch::empty({n, P, d});
+  float* xp = X.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t p = 0; p < P; ++p) {
+      const auto row = data.patch(static_cast<size_t>(i), static_cast<int>(p));
+      std::memcpy(xp + (i * P + p) * d, row.data(), sizeof(float) * static_cast<size_t>(d));
+    }
+  return X;
+}
+
 // sigma(A) = max(0, A)^q. ATen evaluates integer powers 2 and 3 by multiplication.
 torch::Tensor relu_pow(const torch::Tensor& a, int q) {
   auto r = torch::relu(a);
@@ -191,13 +204,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
   const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
   const int64_t R = 2 * s.filters_per_class;
   // Dense patches (n x P x d) and labels; the weights as a leaf tensor.
-  auto X = torch::empty({n, P, d});
-  float* xp = X.data_ptr<float>();
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t p = 0; p < P; ++p) {
-      const auto row = data.patch(static_cast<size_t>(i), static_cast<int>(p));
-      std::memcpy(xp + (i * P + p) * d, row.data(), sizeof(float) * static_cast<size_t>(d));
-    }
+  auto X = dense_patches(data);
   auto y = torch::from_blob(const_cast<float*>(data.labels.data()), {n}, torch::kFloat).clone();
   auto W = torch::empty({R, d});
   copy_into(W, w0);
@@ -271,13 +278,7 @@ Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
   if (n == 0) return fisher;
   // Dense patches (n x P x d) and one copy of the weights per sample (n x R x d): the gradient of
   // sum_i f_i with respect to copy i is d f_i / d w.
-  auto X = torch::empty({n, P, d});
-  float* xp = X.data_ptr<float>();
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t p = 0; p < P; ++p) {
-      const auto row = data.patch(static_cast<size_t>(i), static_cast<int>(p));
-      std::memcpy(xp + (i * P + p) * d, row.data(), sizeof(float) * static_cast<size_t>(d));
-    }
+  auto X = dense_patches(data);
   auto W = torch::empty({R, d});
   copy_into(W, net.weights());
   auto Wn = W.unsqueeze(0).expand({n, R, d}).clone().requires_grad_(true);
