@@ -109,7 +109,7 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
                     "). Old-task accuracy is the mean final accuracy on tasks 0..T-2; forgetting is the mean drop "
                     "from their best accuracy.");
   rep.add_facts({{"Scenario", o.scenario},
-                 {"Training backend (task-il head)", o.run.backend},
+                 {"Training backend", class_il ? "torch (libtorch CNN)" : o.run.backend},
                  {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"Tasks", std::to_string(c.tasks)},
                  {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},

@@ -158,6 +158,8 @@ void ReplayExperimentConfig::validate() const {
   for (const auto& s : strategies) make_replay_strategy(s);
   if (buffer_sizes.empty()) bad("buffer_sizes", "no buffer size");
   if (scenario == Scenario::class_il) {
+    if (backend != learn::TrainBackend::torch)
+      bad("backend", "class-il trains a libtorch CNN; the eigen backend exists for the task-il head only");
     if (!(cnn_learning_rate > 0) || !std::isfinite(cnn_learning_rate)) bad("cnn_learning_rate", "must be positive");
     if (cnn_batch_size < 1) bad("cnn_batch_size", "must be at least 1");
     if (!(cnn_momentum >= 0 && cnn_momentum < 1)) bad("cnn_momentum", "must be in [0, 1)");

@@ -103,6 +103,9 @@ TEST(ReplayExperiment, TaskClassesChooseWhichClassesEachTaskHas) {
   c.buffer_sizes = {40};
   c.seeds = 1;
   EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // 4x4 images are too small for the CNN
+  c.backend = learn::TrainBackend::eigen;
+  EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // no Eigen version of the CNN
+  c.backend = learn::TrainBackend::torch;
   c.scenario = Scenario::task_il;
   c.task_classes = {{0, 1}, {1, 2}};
   EXPECT_THROW(run_replay_experiment(train, test, c), Error);  // class 1 in two tasks
