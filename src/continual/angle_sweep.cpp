@@ -209,9 +209,7 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     for (size_t i = 0; i < keep2.size(); ++i) keep2[i] = i;
     std::vector<size_t> pool(one.train.size());
     for (size_t i = 0; i < pool.size(); ++i) pool[i] = i;
-    for (size_t i = 0; i < k; ++i)
-      std::swap(pool[i], pool[i + static_cast<size_t>(r_replay.uniform_int(0, static_cast<int64_t>(pool.size() - i) - 1))]);
-    pool.resize(k);
+    pool.resize(r_replay.sample_prefix(pool.begin(), pool.end(), k));
     PatchDataset mix = PatchDataset::concat(train2.subset(keep2), one.train.subset(pool));
     twos[job] = TaskTwo{std::move(train2), std::move(mix), base.split(2)};
   });

@@ -117,8 +117,7 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
     const double before = 1.0 - net.error(old_test);
     // Old-task replay candidates in a seeded random order; replay size r takes the first r.
     std::vector<size_t> order = identity(old_tr.rows());
-    for (size_t i = order.size(); i > 1; --i)
-      std::swap(order[i - 1], order[static_cast<size_t>(r_perm.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+    r_perm.shuffle(order.begin(), order.end());
     for (size_t r = 0; r < R; ++r) {
       Matrix x(0, new_tr.cols());
       std::vector<float> lab;

@@ -37,7 +37,7 @@ learn::PatchDataset generate_task(const SignalNoiseConfig& config, const std::ve
     const float y = rng.uniform() < 0.5 ? 1.0f : -1.0f;
     labels[static_cast<size_t>(i)] = y;
     std::iota(order.begin(), order.end(), 0);
-    for (int k = P - 1; k > 0; --k) std::swap(order[k], order[static_cast<size_t>(rng.uniform_int(0, k))]);
+    rng.shuffle(order.begin(), order.end());
     // order[p] == 0 marks the signal patch.
     for (int p = 0; p < P; ++p) {
       auto row = patches.row(static_cast<Eigen::Index>(i) * P + p);

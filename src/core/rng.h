@@ -3,6 +3,8 @@
 // consumer never perturbs the numbers another consumer draws. Generator: xoshiro256** seeded by
 // SplitMix64 (public-domain algorithms by Blackman and Vigna); satisfies UniformRandomBitGenerator.
 #pragma once
+#include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -48,6 +50,21 @@ class Rng {
     do r = next();
     while (r >= limit);
     return lo + static_cast<int64_t>(r % range);
+  }
+  // Fisher-Yates shuffle of [first, last) from the back: for i = n-1 .. 1, swap element i with a
+  // uniform element of 0..i. The one shuffle every component uses, so equal seeds give equal orders.
+  template <typename It>
+  void shuffle(It first, It last) {
+    for (int64_t i = static_cast<int64_t>(last - first) - 1; i > 0; --i) std::iter_swap(first + i, first + uniform_int(0, i));
+  }
+  // Partial Fisher-Yates from the front: afterwards the first min(k, n) elements of [first, last)
+  // are a uniform sample without replacement, in the order drawn. Returns min(k, n).
+  template <typename It>
+  size_t sample_prefix(It first, It last, size_t k) {
+    const int64_t n = static_cast<int64_t>(last - first);
+    const int64_t take = std::min<int64_t>(static_cast<int64_t>(k), n);
+    for (int64_t i = 0; i < take; ++i) std::iter_swap(first + i, first + i + uniform_int(0, n - i - 1));
+    return static_cast<size_t>(take);
   }
   // Exponential with the given rate (mean 1/rate).
   double exponential(double rate) { return -std::log1p(-uniform()) / rate; }

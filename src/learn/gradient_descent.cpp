@@ -40,9 +40,7 @@ GdResult train_gradient_descent(PatchCnn& net, const PatchDataset& data, const G
     if (full) {
       ok = step(data);
     } else {
-      // Fisher-Yates with the run's Rng (deterministic for a given seed).
-      for (size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+      rng.shuffle(order.begin(), order.end());  // deterministic for a given seed
       for (size_t start = 0; start < order.size() && ok; start += config.batch_size) {
         const size_t end = std::min(order.size(), start + config.batch_size);
         ok = step(data.subset(std::vector<size_t>(order.begin() + start, order.begin() + end)));

@@ -18,11 +18,7 @@ std::string AngleStrategy::name() const {
 
 std::vector<size_t> AngleStrategy::select(const learn::Matrix& features, const std::vector<int>& labels,
                                           size_t budget, Rng&) const {
-  const auto classes = indices_by_class(labels);
-  std::vector<size_t> out;
-  if (classes.empty()) return out;
-  const size_t k = budget / classes.size();
-  for (const auto& [label, idx] : classes) {
+  return select_per_class(labels, budget, [&](std::vector<size_t> idx, size_t k) {
     const std::vector<double> cos = cosines_to_prototype(features, idx);
     std::vector<double> key(cos.size());
     if (mode_ == AngleMode::mid) {
@@ -34,10 +30,10 @@ std::vector<size_t> AngleStrategy::select(const learn::Matrix& features, const s
     std::vector<size_t> order(idx.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
-    const size_t take = std::min(k, order.size());
-    for (size_t t = 0; t < take; ++t) out.push_back(idx[order[t]]);
-  }
-  return out;
+    std::vector<size_t> chosen;
+    for (size_t t = 0; t < std::min(k, order.size()); ++t) chosen.push_back(idx[order[t]]);
+    return chosen;
+  });
 }
 
 }  // namespace dmlkit::continual

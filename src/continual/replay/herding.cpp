@@ -7,11 +7,8 @@ namespace dmlkit::continual {
 
 std::vector<size_t> HerdingStrategy::select(const learn::Matrix& features, const std::vector<int>& labels,
                                             size_t budget, Rng&) const {
-  const auto classes = indices_by_class(labels);
-  std::vector<size_t> out;
-  if (classes.empty()) return out;
-  const size_t k = budget / classes.size();
-  for (const auto& [label, idx] : classes) {
+  return select_per_class(labels, budget, [&](std::vector<size_t> idx, size_t k) {
+    std::vector<size_t> out;
     const auto n = static_cast<Eigen::Index>(idx.size());
     Eigen::MatrixXd f(n, features.cols());
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -38,8 +35,8 @@ std::vector<size_t> HerdingStrategy::select(const learn::Matrix& features, const
       chosen_sum += f.row(best_i);
       out.push_back(idx[static_cast<size_t>(best_i)]);
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 }  // namespace dmlkit::continual

@@ -36,6 +36,18 @@ std::vector<std::pair<int, std::vector<size_t>>> indices_by_class(const std::vec
   return {by.begin(), by.end()};
 }
 
+std::vector<size_t> select_per_class(const std::vector<int>& labels, size_t budget, const ClassPick& pick) {
+  auto classes = indices_by_class(labels);
+  std::vector<size_t> out;
+  if (classes.empty()) return out;
+  const size_t k = budget / classes.size();
+  for (auto& [label, rows] : classes) {
+    const auto chosen = pick(std::move(rows), k);
+    out.insert(out.end(), chosen.begin(), chosen.end());
+  }
+  return out;
+}
+
 std::vector<double> cosines_to_prototype(const learn::Matrix& features, const std::vector<size_t>& rows) {
   const Eigen::Index dim = features.cols();
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(dim);

@@ -7,6 +7,7 @@
 // streaming strategies (reservoir, angle-mid-stream) see the pool one row at a time in order.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ const std::vector<std::string>& replay_strategy_names();
 // Helpers shared by the strategies.
 // Indices of each class, classes in ascending label order, indices ascending.
 std::vector<std::pair<int, std::vector<size_t>>> indices_by_class(const std::vector<int>& labels);
+// The task-end selection every per-class strategy shares (Mammoth's fill_buffer): k = budget /
+// (classes in the pool); pick(rows of one class, ascending; k) returns at most k of them; classes
+// are visited in ascending label order and their picks concatenated.
+using ClassPick = std::function<std::vector<size_t>(std::vector<size_t> rows, size_t k)>;
+std::vector<size_t> select_per_class(const std::vector<int>& labels, size_t budget, const ClassPick& pick);
 // Cosine of each listed row to the class prototype normalize(mean of the listed rows).
 std::vector<double> cosines_to_prototype(const learn::Matrix& features, const std::vector<size_t>& rows);
 // The lower median (the torch.median convention for an even count). values must be non-empty.

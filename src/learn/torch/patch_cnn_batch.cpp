@@ -245,9 +245,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
     if (full) {
       ok = count == 0 || step(torch::Tensor());
     } else {
-      // The same Fisher-Yates draws as train_gradient_descent, so both see the same batches.
-      for (size_t i = count; i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+      rng.shuffle(order.begin(), order.end());  // as train_gradient_descent: both see the same batches
       for (size_t start = 0; start < count && ok; start += config.batch_size) {
         const int64_t len = static_cast<int64_t>(std::min(count, start + config.batch_size) - start);
         ok = step(torch::from_blob(order.data() + start, {len}, torch::kLong));

@@ -125,8 +125,7 @@ class TorchSmallCnn final : public SmallCnnEngine {
     std::iota(order.begin(), order.end(), int64_t{0});
     const double lr = sgd.learning_rate;
     for (int e = 0; e < sgd.epochs; ++e) {
-      for (size_t i = n; i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<size_t>(rng.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+      rng.shuffle(order.begin(), order.end());
       for (size_t start = 0; start < n; start += sgd.batch_size) {
         const int64_t len = static_cast<int64_t>(std::min(n, start + sgd.batch_size) - start);
         const at::Tensor idx = at::from_blob(order.data() + start, {len}, at::kLong);
