@@ -11,6 +11,7 @@ namespace fs = std::filesystem;
 using dmlkit::testing::run_cli;
 using dmlkit::testing::slurp;
 using dmlkit::testing::TempDir;
+using dmlkit::testing::expect_bad_input;
 
 namespace {
 
@@ -19,18 +20,6 @@ const std::string kTraceHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n
 
 // Expects a bad-input failure: status 2, exactly one line on stderr containing every needle, and
 // no output folder (nor a staging folder) left behind.
-void expect_bad_input(const std::vector<std::string>& args, const TempDir& dir,
-                      const std::vector<std::string>& needles) {
-  auto r = run_cli(args);
-  EXPECT_EQ(r.status, 2) << r.err;
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  for (const auto& n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in: " << r.err;
-  EXPECT_FALSE(fs::exists(dir.path("out"))) << "output folder left behind";
-  for (const auto& e : fs::directory_iterator(dir.path()))
-    EXPECT_EQ(e.path().filename().string().find(".out.tmp"), std::string::npos) << "staging folder left behind";
-}
-
 std::vector<std::string> simulate_args(const std::string& workload, const TempDir& dir,
                                        const std::string& policy = "fifo", const std::string& cluster = "2x4") {
   return {"cluster", "simulate", "--workload", workload, "--cluster", cluster, "--policy", policy, "--out",

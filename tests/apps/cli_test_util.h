@@ -1,5 +1,7 @@
 // Helpers for running the CLI in-process in tests.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -47,6 +49,20 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// Expects a bad-input failure of `args`: status 2, exactly one line on stderr containing every
+// needle, and no output folder dir/out (nor a staging folder) left behind.
+inline void expect_bad_input(const std::vector<std::string>& args, const TempDir& dir,
+                             const std::vector<std::string>& needles) {
+  auto r = run_cli(args);
+  EXPECT_EQ(r.status, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  for (const auto& n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in: " << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out"))) << "output folder left behind";
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".out.tmp"), std::string::npos) << "staging folder left behind";
+}
 
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

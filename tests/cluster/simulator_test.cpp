@@ -10,20 +10,10 @@
 #include "cluster/simulator.h"
 #include "cluster/workload.h"
 #include "core/error.h"
+#include "trace_job.h"
 
 namespace dmlkit::cluster {
 namespace {
-
-Job trace_job(int id, double arrival_s, int gpus, double duration_s) {
-  Job j;
-  j.id = id;
-  j.name = "job-" + std::to_string(id);
-  j.arrival_s = arrival_s;
-  j.num_gpus = gpus;
-  j.duration_s = duration_s;
-  j.kind = WorkKind::FixedDuration;
-  return j;
-}
 
 Workload workload_of(std::vector<Job> jobs) {
   Workload w;

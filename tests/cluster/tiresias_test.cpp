@@ -12,20 +12,10 @@
 #include "cluster/policy.h"
 #include "cluster/simulator.h"
 #include "core/error.h"
+#include "trace_job.h"
 
 namespace dmlkit::cluster {
 namespace {
-
-Job trace_job(int id, double arrival_s, int gpus, double duration_s) {
-  Job j;
-  j.id = id;
-  j.name = "job-" + std::to_string(id);
-  j.arrival_s = arrival_s;
-  j.num_gpus = gpus;
-  j.duration_s = duration_s;
-  j.kind = WorkKind::FixedDuration;
-  return j;
-}
 
 // Drives a policy by hand: the caller states each job's executed time; running state comes from
 // the policy's previous decision.

@@ -11,6 +11,7 @@ namespace fs = std::filesystem;
 using dmlkit::testing::run_cli;
 using dmlkit::testing::slurp;
 using dmlkit::testing::TempDir;
+using dmlkit::testing::expect_bad_input;
 
 namespace {
 
@@ -21,15 +22,6 @@ std::vector<std::string> run_args(const std::string& graph, const TempDir& dir, 
                              "--hindsight-rr-sets", "2000", "--out", dir.path("out")};
   if (!extra.empty()) a.push_back(extra);
   return a;
-}
-
-void expect_bad_input(const std::vector<std::string>& args, const TempDir& dir, const std::vector<std::string>& needles) {
-  auto r = run_cli(args);
-  EXPECT_EQ(r.status, 2) << r.err;
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  for (const auto& n : needles) EXPECT_NE(r.err.find(n), std::string::npos) << "missing '" << n << "' in: " << r.err;
-  EXPECT_FALSE(fs::exists(dir.path("out"))) << "output folder left behind";
 }
 
 }  // namespace
