@@ -108,7 +108,7 @@ TextTable jobs_table(const cl::SimResult& r) {
   return t;
 }
 
-ordered_json results_json(const ExperimentCliOptions& o, const cl::Experiment& e, const cl::ClusterSpec& cluster,
+ordered_json results_json(const cl::Experiment& e, const cl::ClusterSpec& cluster,
                           const std::vector<cl::ExperimentRun>& runs, const std::vector<PolicySummary>& sums) {
   ordered_json j;
   j["schema_version"] = kResultsSchemaVersion;
@@ -137,7 +137,6 @@ ordered_json results_json(const ExperimentCliOptions& o, const cl::Experiment& e
   w["demands"] = e.workload.demands;
   in["workload"] = w;
   j["inputs"] = in;
-  (void)o;
   ordered_json records = ordered_json::array();
   for (const auto& r : runs) {
     const auto& m = r.metrics;
@@ -221,7 +220,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   bar.finish();
   const auto sums = summarize(e, runs);
   OutputDir out(o.out.empty() ? "out/cluster-compare-" + e.name : o.out);
-  const ordered_json j = results_json(o, e, cluster, runs, sums);
+  const ordered_json j = results_json(e, cluster, runs, sums);
   out.write("results.json", j.dump(2) + "\n");
   out.write("summary.csv", summary_table(sums, e.round_s).to_csv());
   out.write("runs.csv", runs_table(runs).to_csv());

@@ -103,7 +103,6 @@ double TableSpeedModel::interpolate(int type, double p, double w) const {
 
 double TableSpeedModel::samples_per_s(const PsJobSpec& job, int p, int w, const Placement* placement,
                                       double comm_scale) const {
-  (void)placement;
   if (p <= 0 || w <= 0) return 0.0;
   if (job.mode == PsTrainingMode::Async) return formula_samples_per_s(job, p, w, comm_scale);
   const Rbf& m = models_[job.type];

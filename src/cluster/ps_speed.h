@@ -62,7 +62,6 @@ class FormulaSpeedModel final : public PsSpeedModel {
   const char* name() const override { return "formula"; }
   double samples_per_s(const PsJobSpec& job, int p, int w, const Placement* placement,
                        double comm_scale = 1.0) const override {
-    (void)placement;
     return formula_samples_per_s(job, p, w, comm_scale);
   }
 };
