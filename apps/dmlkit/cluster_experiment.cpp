@@ -15,6 +15,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "core/table.h"
 #include "dmlkit/cluster_output.h"
 
@@ -25,38 +26,16 @@ using nlohmann::ordered_json;
 
 namespace {
 
-struct Stat {
-  double mean = 0, sd = 0, min = 0, max = 0;
-};
-
-Stat stat(const std::vector<double>& v) {
-  Stat s;
-  if (v.empty()) return s;
-  s.min = s.max = v[0];
-  for (double x : v) {
-    s.mean += x;
-    s.min = std::min(s.min, x);
-    s.max = std::max(s.max, x);
-  }
-  s.mean /= v.size();
-  if (v.size() > 1) {
-    double ss = 0;
-    for (double x : v) ss += (x - s.mean) * (x - s.mean);
-    s.sd = std::sqrt(ss / (v.size() - 1));
-  }
-  return s;
-}
-
-ordered_json stat_json(const Stat& s) { return {{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}}; }
+ordered_json stat_json(const Summary& s) { return {{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}}; }
 
 struct PolicySummary {
   std::string policy;
-  Stat jct, makespan;
+  Summary jct, makespan;
   size_t finished = 0, jobs = 0;
   int timed_out = 0;
 };
 
-std::vector<PolicySummary> summarize(const cl::Experiment& e, const std::vector<cl::ExperimentRun>& runs) {
+std::vector<PolicySummary> summarize_policies(const cl::Experiment& e, const std::vector<cl::ExperimentRun>& runs) {
   std::vector<PolicySummary> out;
   for (const auto& p : e.policies) {
     PolicySummary s;
@@ -70,8 +49,8 @@ std::vector<PolicySummary> summarize(const cl::Experiment& e, const std::vector<
       s.jobs += r.metrics.jobs;
       s.timed_out += r.result.timed_out ? 1 : 0;
     }
-    s.jct = stat(jct);
-    s.makespan = stat(mk);
+    s.jct = summarize(jct);
+    s.makespan = summarize(mk);
     out.push_back(s);
   }
   return out;
@@ -218,7 +197,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   });
   bar.update(static_cast<double>(done));
   bar.finish();
-  const auto sums = summarize(e, runs);
+  const auto sums = summarize_policies(e, runs);
   OutputDir out(o.out.empty() ? "out/cluster-compare-" + e.name : o.out);
   const ordered_json j = results_json(e, cluster, runs, sums);
   out.write("results.json", j.dump(2) + "\n");

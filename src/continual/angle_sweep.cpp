@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/stats.h"
 #include "learn/gradient_descent.h"
 #include "learn/patch_cnn_batch.h"
 
@@ -274,15 +275,12 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
         if (run.diverged) ++pt.diverged_runs;
       }
       pt.runs = static_cast<int>(errs.size());
-      double mean = 0;
-      for (double e : errs) mean += e;
-      mean /= static_cast<double>(errs.size());
-      double var = 0;
-      for (double e : errs) var += (e - mean) * (e - mean);
-      pt.error_mean = mean;
-      pt.error_std = errs.size() > 1 ? std::sqrt(var / static_cast<double>(errs.size() - 1)) : 0.0;
-      pt.error_min = *std::min_element(errs.begin(), errs.end());
-      pt.error_max = *std::max_element(errs.begin(), errs.end());
+      const Summary err = summarize(errs);
+      const double mean = err.mean;
+      pt.error_mean = err.mean;
+      pt.error_std = err.sd;
+      pt.error_min = err.min;
+      pt.error_max = err.max;
       pt.task2_error_mean = t2 / static_cast<double>(errs.size());
       pt.forgetting_mean = fg / static_cast<double>(errs.size());
       means.push_back(mean);

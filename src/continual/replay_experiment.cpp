@@ -14,6 +14,7 @@
 #include "continual/replay/strategy.h"
 #include "continual/signal_noise.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "learn/gradient_descent.h"
 
 namespace dmlkit::continual {
@@ -101,19 +102,6 @@ uint64_t name_key(const std::string& name) {
   return h;
 }
 
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-double std_of(const std::vector<double>& v) {
-  if (v.size() < 2) return 0.0;
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / static_cast<double>(v.size() - 1));
-}
-
 // Old-task accuracy, average forgetting and last-task accuracy from run.accuracy.
 void summarise(ReplayRun& run) {
   const auto& fin = run.accuracy.back();
@@ -125,8 +113,8 @@ void summarise(ReplayRun& run) {
     for (size_t i = j; i + 1 < tasks; ++i) best = std::max(best, run.accuracy[i][j]);
     forget.push_back(best - fin[j]);
   }
-  run.old_task_accuracy = mean_of(old_acc);
-  run.average_forgetting = mean_of(forget);
+  run.old_task_accuracy = summarize(old_acc).mean;
+  run.average_forgetting = summarize(forget).mean;
   run.last_task_accuracy = fin.back();
 }
 
@@ -297,11 +285,12 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
       p.strategy = c.strategies[s];
       p.buffer_size = c.buffer_sizes[b];
       p.runs = static_cast<int>(N);
-      p.old_acc_mean = mean_of(oa);
-      p.old_acc_std = std_of(oa);
-      p.forgetting_mean = mean_of(fg);
-      p.forgetting_std = std_of(fg);
-      p.last_acc_mean = mean_of(la);
+      const Summary old_acc = summarize(oa), forgetting = summarize(fg);
+      p.old_acc_mean = old_acc.mean;
+      p.old_acc_std = old_acc.sd;
+      p.forgetting_mean = forgetting.mean;
+      p.forgetting_std = forgetting.sd;
+      p.last_acc_mean = summarize(la).mean;
       result.points.push_back(p);
     }
   return result;

@@ -9,6 +9,7 @@
 
 #include "continual/signal_noise.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "learn/gradient_descent.h"
 
 namespace dmlkit::continual {
@@ -153,10 +154,9 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
         pt.new_acc_mean += run.new_accuracy / static_cast<double>(N);
         pt.old_acc_before_mean += run.old_accuracy_before / static_cast<double>(N);
       }
-      for (double a : acc) pt.old_acc_mean += a / static_cast<double>(N);
-      double var = 0;
-      for (double a : acc) var += (a - pt.old_acc_mean) * (a - pt.old_acc_mean);
-      pt.old_acc_std = N > 1 ? std::sqrt(var / static_cast<double>(N - 1)) : 0.0;
+      const Summary old_acc = summarize(acc);
+      pt.old_acc_mean = old_acc.mean;
+      pt.old_acc_std = old_acc.sd;
       result.points.push_back(pt);
     }
   return result;
