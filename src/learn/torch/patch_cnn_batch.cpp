@@ -15,23 +15,6 @@
 namespace dmlkit::learn::torch_impl {
 namespace {
 
-// libtorch ops run on one thread inside a worker (the parallelism is across chunks); OpenMP's
-// thread count is per calling thread, so it is set here and restored afterwards.
-class OneTorchThread {
- public:
-  OneTorchThread() : before_(at::get_num_threads()) {
-    if (before_ != 1) at::set_num_threads(1);
-  }
-  ~OneTorchThread() {
-    if (before_ != 1) at::set_num_threads(before_);
-  }
-  OneTorchThread(const OneTorchThread&) = delete;
-  OneTorchThread& operator=(const OneTorchThread&) = delete;
-
- private:
-  int before_;
-};
-
 // Copies a row-major Eigen matrix into `dst` (a contiguous float tensor of the same size).
 void copy_into(torch::Tensor dst, const Matrix& m) {
   std::memcpy(dst.data_ptr<float>(), m.data(), sizeof(float) * static_cast<size_t>(m.size()));
@@ -84,7 +67,7 @@ void check_job(const PatchCnnTrainJob& job, const PatchCnnTrainJob& first) {
 // Trains the jobs `ids` (same unique-patch count and sample count) as one batch.
 void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<size_t>& ids, const GdConfig& config,
                  const BatchTrainConfig& batch, std::vector<GdResult>& out) {
-  OneTorchThread one_thread;
+  use_one_torch_thread();
   const PatchCnnShape shape = jobs[ids[0]].net->shape();
   const PatchDataset& d0 = *jobs[ids[0]].data;
   const int64_t B = static_cast<int64_t>(ids.size()), d = shape.patch_len, R = 2 * shape.filters_per_class;
@@ -199,7 +182,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
                   penalty->precision.rows() != w0.rows() || penalty->precision.cols() != w0.cols()))
     throw std::invalid_argument("gradient descent: penalty shape differs from the weights");
   if (data.patch_len != net.shape().patch_len) throw std::invalid_argument("PatchCnn: patch length mismatch");
-  OneTorchThread one_thread;
+  use_one_torch_thread();
   const PatchCnnShape& s = net.shape();
   const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
   const int64_t R = 2 * s.filters_per_class;
@@ -268,7 +251,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
 }
 
 Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
-  OneTorchThread one_thread;
+  use_one_torch_thread();
   const PatchCnnShape& s = net.shape();
   const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
   const int64_t R = 2 * s.filters_per_class;

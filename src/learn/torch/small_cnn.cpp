@@ -29,16 +29,6 @@ constexpr int64_t kChunkRows = 512;
 
 void bad(const std::string& field, const std::string& why) { throw Error("", 0, field, why); }
 
-// torch's intra-op parallelism stays at one thread in every thread that runs a SmallCnn: the
-// experiment parallelises over runs, and one thread per run keeps results thread-count free.
-void use_one_torch_thread() {
-  thread_local bool done = false;
-  if (!done) {
-    at::set_num_threads(1);
-    done = true;
-  }
-}
-
 // The rows of x as an n x 1 x R x C tensor sharing x's memory (no copy).
 at::Tensor image_tensor(const Matrix& x, const SmallCnnShape& s) {
   if (x.cols() != static_cast<Eigen::Index>(s.image_rows) * s.image_cols)

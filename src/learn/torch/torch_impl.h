@@ -1,12 +1,25 @@
 // Declarations shared by the translation units of the libtorch plugin (src/learn/torch/), which
 // together implement the TorchPlugin table of learn/torch_plugin.h.
 #pragma once
+#include <ATen/Parallel.h>
+
 #include <memory>
 #include <vector>
 
 #include "learn/torch_plugin.h"
 
 namespace dmlkit::learn::torch_impl {
+
+// Every libtorch call of the plugin runs on one intra-op thread of its calling thread: callers
+// parallelise over networks or runs, and one thread each keeps results independent of the thread
+// count. OpenMP thread counts are per thread, so this is set once in every thread that trains.
+inline void use_one_torch_thread() {
+  thread_local bool done = false;
+  if (!done) {
+    at::set_num_threads(1);
+    done = true;
+  }
+}
 
 std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
                                        const BatchTrainConfig& batch);
