@@ -147,10 +147,9 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
   gd.learning_rate = config.learning_rate;
   gd.epochs = config.epochs;
   const auto mu1 = task_signal(config.data, 0.0);
-  const bool torch = config.backend == TrainBackend::torch;
   // Trains jobs[i] (network, data, penalty) with full-batch gradient descent on the chosen backend.
   auto train_all = [&](const std::vector<learn::PatchCnnTrainJob>& jobs) {
-    if (torch) {
+    if (config.backend == TrainBackend::torch) {
       learn::BatchTrainConfig bc;
       bc.chunk_models = config.chunk_models;
       bc.threads = config.threads;
@@ -185,7 +184,7 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     TaskOne& one = *ones[s];
     one.train_error = one.net.error(one.train);
     one.test_error = one.net.error(one.test);
-    if (need_fisher) one.fisher = torch ? learn::fisher_diagonal_torch(one.net, one.train) : one.net.fisher_diagonal(one.train);
+    if (need_fisher) one.fisher = learn::fisher_diagonal(config.backend, one.net, one.train);
   });
 
   // Phase 2: every (seed, angle) pair gets its task-2 data and replay mix, then every variant

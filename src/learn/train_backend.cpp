@@ -20,4 +20,8 @@ GdResult train_patch_cnn(TrainBackend backend, PatchCnn& net, const PatchDataset
   return train_gradient_descent(net, data, config, penalty, rng);
 }
 
+Matrix fisher_diagonal(TrainBackend backend, const PatchCnn& net, const PatchDataset& data) {
+  return backend == TrainBackend::torch ? fisher_diagonal_torch(net, data) : net.fisher_diagonal(data);
+}
+
 }  // namespace dmlkit::learn

@@ -20,4 +20,7 @@ std::string backend_name(TrainBackend b);
 GdResult train_patch_cnn(TrainBackend backend, PatchCnn& net, const PatchDataset& data, const GdConfig& config,
                          const QuadraticPenalty* penalty, Rng& rng);
 
+// The exact Fisher diagonal of `net` on `data` (PatchCnn::fisher_diagonal) on the chosen backend.
+Matrix fisher_diagonal(TrainBackend backend, const PatchCnn& net, const PatchDataset& data);
+
 }  // namespace dmlkit::learn
