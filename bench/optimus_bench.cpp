@@ -6,14 +6,14 @@
 
 #include <filesystem>
 
-#include "cluster/data_dir.h"
-#include "cluster/experiment.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/workload/experiment.h"
 #include "cluster/policies/optimus/allocation.h"
 #include "cluster/policies/optimus/placement.h"
 #include "cluster/policies/ps/ps_pool.h"
-#include "cluster/ps_assignment.h"
-#include "cluster/ps_speed.h"
-#include "cluster/ps_workload.h"
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
+#include "cluster/workload/ps_workload.h"
 #include "core/rng.h"
 
 namespace dmlkit::cluster {

@@ -14,9 +14,9 @@
 #include <deque>
 #include <limits>
 
-#include "cluster/cluster_spec.h"
+#include "cluster/model/cluster_spec.h"
 #include "cluster/policy.h"
-#include "cluster/workload.h"
+#include "cluster/workload/workload.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {

@@ -1,6 +1,6 @@
 // `dmlkit cluster compare`: several policies on the same workload, one table, one report; or, with
 // --experiment NAME, an experiment preset of experiments/ over its seeds (cluster_experiment.cpp).
-#include "cluster/experiment.h"
+#include "cluster/workload/experiment.h"
 #include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
 

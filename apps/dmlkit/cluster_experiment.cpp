@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cluster/cluster_spec.h"
-#include "cluster/experiment.h"
+#include "cluster/model/cluster_spec.h"
+#include "cluster/workload/experiment.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"

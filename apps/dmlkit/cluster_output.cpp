@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cluster/report.h"
+#include "cluster/report/report.h"
 #include "core/table.h"
 
 namespace dmlkit::app {

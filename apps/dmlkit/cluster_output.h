@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/metrics.h"
-#include "cluster/simulator.h"
+#include "cluster/sim/metrics.h"
+#include "cluster/sim/simulator.h"
 #include "core/output_dir.h"
 
 namespace dmlkit::app {

@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <ostream>
 
-#include "cluster/cluster_spec.h"
-#include "cluster/data_dir.h"
-#include "cluster/metrics.h"
+#include "cluster/model/cluster_spec.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/progress.h"

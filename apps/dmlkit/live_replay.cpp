@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "cluster/data_dir.h"
-#include "cluster/placement.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/model/placement.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"

@@ -3,7 +3,7 @@
 #include <csignal>
 #include <iostream>
 
-#include "cluster/placement.h"
+#include "cluster/model/placement.h"
 #include "cluster/policy.h"
 #include "core/error.h"
 #include "dmlkit/commands.h"

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_spec.h"
-#include "cluster/job.h"
-#include "cluster/placement.h"
-#include "cluster/ps_job.h"
+#include "cluster/model/cluster_spec.h"
+#include "cluster/model/job.h"
+#include "cluster/model/placement.h"
+#include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
 
@@ -49,7 +49,7 @@ struct JobView {
 };
 
 // What a scheduler may observe about a parameter-server job (null for other jobs): the object
-// behind JobView::oracle also implements PsJobMonitor (cluster/ps_job.h). A cast rather than a
+// behind JobView::oracle also implements PsJobMonitor (cluster/model/ps_job.h). A cast rather than a
 // JobView member keeps the view of GPU jobs small (it is scanned at every decision of a trace).
 inline const PsJobMonitor* ps_monitor(const JobView& v) {
   return v.oracle != nullptr ? dynamic_cast<const PsJobMonitor*>(v.oracle) : nullptr;

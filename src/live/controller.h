@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cluster/policy.h"
-#include "cluster/progress_model.h"
+#include "cluster/speed/progress_model.h"
 #include "live/slurm_client.h"
 
 namespace dmlkit::live {

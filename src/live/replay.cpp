@@ -9,10 +9,10 @@
 #include <fstream>
 #include <map>
 
-#include "cluster/data_dir.h"
-#include "cluster/progress_model.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/speed/progress_model.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "live/job_meta.h"
 

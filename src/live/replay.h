@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster/job.h"
+#include "cluster/model/job.h"
 #include "live/controller.h"
 #include "live/slurm_client.h"
 

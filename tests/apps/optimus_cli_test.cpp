@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
-#include "cluster/experiment.h"
+#include "cluster/workload/experiment.h"
 
 namespace fs = std::filesystem;
 using dmlkit::testing::run_cli;

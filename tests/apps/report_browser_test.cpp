@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "cluster/metrics.h"
-#include "cluster/report.h"
-#include "cluster/simulator.h"
+#include "cluster/sim/metrics.h"
+#include "cluster/report/report.h"
+#include "cluster/sim/simulator.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
 

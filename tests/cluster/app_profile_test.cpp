@@ -1,7 +1,7 @@
 // Tests of the measured application profiles: the step/sync-time lookup against values computed
 // by the reference code path with scipy, the application constants, batch splitting, gradient
 // statistics, progress curves, the Optimus oracle figures, and errors on bad data.
-#include "cluster/app_profile.h"
+#include "cluster/speed/app_profile.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster/linear_nd_interpolator.h"
+#include "cluster/speed/linear_nd_interpolator.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {

@@ -9,8 +9,8 @@
 
 #include "cluster/policies/factories.h"
 #include "cluster/policy.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {

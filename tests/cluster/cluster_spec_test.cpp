@@ -1,5 +1,5 @@
 // Cluster specs: shorthand, YAML/JSON files, the Alibaba node list, and every bad value.
-#include "cluster/cluster_spec.h"
+#include "cluster/model/cluster_spec.h"
 
 #include <gtest/gtest.h>
 

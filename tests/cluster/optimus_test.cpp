@@ -4,16 +4,16 @@
 
 #include <cmath>
 
-#include "cluster/data_dir.h"
-#include "cluster/experiment.h"
-#include "cluster/metrics.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/workload/experiment.h"
+#include "cluster/sim/metrics.h"
 #include "cluster/policies/optimus/allocation.h"
 #include "cluster/policies/optimus/convergence_fit.h"
 #include "cluster/policies/optimus/nnls.h"
 #include "cluster/policies/optimus/placement.h"
 #include "cluster/policies/optimus/speed_fit.h"
-#include "cluster/ps_job.h"
-#include "cluster/ps_speed.h"
+#include "cluster/model/ps_job.h"
+#include "cluster/speed/ps_speed.h"
 #include "cluster/policies/factories.h"
 #include "core/rng.h"
 

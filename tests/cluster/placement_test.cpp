@@ -1,5 +1,5 @@
 // Placement kinds: each turns a GPU count into slices exactly as documented in placement.cpp.
-#include "cluster/placement.h"
+#include "cluster/model/placement.h"
 
 #include <gtest/gtest.h>
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <string>
 
-#include "cluster/metrics.h"
+#include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 
 namespace dmlkit::cluster {
 namespace {

@@ -1,7 +1,7 @@
 // Tests of the job progress models: fixed-duration trace replay, and the profile model against
 // job completion times of the Pollux reference simulator's Job.step (re-run with Python on the
 // bundled profiles), its accumulation rules, gain formula, epoch boundaries and rounding.
-#include "cluster/progress_model.h"
+#include "cluster/speed/progress_model.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,9 +12,9 @@
 #include <limits>
 #include <string>
 
-#include "cluster/app_profile.h"
-#include "cluster/fixed_duration_progress.h"
-#include "cluster/profile_progress.h"
+#include "cluster/speed/app_profile.h"
+#include "cluster/speed/fixed_duration_progress.h"
+#include "cluster/speed/profile_progress.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {

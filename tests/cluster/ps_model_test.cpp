@@ -6,18 +6,18 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cluster/data_dir.h"
-#include "cluster/experiment.h"
-#include "cluster/metrics.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/workload/experiment.h"
+#include "cluster/sim/metrics.h"
 #include "cluster/policies/factories.h"
 #include "cluster/policies/ps/ps_pool.h"
-#include "cluster/ps_assignment.h"
-#include "cluster/ps_job.h"
-#include "cluster/ps_progress.h"
-#include "cluster/ps_speed.h"
-#include "cluster/ps_workload.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/model/ps_job.h"
+#include "cluster/speed/ps_progress.h"
+#include "cluster/speed/ps_speed.h"
+#include "cluster/workload/ps_workload.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 #include "core/csv.h"
 #include "core/error.h"
 

@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "cluster/metrics.h"
-#include "cluster/report.h"
+#include "cluster/sim/metrics.h"
+#include "cluster/report/report.h"
 
 using namespace dmlkit::cluster;
 using dmlkit::ChartSeries;

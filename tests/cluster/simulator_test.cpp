@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cluster/policy.h"
-#include "cluster/simulator.h"
-#include "cluster/workload.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "trace_job.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cluster/policy.h"
-#include "cluster/simulator.h"
+#include "cluster/sim/simulator.h"
 #include "core/error.h"
 #include "trace_job.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "cluster/job.h"
+#include "cluster/model/job.h"
 
 namespace dmlkit::cluster {
 

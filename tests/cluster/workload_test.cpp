@@ -1,6 +1,6 @@
 // Workload readers: each format, bundled names, stable sorting, Philly filters, every bad input
 // (checked for file, line and field), and the synthetic generator.
-#include "cluster/workload.h"
+#include "cluster/workload/workload.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

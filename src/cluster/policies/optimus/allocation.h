@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-#include "cluster/ps_job.h"
+#include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
 

@@ -34,7 +34,7 @@
 #include "cluster/policies/optimus/placement.h"
 #include "cluster/policies/optimus/speed_fit.h"
 #include "cluster/policies/ps/ps_pool.h"
-#include "cluster/ps_assignment.h"
+#include "cluster/speed/ps_assignment.h"
 #include "core/error.h"
 #include "core/rng.h"
 

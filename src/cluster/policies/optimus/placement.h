@@ -15,9 +15,9 @@
 #include <span>
 #include <vector>
 
-#include "cluster/placement.h"
+#include "cluster/model/placement.h"
 #include "cluster/policies/ps/ps_pool.h"
-#include "cluster/ps_job.h"
+#include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <utility>
 
-#include "cluster/ps_job.h"
+#include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
 

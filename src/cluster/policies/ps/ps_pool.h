@@ -7,10 +7,10 @@
 #include <span>
 #include <vector>
 
-#include "cluster/cluster_spec.h"
-#include "cluster/placement.h"
+#include "cluster/model/cluster_spec.h"
+#include "cluster/model/placement.h"
 #include "cluster/policy.h"
-#include "cluster/ps_job.h"
+#include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
 

@@ -1,0 +1,189 @@
+// Assembles the cluster comparison report from simulation results (see report.h).
+#include "cluster/report/report.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/table.h"
+
+namespace dmlkit::cluster {
+namespace {
+
+constexpr double kSecondsPerHour = 3600.0;
+constexpr size_t kNoLimit = static_cast<size_t>(-1);
+
+std::string seconds(double v) { return fixed(v, 1); }
+
+std::vector<std::string> metrics_row(const SimResult& r, const Metrics& m) {
+  return {r.policy,
+          seconds(m.avg_jct_s),
+          seconds(m.median_jct_s),
+          seconds(m.p95_jct_s),
+          seconds(m.p99_jct_s),
+          seconds(m.makespan_s),
+          seconds(m.avg_queue_s),
+          fixed(100.0 * m.gpu_utilization, 1),
+          std::to_string(m.preemptions),
+          std::to_string(m.finished) + "/" + std::to_string(m.jobs)};
+}
+
+std::string join(const std::vector<SimResult>& results) {
+  std::string out;
+  for (const auto& r : results) {
+    if (!out.empty()) out += ", ";
+    out += r.policy;
+  }
+  return out;
+}
+
+}  // namespace
+
+ChartSeries jct_cdf_series(const SimResult& result) {
+  ChartSeries s;
+  s.label = result.policy;
+  s.step = true;
+  std::vector<double> jcts_h;
+  jcts_h.reserve(result.jobs.size());
+  for (const auto& j : result.jobs)
+    if (j.finished()) jcts_h.push_back(j.jct_s() / kSecondsPerHour);
+  if (jcts_h.empty()) return s;
+  std::sort(jcts_h.begin(), jcts_h.end());
+  const double n = static_cast<double>(result.jobs.size());
+  s.x.reserve(jcts_h.size() + 1);
+  s.y.reserve(jcts_h.size() + 1);
+  s.x.push_back(jcts_h.front());
+  s.y.push_back(0.0);
+  for (size_t i = 0; i < jcts_h.size(); ++i) {
+    s.x.push_back(jcts_h[i]);
+    s.y.push_back(static_cast<double>(i + 1) / n);
+  }
+  return s;
+}
+
+ChartSeries gpu_utilization_series(const SimResult& result) {
+  ChartSeries s;
+  s.label = result.policy;
+  s.step = true;
+  s.x.reserve(result.rounds.size());
+  s.y.reserve(result.rounds.size());
+  for (const auto& round : result.rounds) {
+    s.x.push_back(round.time_s / kSecondsPerHour);
+    s.y.push_back(result.total_gpus > 0 ? 100.0 * round.gpus_busy / result.total_gpus : 0.0);
+  }
+  return s;
+}
+
+ChartSeries queue_length_series(const SimResult& result) {
+  ChartSeries s;
+  s.label = result.policy;
+  s.step = true;
+  s.x.reserve(result.rounds.size());
+  s.y.reserve(result.rounds.size());
+  for (const auto& round : result.rounds) {
+    s.x.push_back(round.time_s / kSecondsPerHour);
+    s.y.push_back(round.queued_jobs);
+  }
+  return s;
+}
+
+HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& results,
+                          const std::vector<Metrics>& metrics) {
+  if (results.empty()) throw std::invalid_argument("cluster_report: no results");
+  if (results.size() != metrics.size())
+    throw std::invalid_argument("cluster_report: results and metrics differ in size");
+
+  const SimResult& first = results.front();
+  HtmlReport report("Cluster scheduling report: " + info.workload);
+
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"Workload", info.workload},
+      {"Jobs", std::to_string(first.jobs.size()) +
+                   (first.dropped_oversized > 0
+                        ? " (" + std::to_string(first.dropped_oversized) + " larger than the cluster dropped)"
+                        : std::string())},
+      {"Cluster", info.cluster},
+      {"GPUs", std::to_string(first.total_gpus)},
+      {"Simulation profile", info.profile},
+      {"Seed", std::to_string(info.seed)},
+      {"Policies", join(results)},
+  };
+  facts.insert(facts.end(), info.extra.begin(), info.extra.end());
+  report.add_facts(std::move(facts));
+
+  for (const auto& r : results) {
+    const size_t unfinished = static_cast<size_t>(
+        std::count_if(r.jobs.begin(), r.jobs.end(), [](const JobRecord& j) { return !j.finished(); }));
+    if (r.timed_out || unfinished > 0)
+      report.add_paragraph("Warning: policy " + r.policy + " left " + std::to_string(unfinished) +
+                           " job(s) unfinished" + (r.timed_out ? " (the simulation reached its time limit)" : "") +
+                           "; its JCT metrics cover finished jobs only.");
+  }
+
+  report.add_heading("Summary metrics");
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(results.size());
+  for (size_t i = 0; i < results.size(); ++i) rows.push_back(metrics_row(results[i], metrics[i]));
+  report.add_table({"Policy", "Avg JCT (s)", "Median JCT (s)", "P95 JCT (s)", "P99 JCT (s)", "Makespan (s)",
+                    "Avg queueing (s)", "GPU util (%)", "Preemptions", "Finished jobs"},
+                   std::move(rows));
+  report.add_paragraph(
+      "JCT (job completion time) is finish minus arrival of each finished job; percentiles interpolate "
+      "linearly between order statistics. Queueing delay is JCT minus the time a job held GPUs. GPU "
+      "utilization is GPU-seconds held divided by total GPUs times makespan; makespan is the last finish "
+      "minus the first arrival.");
+
+  LineChart cdf;
+  cdf.title = "JCT CDF";
+  cdf.x_title = "Job completion time (h)";
+  cdf.y_title = "Fraction of jobs finished";
+  cdf.x_min = 0;
+  cdf.y_min = 0;
+  cdf.y_max = 1;
+  LineChart util;
+  util.title = "GPU utilization over time";
+  util.x_title = "Simulated time (h)";
+  util.y_title = "GPUs busy (%)";
+  util.y_min = 0;
+  util.y_max = 100;
+  LineChart queue;
+  queue.title = "Queue length over time";
+  queue.x_title = "Simulated time (h)";
+  queue.y_title = "Jobs waiting";
+  queue.y_min = 0;
+  queue.y_integer = true;
+  size_t longest = 0;
+  for (const auto& r : results) {
+    cdf.series.push_back(jct_cdf_series(r));
+    util.series.push_back(gpu_utilization_series(r));
+    queue.series.push_back(queue_length_series(r));
+    for (const LineChart* chart : {&cdf, &util, &queue})
+      longest = std::max(longest, reduce_series(chart->series.back(), kNoLimit).x.size());
+  }
+
+  report.add_heading("Job completion times");
+  report.add_chart(std::move(cdf));
+  report.add_heading("Cluster over time");
+  report.add_paragraph("One point per scheduling round; each value holds until the next round.");
+  report.add_chart(std::move(util));
+  report.add_chart(std::move(queue));
+  if (longest > HtmlReport::kDefaultMaxPointsPerSeries)
+    report.add_paragraph("Series with more than " + std::to_string(HtmlReport::kDefaultMaxPointsPerSeries) +
+                         " points (after dropping rounds that repeat the previous value) are downsampled in "
+                         "the charts, keeping first and last points and peaks (see docs/report.md); the "
+                         "table uses every job.");
+  return report;
+}
+
+std::string cluster_report_html(const ReportInfo& info, const std::vector<SimResult>& results,
+                                const std::vector<Metrics>& metrics) {
+  return cluster_report(info, results, metrics).render();
+}
+
+std::string cluster_report_html(const ReportInfo& info, const std::vector<SimResult>& results) {
+  std::vector<Metrics> metrics;
+  metrics.reserve(results.size());
+  for (const auto& r : results) metrics.push_back(compute_metrics(r));
+  return cluster_report_html(info, results, metrics);
+}
+
+}  // namespace dmlkit::cluster

@@ -1,0 +1,402 @@
+// Shared simulator bookkeeping: job state, running a job for a stretch of time, one policy
+// decision (views, validation, application) and the final SimResult. See sim_core.h.
+#include "cluster/sim/sim_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+
+#include "cluster/workload/data_dir.h"
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster::detail {
+
+namespace {
+constexpr uint64_t kProgressEvery = 1024;  // decisions between two on_progress calls
+
+std::string format_time(double t_s) {
+  std::ostringstream os;
+  os.precision(12);
+  os << t_s;
+  return os.str();
+}
+}  // namespace
+
+SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
+               Policy& policy, const SimConfig& config)
+    : cluster_(cluster), workload_(workload), policy_name_(policy_name), policy_(policy), config_(config) {
+  if (!(config_.round_s > 0) || !std::isfinite(config_.round_s))
+    throw Error("simulator: the scheduling round must be a positive number of seconds (got " +
+                format_time(config_.round_s) + ")");
+  if (!(config_.restart_delay_s >= 0) || !std::isfinite(config_.restart_delay_s))
+    throw Error("simulator: the restart delay must be a non-negative number of seconds (got " +
+                format_time(config_.restart_delay_s) + ")");
+  int max_per_server = 0;
+  for (const auto& s : cluster_.servers) {
+    if (s.gpus < 0) throw Error("simulator: server '" + s.name + "' has a negative GPU count");
+    total_gpus_ += s.gpus;
+    max_per_server = std::max(max_per_server, s.gpus);
+  }
+  ProgressOptions popts;
+  popts.data_dir = config_.data_dir.empty() ? default_data_dir() : config_.data_dir;
+  popts.pollux_semantics = config_.profile == SimProfile::Pollux;
+  popts.gpus_per_server = max_per_server;
+  popts.extra_server_slowdown = config_.extra_server_slowdown;
+  for (const Job& job : workload_.jobs)
+    if (job.kind == WorkKind::ParameterServer) has_ps_jobs_ = true;
+  if (has_ps_jobs_) {
+    if (!policy_.handles_ps_jobs()) {
+      std::string known;
+      for (const auto& info : policy_registry()) {
+        const auto probe = info.make(PolicyOptions{});
+        if (probe->handles_ps_jobs()) known += (known.empty() ? "" : ", ") + info.name;
+      }
+      throw Error("policy '" + policy_name_ + "' does not schedule parameter-server jobs (policies that do: " + known + ")");
+    }
+    ps_speed_ = config_.ps_speed ? config_.ps_speed : make_ps_speed_model("table", popts.data_dir);
+    ps_balance_ = std::make_shared<PsBalanceTable>(popts.data_dir, parse_ps_assignment(policy_.ps_assignment()));
+    popts.ps_speed = ps_speed_;
+    popts.ps_balance = ps_balance_;
+    popts.ps_measure_noise = config_.ps_measure_noise;
+    popts.ps_straggler_prob = config_.ps_straggler_prob;
+    popts.ps_straggler_min = config_.ps_straggler_min;
+    popts.ps_straggler_max = config_.ps_straggler_max;
+    if (!(config_.ps_straggler_prob >= 0 && config_.ps_straggler_prob <= 1))
+      throw Error("simulator: the straggler probability must be in [0, 1]");
+    if (!(config_.ps_straggler_min >= 1 && config_.ps_straggler_max >= config_.ps_straggler_min))
+      throw Error("simulator: straggler slowdowns must satisfy 1 <= min <= max");
+    const size_t ns = cluster_.servers.size();
+    used_cpus_.assign(ns, 0);
+    used_mem_gb_.assign(ns, 0);
+    used_net_gbps_.assign(ns, 0);
+  }
+
+  const size_t n = workload_.jobs.size();
+  jobs_.resize(n);
+  for (size_t j = 0; j < n; ++j) {
+    const Job& job = workload_.jobs[j];
+    if (!std::isfinite(job.arrival_s))
+      throw Error(job.source_file, job.source_line, "time", "arrival time is not a finite number");
+    jobs_[j].job = &job;
+    jobs_[j].progress = make_job_progress(job, popts);
+    jobs_[j].last_stopped_s = job.arrival_s;
+    jobs_[j].queued_since_s = job.arrival_s;
+    jobs_[j].last_update_s = job.arrival_s;
+  }
+  arrival_order_.resize(n);
+  std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
+  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](int a, int b) {
+    return workload_.jobs[a].arrival_s < workload_.jobs[b].arrival_s;
+  });
+  slot_.assign(n, -1);
+  run_pos_.assign(n, -1);
+  used_per_server_.assign(cluster_.servers.size(), 0);
+  seen_mark_.assign(cluster_.servers.size(), 0);
+}
+
+void SimRun::arrive(int j) {
+  jobs_[j].arrived = true;
+  ++arrived_count_;
+  slot_[j] = static_cast<int>(active_.size());
+  active_.push_back(j);
+  views_.emplace_back();
+  fill_view(j, views_.back());
+  out_.emplace_back();
+  cur_size_.push_back(static_cast<uint32_t>(jobs_[j].placement.size()));
+}
+
+void SimRun::fill_view(int j, JobView& v) const {
+  const SimJob& s = jobs_[j];
+  v.job = s.job;
+  v.placement = s.placement;
+  v.attained_gpu_s = s.gpu_s;
+  v.executed_s = s.executed_s;
+  v.last_stopped_s = s.last_stopped_s;
+  v.queued_since_s = s.queued_since_s;
+  v.preemptions = s.preemptions;
+  v.restarts = s.restarts;
+  v.oracle = s.progress.get();
+}
+
+void SimRun::set_running(int j, bool running) {
+  if (running == (run_pos_[j] >= 0)) return;
+  if (running) {
+    run_pos_[j] = static_cast<int>(running_.size());
+    running_.push_back(j);
+  } else {
+    const int p = run_pos_[j];
+    running_[p] = running_.back();
+    run_pos_[running_[p]] = p;
+    running_.pop_back();
+    run_pos_[j] = -1;
+  }
+}
+
+void SimRun::mark_finished(int j, double t_s) {
+  SimJob& s = jobs_[j];
+  s.finished = true;
+  s.finish_s = t_s;
+  busy_gpus_ -= s.gpus;
+  s.placement.clear();
+  s.gpus = 0;
+  s.restart_left_s = 0;
+  set_running(j, false);
+  ++finished_count_;
+  // Tombstone: the slot leaves the active list at the next compaction.
+  const int p = slot_[j];
+  if (p >= 0) {
+    views_[p].job = nullptr;
+    first_dead_ = std::min(first_dead_, static_cast<size_t>(p));
+    last_dead_ = std::max(last_dead_, static_cast<size_t>(p));
+    slot_[j] = -1;
+  }
+}
+
+bool SimRun::step_job(int j, double t0_s, double dt_s) {
+  SimJob& s = jobs_[j];
+  if (s.finished || s.placement.empty() || !(dt_s > 0)) return false;
+  s.last_update_s = t0_s + dt_s;
+  const double delay_s = std::min(s.restart_left_s, dt_s);
+  s.restart_left_s -= delay_s;
+  double used_s = 0;
+  if (dt_s - delay_s > 0 && !s.progress->finished()) used_s = s.progress->advance(dt_s - delay_s);
+  const bool done = s.progress->finished() && s.restart_left_s <= 0;
+  const double held_s = done ? delay_s + used_s : dt_s;
+  s.executed_s += held_s;
+  s.gpu_s += held_s * s.gpus;
+  if (done) mark_finished(j, t0_s + held_s);
+  return done;
+}
+
+void SimRun::bring_running_to(double now_s) {
+  // Backwards: a job that finishes is swapped out with the last one, already stepped.
+  for (size_t i = running_.size(); i-- > 0;) {
+    const int j = running_[i];
+    step_job(j, jobs_[j].last_update_s, now_s - jobs_[j].last_update_s);
+  }
+}
+
+void SimRun::step_running(double t0_s, double dt_s) {
+  for (size_t i = running_.size(); i-- > 0;) step_job(running_[i], t0_s, dt_s);
+}
+
+void SimRun::move_slot(size_t from, size_t to) {
+  active_[to] = active_[from];
+  views_[to] = std::move(views_[from]);
+  out_[to] = std::move(out_[from]);
+  cur_size_[to] = cur_size_[from];
+  slot_[active_[to]] = static_cast<int>(to);
+}
+
+void SimRun::compact_active() {
+  if (first_dead_ == SIZE_MAX) return;
+  const size_t end = active_.size();
+  if (last_dead_ + 1 - begin_ < end - first_dead_) {
+    // Fewer live jobs before the last finished one: close the gaps by moving those right.
+    size_t k = last_dead_ + 1;
+    for (size_t i = last_dead_ + 1; i-- > begin_;) {
+      if (views_[i].job == nullptr) continue;
+      if (--k != i) move_slot(i, k);
+    }
+    begin_ = k;
+  } else {
+    size_t k = first_dead_;
+    for (size_t i = first_dead_; i < end; ++i) {
+      if (views_[i].job == nullptr) continue;
+      if (k != i) move_slot(i, k);
+      ++k;
+    }
+    active_.resize(k);
+    views_.resize(k);
+    out_.resize(k);
+    cur_size_.resize(k);
+  }
+  first_dead_ = SIZE_MAX;
+  last_dead_ = 0;
+  // Give the spare front slots back once they outnumber the live ones (amortized O(1)).
+  const size_t live = active_.size() - begin_;
+  if (begin_ >= 256 && begin_ > live) {
+    for (size_t i = 0; i < live; ++i) move_slot(begin_ + i, i);
+    active_.resize(live);
+    views_.resize(live);
+    out_.resize(live);
+    cur_size_.resize(live);
+    begin_ = 0;
+  }
+}
+
+void SimRun::decide(double now_s) {
+  compact_active();
+  const size_t first = begin_, end = active_.size(), n = end - first;
+  // Only running jobs' service changed since the last decision.
+  for (int j : running_) {
+    JobView& v = views_[slot_[j]];
+    v.attained_gpu_s = jobs_[j].gpu_s;
+    v.executed_s = jobs_[j].executed_s;
+  }
+  ClusterView view;
+  view.cluster = &cluster_;
+  view.now_s = now_s;
+  view.round_s = config_.round_s;
+  policy_.schedule(view, std::span<const JobView>(views_.data() + first, n),
+                   std::span<Placement>(out_.data() + first, n));
+
+  // One pass: validate every new placement (capacity accumulates over the pass) and apply the
+  // changes. A job that stays idle costs two loads.
+  changed_.clear();
+  if (config_.validate) {
+    std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
+    if (has_ps_jobs_) {
+      std::fill(used_cpus_.begin(), used_cpus_.end(), 0.0);
+      std::fill(used_mem_gb_.begin(), used_mem_gb_.end(), 0.0);
+      std::fill(used_net_gbps_.begin(), used_net_gbps_.end(), 0.0);
+    }
+  }
+  for (size_t i = first; i < end; ++i) {
+    const Placement& next = out_[i];
+    if (next.empty()) {
+      if (cur_size_[i] == 0) continue;
+    } else if (config_.validate) {
+      validate_one(now_s, i);
+    }
+    if (next.size() == cur_size_[i] && (next.empty() || next == views_[i].placement)) continue;
+    const int j = active_[i];
+    apply(j, next, now_s);
+    fill_view(j, views_[i]);
+    cur_size_[i] = static_cast<uint32_t>(next.size());
+    changed_.push_back(j);
+  }
+  RoundSample sample;
+  sample.time_s = now_s;
+  sample.gpus_busy = busy_gpus_;
+  sample.running_jobs = static_cast<int>(running_.size());
+  sample.queued_jobs = static_cast<int>(n - running_.size());
+  rounds_.push_back(sample);
+  ++decisions_;
+}
+
+void SimRun::apply(int j, const Placement& next, double now_s) {
+  SimJob& s = jobs_[j];
+  const bool was_running = !s.placement.empty();
+  busy_gpus_ -= s.gpus;
+  s.placement = next;
+  s.gpus = placement_gpus(s.placement);
+  busy_gpus_ += s.gpus;
+  set_running(j, !s.placement.empty());
+  s.progress->on_placement(s.placement);
+  s.last_update_s = now_s;
+  ++s.version;
+  if (!s.placement.empty()) {
+    ++s.restarts;
+    const bool first = s.first_start_s < 0;
+    if (first) s.first_start_s = now_s;
+    s.restart_left_s = (first && !config_.charge_first_start) ? 0.0 : config_.restart_delay_s;
+  } else {
+    if (was_running) ++s.preemptions;
+    s.restart_left_s = 0;
+    s.last_stopped_s = now_s;
+    s.queued_since_s = now_s;
+  }
+}
+
+void SimRun::invalid(double now_s, const Job& job, const std::string& what) const {
+  throw std::logic_error("policy '" + policy_name_ + "' made an invalid decision at t=" + format_time(now_s) +
+                         " s: job '" + job.name + "' (id " + std::to_string(job.id) + "): " + what);
+}
+
+void SimRun::validate_one(double now_s, size_t i) const {
+  const int num_servers = static_cast<int>(cluster_.servers.size());
+  const Job& job = *views_[i].job;
+  ++mark_;
+  for (const Slice& slice : out_[i]) {
+    if (slice.server < 0 || slice.server >= num_servers)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
+                              std::to_string(num_servers) + " servers)");
+    const Server& server = cluster_.servers[slice.server];
+    if (has_ps_jobs_ && job.kind == WorkKind::ParameterServer) {  // no Job load for GPU-only runs
+      validate_ps_slice(now_s, job, slice);
+    } else if (slice.gpus <= 0)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
+                              std::to_string(slice.gpus) + " GPUs (must be > 0)");
+    if (seen_mark_[slice.server] == mark_)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name +
+                              "') appears twice in its placement");
+    seen_mark_[slice.server] = mark_;
+    used_per_server_[slice.server] += slice.gpus;
+    if (used_per_server_[slice.server] > server.gpus)
+      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is over capacity (" +
+                              std::to_string(used_per_server_[slice.server]) + " GPUs placed, " +
+                              std::to_string(server.gpus) + " available)");
+  }
+}
+
+void SimRun::validate_ps_slice(double now_s, const Job& job, const Slice& slice) const {
+  const Server& server = cluster_.servers[slice.server];
+  const PsJobSpec& ps = *job.ps;
+  auto where = [&] { return "server " + std::to_string(slice.server) + " ('" + server.name + "') "; };
+  if (slice.workers < 0 || slice.ps < 0 || slice.workers + slice.ps == 0)
+    invalid(now_s, job, where() + "is given " + std::to_string(slice.workers) + " workers and " +
+                            std::to_string(slice.ps) + " parameter servers");
+  if (slice.gpus != slice.workers * ps.worker.gpus)
+    invalid(now_s, job, where() + "is given " + std::to_string(slice.gpus) + " GPUs for " +
+                            std::to_string(slice.workers) + " workers of " + std::to_string(ps.worker.gpus) + " GPUs");
+  const int s = slice.server;
+  used_cpus_[s] += slice.workers * ps.worker.cpus + slice.ps * ps.ps.cpus;
+  used_mem_gb_[s] += slice.workers * ps.worker.mem_gb + slice.ps * ps.ps.mem_gb;
+  used_net_gbps_[s] += slice.workers * ps.worker.net_gbps + slice.ps * ps.ps.net_gbps;
+  constexpr double kSlack = 1e-9;
+  if (used_cpus_[s] > server.cpus + kSlack)
+    invalid(now_s, job, where() + "is over its CPU capacity (" + format_time(used_cpus_[s]) + " cores placed)");
+  if (used_mem_gb_[s] > server.mem_gb + kSlack)
+    invalid(now_s, job, where() + "is over its memory capacity (" + format_time(used_mem_gb_[s]) + " GB placed)");
+  if (used_net_gbps_[s] > server.net_gbps + kSlack)
+    invalid(now_s, job, where() + "is over its bandwidth (" + format_time(used_net_gbps_[s]) + " Gbps placed)");
+}
+
+void SimRun::maybe_report_progress(double now_s) {
+  if (config_.on_progress && decisions_ % kProgressEvery == 0)
+    config_.on_progress(now_s, finished_count_, jobs_.size());
+}
+
+SimResult SimRun::result(bool timed_out) const {
+  SimResult r;
+  r.policy = policy_name_;
+  r.total_gpus = total_gpus_;
+  r.dropped_oversized = workload_.dropped_oversized;
+  r.timed_out = timed_out;
+  r.rounds = rounds_;
+  r.jobs.reserve(jobs_.size());
+  double first_arrival_s = 0, last_finish_s = 0;
+  bool any_arrival = false, any_finish = false;
+  for (const SimJob& s : jobs_) {
+    const Job& job = *s.job;
+    JobRecord rec;
+    rec.id = job.id;
+    rec.name = job.name;
+    rec.application = job.application;
+    rec.num_gpus = job.num_gpus;
+    rec.arrival_s = job.arrival_s;
+    rec.first_start_s = s.first_start_s;
+    rec.finish_s = s.finished ? s.finish_s : -1;
+    rec.executed_s = s.executed_s;
+    rec.gpu_s = s.gpu_s;
+    rec.preemptions = s.preemptions;
+    rec.restarts = s.restarts;
+    r.jobs.push_back(std::move(rec));
+    first_arrival_s = any_arrival ? std::min(first_arrival_s, job.arrival_s) : job.arrival_s;
+    any_arrival = true;
+    if (s.finished) {
+      last_finish_s = any_finish ? std::max(last_finish_s, s.finish_s) : s.finish_s;
+      any_finish = true;
+    }
+  }
+  r.makespan_s = any_finish ? last_finish_s - first_arrival_s : 0.0;
+  return r;
+}
+
+}  // namespace dmlkit::cluster::detail

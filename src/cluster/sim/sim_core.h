@@ -1,0 +1,140 @@
+// State and bookkeeping shared by the two simulation loops (sim_event.cpp: dmlkit's event-driven
+// profile; sim_pollux.cpp: the Pollux reference simulator's fixed ticks): per-job state, running a
+// job for a stretch of time, asking the policy for a decision, validating and applying it, and
+// turning the state into a SimResult. Internal to the simulator.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/speed/progress_model.h"
+#include "cluster/sim/simulator.h"
+
+namespace dmlkit::cluster::detail {
+
+// One job of the workload during a run.
+struct SimJob {
+  const Job* job = nullptr;
+  std::unique_ptr<JobProgress> progress;
+  Placement placement;          // current placement (empty: not running)
+  int gpus = 0;                 // placement_gpus(placement)
+  double restart_left_s = 0;    // restart delay still to pay before the job makes progress
+  double last_update_s = 0;     // time up to which the job has been run (event profile)
+  double executed_s = 0;        // wall time holding GPUs (restart delay included)
+  double gpu_s = 0;             // GPU-seconds held (restart delay included)
+  double last_stopped_s = 0;    // arrival, or when it last lost its GPUs
+  double queued_since_s = 0;    // start of the current wait
+  double first_start_s = -1;
+  double finish_s = -1;
+  int preemptions = 0;
+  int restarts = 0;             // placement changes to a non-empty placement (first start too)
+  uint32_t version = 0;         // bumped on every placement change (stale completion events)
+  bool arrived = false;
+  bool finished = false;
+};
+
+class SimRun {
+ public:
+  SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
+         Policy& policy, const SimConfig& config);
+
+  const SimConfig& config() const { return config_; }
+  size_t num_jobs() const { return jobs_.size(); }
+  size_t finished_count() const { return finished_count_; }
+  size_t arrived_count() const { return arrived_count_; }
+  // Jobs holding GPUs after the last decision (0 before the first).
+  int last_running_jobs() const { return rounds_.empty() ? 0 : rounds_.back().running_jobs; }
+  SimJob& job(int j) { return jobs_[j]; }
+  // Workload indices in arrival order (stable by arrival time, then index).
+  const std::vector<int>& arrival_order() const { return arrival_order_; }
+  // Marks job j arrived and appends it to the active list (callers respect arrival order).
+  void arrive(int j);
+  // Runs job j for dt_s seconds from t0_s on its current placement: restart delay first, then
+  // progress. Returns true if the job finished inside the interval (finish_s is then set and the
+  // job is counted finished). Stopped or finished jobs are left alone.
+  bool step_job(int j, double t0_s, double dt_s);
+  // Runs every running active job up to now_s (from its last update).
+  void bring_running_to(double now_s);
+  // Runs every running active job for dt_s seconds from t0_s.
+  void step_running(double t0_s, double dt_s);
+  // Records job j as finished at t_s (used when the finish time is known exactly).
+  void mark_finished(int j, double t_s);
+  // Drops finished jobs from the active list, keeping arrival order. Moves whichever side of the
+  // finished jobs is shorter (finished jobs cluster at the front under FIFO-like policies).
+  void compact_active();
+
+  // Asks the policy for the next placements of the active jobs (compact_active() first), validates
+  // the decision if configured, applies it at now_s and records a RoundSample. Running jobs must
+  // have been brought up to now_s. Jobs whose placement changed are listed in changed() until the
+  // next call.
+  void decide(double now_s);
+  const std::vector<int>& changed() const { return changed_; }
+
+  // Reports progress through config.on_progress (at most every kProgressEvery decisions).
+  void maybe_report_progress(double now_s);
+  SimResult result(bool timed_out) const;
+
+ private:
+  // Checks out_[i] against the cluster (accumulating per-server use); throws std::logic_error.
+  void validate_one(double now_s, size_t i) const;
+  // The parameter-server part of a slice: task counts, GPUs = workers x GPUs per worker, and the
+  // server's CPU, memory and bandwidth (accumulated over the pass).
+  void validate_ps_slice(double now_s, const Job& job, const Slice& slice) const;
+  void set_running(int j, bool running);
+  void move_slot(size_t from, size_t to);
+  void apply(int j, const Placement& next, double now_s);
+  void fill_view(int j, JobView& v) const;
+  [[noreturn]] void invalid(double now_s, const Job& job, const std::string& what) const;
+
+  const ClusterSpec& cluster_;
+  const Workload& workload_;
+  std::string policy_name_;
+  Policy& policy_;
+  SimConfig config_;
+  int total_gpus_ = 0;
+
+  std::vector<SimJob> jobs_;
+  std::vector<int> arrival_order_;
+  // The active list: jobs arrived and unfinished, in arrival order, in slots [begin_, end) of
+  // four parallel arrays. The policy's input (views_) and output (out_) are kept from one decision
+  // to the next: a waiting job's view does not change while it waits, so a decision refreshes only
+  // the views of running jobs and of jobs whose placement changed, and after a decision out_
+  // already holds every job's current placement (no copying of idle jobs in steady state).
+  std::vector<int> active_;         // job index per slot
+  std::vector<JobView> views_;
+  std::vector<Placement> out_;
+  std::vector<uint32_t> cur_size_;  // views_[slot].placement.size(), packed for fast scans
+  size_t begin_ = 0;                // first live slot (slots before it are spare)
+  std::vector<int> slot_;           // job -> slot (-1: not active)
+  size_t first_dead_ = SIZE_MAX;    // lowest / highest slot of a job finished since compaction
+  size_t last_dead_ = 0;
+  std::vector<int> running_;        // jobs holding GPUs (any order)
+  std::vector<int> run_pos_;        // job -> index in running_ (-1: not running)
+  int busy_gpus_ = 0;
+  size_t finished_count_ = 0;
+  size_t arrived_count_ = 0;
+
+  // Buffers reused from one decision to the next.
+  std::vector<int> changed_;
+  mutable std::vector<int> used_per_server_;
+  bool has_ps_jobs_ = false;
+  std::shared_ptr<const PsSpeedModel> ps_speed_;      // kept alive for the PS jobs' progress
+  std::shared_ptr<const PsBalanceTable> ps_balance_;  // per-server CPU/memory/bandwidth checks only then
+  mutable std::vector<double> used_cpus_, used_mem_gb_, used_net_gbps_;
+  mutable std::vector<uint64_t> seen_mark_;
+  mutable uint64_t mark_ = 0;
+
+  std::vector<RoundSample> rounds_;
+  uint64_t decisions_ = 0;
+};
+
+// The two loops (sim_event.cpp, sim_pollux.cpp). Both stop with timed_out when the next step would
+// pass config.max_time_s, or when the run has stalled: no arrival to come and no job running (event
+// profile: no completion to come), and the policy left it so for kStallDecisions decisions in a row.
+inline constexpr int kStallDecisions = 1000;
+SimResult run_event_profile(SimRun& run);
+SimResult run_pollux_profile(SimRun& run);
+
+}  // namespace dmlkit::cluster::detail

@@ -1,0 +1,87 @@
+// The cluster-level simulator: replays a workload on a cluster under one policy and records
+// per-job and per-round metrics. Deterministic for given inputs.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/model/cluster_spec.h"
+#include "cluster/model/job.h"
+#include "cluster/policy.h"
+
+namespace dmlkit::cluster {
+
+class PsSpeedModel;  // cluster/speed/ps_speed.h
+
+enum class SimProfile {
+  // dmlkit's own semantics: event-driven completions and arrivals, scheduling rounds.
+  Default,
+  // The Pollux reference simulator's semantics (docs/cluster.md, specs/pollux-reference-semantics).
+  Pollux,
+};
+
+struct SimConfig {
+  SimProfile profile = SimProfile::Default;
+  double round_s = 60.0;            // scheduling round length
+  double restart_delay_s = 30.0;    // charged whenever a job's placement changes
+  bool charge_first_start = true;   // also charge the restart delay when a job first starts
+  // Fixed-duration jobs: fractional slowdown per server used beyond the fewest that could hold the
+  // job (0 = off) [A]; profile jobs get this from their measured step times instead.
+  double extra_server_slowdown = 0.0;
+  bool schedule_on_events = true;   // Default profile: also re-plan on arrivals and completions
+  bool validate = true;             // check every decision against capacities
+  double max_time_s = 1e10;         // safety stop (a job that never runs must not hang the run)
+  std::string data_dir;             // folder with app-profiles/ (defaults to the bundled data)
+  // Parameter-server jobs (docs/optimus.md): the ground-truth speed model (null: "table" from
+  // data_dir), relative measurement noise and straggler injection (see ProgressOptions).
+  std::shared_ptr<const PsSpeedModel> ps_speed;
+  double ps_measure_noise = 0.05;
+  double ps_straggler_prob = 0.0;
+  double ps_straggler_min = 1.5;
+  double ps_straggler_max = 3.0;
+  // Called with (simulated time, jobs finished, jobs total) a few times per second of wall time
+  // at most; may be empty.
+  std::function<void(double, size_t, size_t)> on_progress;
+};
+
+struct JobRecord {
+  int id = 0;
+  std::string name;
+  std::string application;
+  int num_gpus = 0;         // requested
+  double arrival_s = 0;
+  double first_start_s = -1;
+  double finish_s = -1;     // -1 if it did not finish
+  double executed_s = 0;    // wall time holding GPUs
+  double gpu_s = 0;         // GPU-seconds held
+  int preemptions = 0;
+  int restarts = 0;
+  bool finished() const { return finish_s >= 0; }
+  double jct_s() const { return finish_s - arrival_s; }
+  double queued_s() const { return jct_s() - executed_s; }
+};
+
+struct RoundSample {
+  double time_s = 0;
+  int gpus_busy = 0;
+  int running_jobs = 0;
+  int queued_jobs = 0;      // arrived, unfinished, not running
+};
+
+struct SimResult {
+  std::string policy;
+  std::vector<JobRecord> jobs;      // in job id order
+  std::vector<RoundSample> rounds;  // one per scheduling decision
+  double makespan_s = 0;            // last finish time minus first arrival
+  int total_gpus = 0;
+  int dropped_oversized = 0;
+  bool timed_out = false;           // max_time_s reached with unfinished jobs
+};
+
+// Runs the simulation. Throws Error on bad input (e.g. an application with no profile) and
+// std::logic_error if the policy returns an invalid decision while config.validate is set.
+SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
+                   Policy& policy, const SimConfig& config);
+
+}  // namespace dmlkit::cluster

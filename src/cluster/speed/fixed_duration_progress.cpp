@@ -1,0 +1,72 @@
+// Fixed-duration (trace replay) progress: GPU-seconds of work done at min(g, request) per second,
+// optionally slowed down per extra server. See fixed_duration_progress.h.
+#include "cluster/speed/fixed_duration_progress.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dmlkit::cluster {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Work left below this fraction of the total counts as done (absorbs rounding when the simulator
+// advances a job by exactly time_to_finish_s() computed as a difference of clock readings).
+constexpr double kDoneFraction = 1e-12;
+}  // namespace
+
+FixedDurationProgress::FixedDurationProgress(const Job& job, const ProgressOptions& options)
+    : request_gpus_(std::max(1, job.num_gpus)),
+      total_gpu_s_(std::max(0.0, job.duration_s) * std::max(1, job.num_gpus)),
+      remaining_gpu_s_(total_gpu_s_),
+      extra_server_slowdown_(std::max(0.0, options.extra_server_slowdown)),
+      gpus_per_server_(options.gpus_per_server) {}
+
+double FixedDurationProgress::rate_on(const Placement& placement) const {
+  int gpus = 0;
+  int servers = 0;
+  for (const auto& s : placement) {
+    if (s.gpus > 0) {
+      gpus += s.gpus;
+      ++servers;
+    }
+  }
+  if (gpus <= 0) return 0.0;
+  const int useful = std::min(gpus, request_gpus_);
+  double rate = useful;
+  if (extra_server_slowdown_ > 0 && gpus_per_server_ > 0) {
+    const int needed = (useful + gpus_per_server_ - 1) / gpus_per_server_;
+    const int extra = std::max(0, servers - needed);
+    rate /= 1.0 + extra_server_slowdown_ * extra;
+  }
+  return rate;
+}
+
+void FixedDurationProgress::on_placement(const Placement& placement) { rate_ = rate_on(placement); }
+
+double FixedDurationProgress::time_to_finish_s() const {
+  if (finished_) return 0.0;
+  if (rate_ <= 0) return kInf;
+  return remaining_gpu_s_ / rate_;
+}
+
+double FixedDurationProgress::advance(double dt_s) {
+  if (finished_ || dt_s <= 0) return finished_ ? 0.0 : std::max(0.0, dt_s);
+  if (rate_ <= 0) return dt_s;  // stopped: time passes, no work is done
+  const double to_finish_s = remaining_gpu_s_ / rate_;
+  if (rate_ * dt_s >= remaining_gpu_s_ - kDoneFraction * total_gpu_s_) {
+    remaining_gpu_s_ = 0;
+    finished_ = true;
+    return std::min(dt_s, to_finish_s);
+  }
+  remaining_gpu_s_ -= rate_ * dt_s;
+  return dt_s;
+}
+
+double FixedDurationProgress::remaining_time_s(int gpus) const {
+  if (finished_) return 0.0;
+  if (gpus <= 0) return kInf;
+  return remaining_gpu_s_ / std::min(gpus, request_gpus_);
+}
+
+}  // namespace dmlkit::cluster

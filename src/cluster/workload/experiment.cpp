@@ -1,0 +1,233 @@
+// Experiment presets: parsing experiments/<name>.yaml and running them; see experiment.h.
+#include "cluster/workload/experiment.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "cluster/model/cluster_spec.h"
+#include "cluster/workload/data_dir.h"
+#include "cluster/policy.h"
+#include "cluster/speed/ps_speed.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+long line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+template <typename T>
+T scalar(const std::string& path, const YAML::Node& n, const std::string& field) {
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    throw Error(path, line_of(n), field, "bad value '" + (n.IsScalar() ? n.Scalar() : std::string("<not a scalar>")) + "'");
+  }
+}
+
+double number(const std::string& path, const YAML::Node& n, const std::string& field, double lo, double hi) {
+  const double v = scalar<double>(path, n, field);
+  if (!(v >= lo && v <= hi))
+    throw Error(path, line_of(n), field, "out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+void check_keys(const std::string& path, const YAML::Node& map, const std::set<std::string>& known) {
+  for (const auto& kv : map) {
+    const std::string key = kv.first.as<std::string>();
+    if (!known.count(key)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw Error(path, line_of(kv.first), key, "unknown field (known: " + list + ")");
+    }
+  }
+}
+
+PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
+  if (!w.IsMap()) throw Error(path, line_of(w), "workload", "expected a mapping");
+  check_keys(path, w, {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
+                       "epoch_jitter", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
+                       "loss_noise_sd", "convergence_threshold"});
+  PsWorkloadSpec s;
+  if (w["num_jobs"]) s.num_jobs = static_cast<int>(number(path, w["num_jobs"], "num_jobs", 1, 1e6));
+  if (w["arrivals"]) s.arrivals = scalar<std::string>(path, w["arrivals"], "arrivals");
+  if (w["max_arrivals_per_slot"])
+    s.max_arrivals_per_slot = static_cast<int>(number(path, w["max_arrivals_per_slot"], "max_arrivals_per_slot", 1, 1e4));
+  if (w["window_slots"]) s.window_slots = static_cast<int>(number(path, w["window_slots"], "window_slots", 1, 1e6));
+  if (w["slot_s"]) s.slot_s = number(path, w["slot_s"], "slot_s", 1e-3, 1e9);
+  if (w["max_num_epochs"]) s.max_num_epochs = number(path, w["max_num_epochs"], "max_num_epochs", 1e-6, 1e12);
+  if (w["epoch_jitter"]) s.epoch_jitter = number(path, w["epoch_jitter"], "epoch_jitter", 0, 0.99);
+  if (w["types"]) {
+    if (!w["types"].IsSequence()) throw Error(path, line_of(w["types"]), "types", "expected a list");
+    for (const auto& t : w["types"]) {
+      const std::string name = scalar<std::string>(path, t, "types");
+      if (find_ps_job_type(name) < 0) throw Error(path, line_of(t), "types", "unknown job type '" + name + "'");
+      s.types.push_back(name);
+    }
+  }
+  if (w["demands"]) s.demands = scalar<std::string>(path, w["demands"], "demands");
+  if (s.demands != "dl2" && s.demands != "testbed")
+    throw Error(path, line_of(w["demands"]), "demands", "expected dl2 or testbed");
+  if (w["user_workers"]) {
+    const YAML::Node u = w["user_workers"];
+    if (!u.IsSequence() || u.size() != 2) throw Error(path, line_of(u), "user_workers", "expected [min, max]");
+    s.user_workers_min = static_cast<int>(number(path, u[0], "user_workers", 1, 1000));
+    s.user_workers_max = static_cast<int>(number(path, u[1], "user_workers", s.user_workers_min, 1000));
+  }
+  if (w["user_ps_per_worker"]) s.user_ps_per_worker = number(path, w["user_ps_per_worker"], "user_ps_per_worker", 0.01, 100);
+  if (w["async_fraction"]) s.async_fraction = number(path, w["async_fraction"], "async_fraction", 0, 1);
+  if (w["loss_noise_sd"]) s.loss_noise_sd = number(path, w["loss_noise_sd"], "loss_noise_sd", 0, 10);
+  if (w["convergence_threshold"])
+    s.convergence_threshold = number(path, w["convergence_threshold"], "convergence_threshold", 1e-6, 10);
+  return s;
+}
+
+Experiment parse(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw Error(path, 0, "", "cannot open experiment file");
+  } catch (const YAML::Exception& e) {
+    throw Error(path, e.mark.line + 1, "", std::string("YAML syntax error: ") + e.msg);
+  }
+  if (!root.IsMap() || !root["experiment"]) throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
+  check_keys(path, root, {"experiment", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
+                          "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
+                          "straggler_slowdown", "max_time_s", "workload"});
+  Experiment e;
+  e.path = path;
+  e.name = scalar<std::string>(path, root["experiment"], "experiment");
+  if (root["description"]) e.description = scalar<std::string>(path, root["description"], "description");
+  if (!root["cluster"]) throw Error(path, 1, "cluster", "missing field");
+  e.cluster = scalar<std::string>(path, root["cluster"], "cluster");
+  // A relative cluster file is relative to the experiment file.
+  if (e.cluster.find('/') != std::string::npos || e.cluster.ends_with(".yaml") || e.cluster.ends_with(".json")) {
+    const fs::path p(e.cluster);
+    if (p.is_relative()) e.cluster = (fs::path(path).parent_path() / p).string();
+  }
+  if (root["seeds"]) {
+    const YAML::Node s = root["seeds"];
+    if (!s.IsSequence() || s.size() == 0) throw Error(path, line_of(s), "seeds", "expected a non-empty list");
+    e.seeds.clear();
+    for (const auto& v : s) e.seeds.push_back(scalar<uint64_t>(path, v, "seeds"));
+  }
+  if (!root["policies"] || !root["policies"].IsSequence() || root["policies"].size() == 0)
+    throw Error(path, root["policies"] ? line_of(root["policies"]) : 1, "policies", "expected a non-empty list");
+  for (const auto& p : root["policies"]) e.policies.push_back(scalar<std::string>(path, p, "policies"));
+  if (root["policy_params"]) {
+    const YAML::Node pp = root["policy_params"];
+    if (!pp.IsMap()) throw Error(path, line_of(pp), "policy_params", "expected a mapping");
+    for (const auto& kv : pp) e.policy_params[kv.first.as<std::string>()] = scalar<std::string>(path, kv.second, kv.first.as<std::string>());
+  }
+  if (root["speed_model"]) e.speed_model = scalar<std::string>(path, root["speed_model"], "speed_model");
+  if (e.speed_model != "table" && e.speed_model != "formula" && e.speed_model != "analytic")
+    throw Error(path, line_of(root["speed_model"]), "speed_model", "expected table, formula or analytic");
+  if (root["speed_table"]) {
+    e.speed_table = scalar<std::string>(path, root["speed_table"], "speed_table");
+    const fs::path p(e.speed_table);
+    if (p.is_relative()) e.speed_table = (fs::path(path).parent_path() / p).string();
+  }
+  if (root["round_s"]) e.round_s = number(path, root["round_s"], "round_s", 1e-3, 1e9);
+  if (root["restart_delay_s"]) e.restart_delay_s = number(path, root["restart_delay_s"], "restart_delay_s", 0, 1e9);
+  if (root["charge_first_start"]) e.charge_first_start = scalar<bool>(path, root["charge_first_start"], "charge_first_start");
+  if (root["measure_noise"]) e.measure_noise = number(path, root["measure_noise"], "measure_noise", 0, 1);
+  if (root["straggler_prob"]) e.straggler_prob = number(path, root["straggler_prob"], "straggler_prob", 0, 1);
+  if (root["straggler_slowdown"]) {
+    const YAML::Node s = root["straggler_slowdown"];
+    if (!s.IsSequence() || s.size() != 2) throw Error(path, line_of(s), "straggler_slowdown", "expected [min, max]");
+    e.straggler_min = number(path, s[0], "straggler_slowdown", 1, 1e6);
+    e.straggler_max = number(path, s[1], "straggler_slowdown", e.straggler_min, 1e6);
+  }
+  if (root["max_time_s"]) e.max_time_s = number(path, root["max_time_s"], "max_time_s", 1, 1e15);
+  if (!root["workload"]) throw Error(path, 1, "workload", "missing field");
+  e.workload = parse_workload(path, root["workload"]);
+  return e;
+}
+
+}  // namespace
+
+std::string default_experiments_dir() {
+  if (const char* env = std::getenv("DMLKIT_EXPERIMENTS_DIR"); env != nullptr && *env != '\0') return env;
+  return (fs::path(default_data_dir()).parent_path() / "experiments").string();
+}
+
+std::vector<Experiment> list_experiments(const std::string& dir) {
+  std::vector<Experiment> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error(dir, 0, "", "experiments folder not found");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(f);
+    } catch (const YAML::Exception&) {
+      continue;  // not ours to judge: only experiment files are listed
+    }
+    if (root.IsMap() && root["experiment"]) out.push_back(parse(f));
+  }
+  std::sort(out.begin(), out.end(), [](const Experiment& a, const Experiment& b) { return a.name < b.name; });
+  return out;
+}
+
+Experiment load_experiment(const std::string& name_or_path, const std::string& dir) {
+  std::error_code ec;
+  const fs::path named = fs::path(dir) / (name_or_path + ".yaml");
+  if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(named, ec)) return parse(named.string());
+  if (fs::is_regular_file(name_or_path, ec)) return parse(name_or_path);
+  std::string known;
+  if (fs::is_directory(dir, ec))
+    for (const auto& e : list_experiments(dir)) known += (known.empty() ? "" : ", ") + e.name;
+  throw Error("unknown experiment '" + name_or_path + "' (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
+                                          const std::function<void(const std::string&, uint64_t)>& on_run) {
+  PolicyOptions popts;
+  popts.params = e.policy_params;
+  std::vector<std::unique_ptr<Policy>> check;
+  for (const auto& p : e.policies) check.push_back(make_policy(p, popts));  // names first
+  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
+  SimConfig config;
+  config.round_s = e.round_s;
+  config.restart_delay_s = e.restart_delay_s;
+  config.charge_first_start = e.charge_first_start;
+  config.schedule_on_events = false;  // time-slotted: freed resources wait for the next slot
+  config.data_dir = data_dir;
+  config.max_time_s = e.max_time_s;
+  config.ps_speed = (e.speed_model == "table" && !e.speed_table.empty())
+                        ? std::make_shared<TableSpeedModel>(e.speed_table)
+                        : make_ps_speed_model(e.speed_model, data_dir);
+  config.ps_measure_noise = e.measure_noise;
+  config.ps_straggler_prob = e.straggler_prob;
+  config.ps_straggler_min = e.straggler_min;
+  config.ps_straggler_max = e.straggler_max;
+  std::vector<ExperimentRun> runs;
+  for (uint64_t seed : e.seeds) {
+    const Workload workload = ps_workload(e.workload, seed, data_dir);
+    for (const auto& name : e.policies) {
+      if (on_run) on_run(name, seed);
+      PolicyOptions run_opts = popts;
+      run_opts.seed = seed;
+      auto policy = make_policy(name, run_opts);  // fresh state per run
+      ExperimentRun r;
+      r.policy = name;
+      r.seed = seed;
+      r.result = simulate(cluster, workload, name, *policy, config);
+      r.metrics = compute_metrics(r.result);
+      runs.push_back(std::move(r));
+    }
+  }
+  return runs;
+}
+
+}  // namespace dmlkit::cluster

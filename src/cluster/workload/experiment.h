@@ -1,0 +1,58 @@
+// Experiment presets for parameter-server scheduling (experiments/<name>.yaml): a cluster, a PS
+// workload generator, simulator settings, the policies to compare and the seeds to average over.
+// `dmlkit cluster compare --experiment NAME` runs one; `dmlkit cluster experiments` lists them.
+// File format: docs/optimus.md.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cluster/sim/metrics.h"
+#include "cluster/workload/ps_workload.h"
+#include "cluster/sim/simulator.h"
+
+namespace dmlkit::cluster {
+
+struct Experiment {
+  std::string name;
+  std::string description;
+  std::string path;
+  std::string cluster;                    // a cluster spec ClusterSpec::parse accepts (resolved)
+  std::vector<uint64_t> seeds = {1};
+  std::vector<std::string> policies;
+  std::map<std::string, std::string> policy_params;
+  std::string speed_model = "table";      // table | formula | analytic
+  std::string speed_table;                // table model: CSV path ("" = the bundled measurements)
+  double round_s = 600;
+  double restart_delay_s = 30;
+  bool charge_first_start = true;
+  double measure_noise = 0.05;
+  double straggler_prob = 0;
+  double straggler_min = 1.5;
+  double straggler_max = 3.0;
+  double max_time_s = 1e9;
+  PsWorkloadSpec workload;
+};
+
+// DMLKIT_EXPERIMENTS_DIR, else the source tree's experiments/.
+std::string default_experiments_dir();
+// Every experiment file (YAML with a top-level `experiment` key) in `dir`, sorted by name.
+std::vector<Experiment> list_experiments(const std::string& dir);
+// By name (dir/NAME.yaml) or path. Throws Error(file, line, field) on bad content.
+Experiment load_experiment(const std::string& name_or_path, const std::string& dir);
+
+struct ExperimentRun {
+  std::string policy;
+  uint64_t seed = 0;
+  SimResult result;
+  Metrics metrics;
+};
+
+// Runs every policy on the workload of every seed (policies in the given order, seeds outer).
+// `on_run(policy, seed)` is called before each simulation (may be empty).
+std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
+                                          const std::function<void(const std::string&, uint64_t)>& on_run = {});
+
+}  // namespace dmlkit::cluster
