@@ -38,14 +38,15 @@ void BM_TuneByteSchedulerVgg16(benchmark::State& state) {
   const auto w = make_workload(load_model("vgg16", default_model_graph_dir()));
   const auto n = net(Arch::ps, 8);
   for (auto _ : state) {
-    auto r = bayes_optimize({{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}},
-                            [&](const std::vector<double>& x) {
-                              SchedulerOptions o;
-                              o.partition_bytes = x[0] * 1e6;
-                              o.credit_bytes = x[1] * 1e6;
-                              return simulate(w, n, "bytescheduler", o).iteration_mean_s;
-                            },
-                            BayesOptions{}, dmlkit::Rng(1));
+    auto r = bayes_optimize(
+        {{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}},
+        [&](const std::vector<double>& x) {
+          SchedulerOptions o;
+          o.partition_bytes = x[0] * 1e6;
+          o.credit_bytes = x[1] * 1e6;
+          return simulate(w, n, "bytescheduler", o).iteration_mean_s;
+        },
+        BayesOptions{}, dmlkit::Rng(1));
     benchmark::DoNotOptimize(r.best);
   }
 }

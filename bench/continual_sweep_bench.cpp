@@ -50,11 +50,13 @@ void BM_TorchBatchPerNetworkEpoch(benchmark::State& state) {
   bc.chunk_models = networks;
   for (auto _ : state) {
     std::vector<dmlkit::learn::PatchCnnTrainJob> jobs;
-    for (int k = 0; k < networks; ++k) jobs.push_back({&nets[static_cast<size_t>(k)], &data[static_cast<size_t>(k)], nullptr});
+    for (int k = 0; k < networks; ++k)
+      jobs.push_back({&nets[static_cast<size_t>(k)], &data[static_cast<size_t>(k)], nullptr});
     benchmark::DoNotOptimize(dmlkit::learn::train_full_batch_torch(jobs, gd, bc));
   }
-  state.counters["us_per_network_epoch"] = benchmark::Counter(
-      static_cast<double>(networks) * epochs, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["us_per_network_epoch"] =
+      benchmark::Counter(static_cast<double>(networks) * epochs,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_TorchBatchPerNetworkEpoch)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond)->UseRealTime();
 

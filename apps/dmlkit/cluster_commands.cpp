@@ -7,7 +7,7 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx);
 void add_cluster_simulate_command(CLI::App& cluster, Context& ctx);
 void add_cluster_compare_command(CLI::App& cluster, Context& ctx);
 void add_cluster_experiments_command(CLI::App& cluster, Context& ctx);
-void add_cluster_serve_command(CLI::App& cluster, Context& ctx);   // live mode (apps/dmlkit/live_*.cpp)
+void add_cluster_serve_command(CLI::App& cluster, Context& ctx);  // live mode (apps/dmlkit/live_*.cpp)
 void add_cluster_replay_command(CLI::App& cluster, Context& ctx);
 
 void add_cluster_commands(CLI::App& app, Context& ctx) {

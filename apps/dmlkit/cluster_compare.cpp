@@ -13,9 +13,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   policies = {"fifo", "srtf", "drf", "tetris", "tiresias"};
   exp.experiments_dir = cluster::default_experiments_dir();
   auto* cmd = cluster.add_subcommand("compare", "Compare scheduling policies on the same workload");
-  cmd->add_option("--policies", policies, "Comma-separated policy names")
-      ->delimiter(',')
-      ->capture_default_str();
+  cmd->add_option("--policies", policies, "Comma-separated policy names")->delimiter(',')->capture_default_str();
   add_cluster_run_options(*cmd, o);
   cmd->add_option("--experiment", exp.experiment,
                   "Run an experiment preset (name from `dmlkit cluster experiments`, or a file) over its seeds; "

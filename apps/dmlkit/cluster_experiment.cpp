@@ -70,8 +70,8 @@ TextTable runs_table(const std::vector<cl::ExperimentRun>& runs) {
                "gpu_utilization", "preemptions", "finished", "jobs", "timed_out"});
   for (const auto& r : runs) {
     const auto& m = r.metrics;
-    t.add_row({r.policy, std::to_string(r.seed), fixed(m.avg_jct_s, 3), fixed(m.median_jct_s, 3),
-               fixed(m.p95_jct_s, 3), fixed(m.makespan_s, 3), fixed(m.avg_queue_s, 3), fixed(m.gpu_utilization, 4),
+    t.add_row({r.policy, std::to_string(r.seed), fixed(m.avg_jct_s, 3), fixed(m.median_jct_s, 3), fixed(m.p95_jct_s, 3),
+               fixed(m.makespan_s, 3), fixed(m.avg_queue_s, 3), fixed(m.gpu_utilization, 4),
                std::to_string(m.preemptions), std::to_string(m.finished), std::to_string(m.jobs),
                r.result.timed_out ? "1" : "0"});
   }

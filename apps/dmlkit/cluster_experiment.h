@@ -11,10 +11,10 @@
 namespace dmlkit::app {
 
 struct ExperimentCliOptions {
-  std::string experiment;              // name in experiments_dir or a path
+  std::string experiment;  // name in experiments_dir or a path
   std::string experiments_dir;
-  std::vector<std::string> policies;   // empty: the experiment's
-  std::vector<uint64_t> seeds;         // empty: the experiment's
+  std::vector<std::string> policies;       // empty: the experiment's
+  std::vector<uint64_t> seeds;             // empty: the experiment's
   std::vector<std::string> policy_params;  // key=value, added to (and overriding) the preset's
   std::string out;
   std::string format = "table";

@@ -66,8 +66,8 @@ ordered_json results_json(const RunDescription& d, const std::vector<cl::SimResu
 std::string num(double v) { return fixed(v, 3); }
 
 TextTable jobs_table(const cl::SimResult& r) {
-  TextTable t({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s",
-               "queued_s", "executed_s", "gpu_s", "preemptions", "restarts"});
+  TextTable t({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s", "queued_s",
+               "executed_s", "gpu_s", "preemptions", "restarts"});
   for (const auto& j : r.jobs) {
     const bool done = j.finished();
     t.add_row({std::to_string(j.id), j.name, j.application, std::to_string(j.num_gpus), num(j.arrival_s),
@@ -81,22 +81,21 @@ TextTable jobs_table(const cl::SimResult& r) {
 TextTable rounds_table(const cl::SimResult& r) {
   TextTable t({"time_s", "gpus_busy", "running_jobs", "queued_jobs"});
   for (const auto& s : r.rounds)
-    t.add_row({num(s.time_s), std::to_string(s.gpus_busy), std::to_string(s.running_jobs),
-               std::to_string(s.queued_jobs)});
+    t.add_row(
+        {num(s.time_s), std::to_string(s.gpus_busy), std::to_string(s.running_jobs), std::to_string(s.queued_jobs)});
   return t;
 }
 
 // The summary table. Average JCT keeps 4 decimals so it can be compared with published tables
 // printed to that precision; other times are rounded to 0.1 s.
 TextTable summary_table(const std::vector<cl::SimResult>& results, const std::vector<cl::Metrics>& metrics) {
-  TextTable t({"policy", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s",
-               "gpu_util", "preemptions", "finished"});
+  TextTable t({"policy", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s", "gpu_util",
+               "preemptions", "finished"});
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& m = metrics[i];
     t.add_row({results[i].policy, fixed(m.avg_jct_s, 4), fixed(m.median_jct_s, 1), fixed(m.p95_jct_s, 1),
-               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1),
-               fixed(m.gpu_utilization, 4), std::to_string(m.preemptions),
-               std::to_string(m.finished) + "/" + std::to_string(m.jobs)});
+               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1), fixed(m.gpu_utilization, 4),
+               std::to_string(m.preemptions), std::to_string(m.finished) + "/" + std::to_string(m.jobs)});
   }
   return t;
 }

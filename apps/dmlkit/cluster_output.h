@@ -32,8 +32,7 @@ struct RunDescription {
   int dropped_oversized = 0;
 };
 
-void write_cluster_outputs(OutputDir& out, const RunDescription& desc,
-                           const std::vector<cluster::SimResult>& results,
+void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std::vector<cluster::SimResult>& results,
                            const std::vector<cluster::Metrics>& metrics);
 // The summary of all policies: format is "table", "json" or "csv".
 std::string render_cluster_summary(const RunDescription& desc, const std::vector<cluster::SimResult>& results,

@@ -32,8 +32,9 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
                  "Simulation semantics: default (event-driven) or pollux (the Pollux reference simulator's)")
       ->check(CLI::IsMember({"default", "pollux"}))
       ->capture_default_str();
-  cmd.add_option("--placement", o.placement, "Placement for policies that place GPU counts: "
-                                             "consolidate, spread, first-fit, most-free")
+  cmd.add_option("--placement", o.placement,
+                 "Placement for policies that place GPU counts: "
+                 "consolidate, spread, first-fit, most-free")
       ->capture_default_str();
   cmd.add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable), e.g. tiresias.queues=2");
   cmd.add_option("--round", o.round_s, "Scheduling round length in seconds")->capture_default_str();
@@ -56,7 +57,8 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = cl::default_data_dir();
-  cmd.add_option("--data-dir", o.data_dir, "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
+  cmd.add_option("--data-dir", o.data_dir,
+                 "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
 }
 
 namespace {

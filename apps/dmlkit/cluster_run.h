@@ -14,9 +14,9 @@ struct ClusterRunOptions {
   std::string workload = "pollux-6";
   std::string cluster = "16x4";
   std::vector<std::string> policies;
-  std::string profile = "default";       // default | pollux
-  std::string placement = "consolidate"; // consolidate | spread | first-fit | most-free
-  std::vector<std::string> policy_params; // key=value
+  std::string profile = "default";         // default | pollux
+  std::string placement = "consolidate";   // consolidate | spread | first-fit | most-free
+  std::vector<std::string> policy_params;  // key=value
   double round_s = 60;
   double restart_delay_s = 30;
   bool no_event_replan = false;
@@ -29,9 +29,9 @@ struct ClusterRunOptions {
   int synthetic_jobs = 200;
   uint64_t seed = 1;
   std::string out;
-  std::string format = "table";          // table | json | csv
+  std::string format = "table";  // table | json | csv
   std::string data_dir;
-  std::string command;                   // "cluster simulate" / "cluster compare"
+  std::string command;  // "cluster simulate" / "cluster compare"
 };
 
 // Adds the options common to simulate and compare to `cmd`.

@@ -18,14 +18,17 @@ namespace dmlkit::app {
 using nlohmann::ordered_json;
 
 void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs) {
-  cmd.add_option("--model", o.model, "Model DAG (data/model-graphs): vgg16, resnet50, gnmt, ...")->capture_default_str();
+  cmd.add_option("--model", o.model, "Model DAG (data/model-graphs): vgg16, resnet50, gnmt, ...")
+      ->capture_default_str();
   cmd.add_option("--tensors", o.tensors,
                  "Gradient tensors: module (one per profiled module) or parameter (weight/bias/gamma/beta "
                  "split, the exact per-parameter tables)")
       ->capture_default_str();
-  cmd.add_option("--arch", o.arch, "Synchronisation: ps (parameter servers) or allreduce (ring)")->capture_default_str();
+  cmd.add_option("--arch", o.arch, "Synchronisation: ps (parameter servers) or allreduce (ring)")
+      ->capture_default_str();
   cmd.add_option("--workers", o.workers, "Number of workers (one GPU each)")->capture_default_str();
-  cmd.add_option("--servers", o.servers, "Number of parameter servers (ps; 0 = as many as workers)")->capture_default_str();
+  cmd.add_option("--servers", o.servers, "Number of parameter servers (ps; 0 = as many as workers)")
+      ->capture_default_str();
   cmd.add_option("--bandwidth", o.bandwidth, "NIC bandwidth per direction, e.g. 10Gbps, 25Gbit/s, 1.25GBps")
       ->capture_default_str();
   cmd.add_option("--latency-us", o.latency_us, "Latency of one hop host->switch, microseconds")->capture_default_str();
@@ -56,7 +59,8 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
     cmd.add_option("--bucket-mib", o.bucket_mib, "ddp bucket cap in MiB")->capture_default_str();
     cmd.add_option("--first-bucket-mib", o.first_bucket_mib, "ddp first bucket cap in MiB")->capture_default_str();
   }
-  cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")->capture_default_str();
+  cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")
+      ->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = comm::default_model_graph_dir();
   cmd.add_option("--graph-dir", o.data_dir, "Folder of model graphs (default: data/model-graphs)");
@@ -70,10 +74,12 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
   if (o.servers < 0) throw Error("", 0, "servers", "must be >= 0");
   s.net.bandwidth_Bps = comm::parse_bandwidth(o.bandwidth, "bandwidth");
   s.net.latency_s = o.latency_us * 1e-6;
-  if (!o.switch_bandwidth.empty()) s.net.switch_bandwidth_Bps = comm::parse_bandwidth(o.switch_bandwidth, "switch_bandwidth");
+  if (!o.switch_bandwidth.empty())
+    s.net.switch_bandwidth_Bps = comm::parse_bandwidth(o.switch_bandwidth, "switch_bandwidth");
   s.net.op_overhead_s = o.op_overhead_us * 1e-6;
   s.net.racks = o.racks;
-  if (!o.uplink_bandwidth.empty()) s.net.uplink_bandwidth_Bps = comm::parse_bandwidth(o.uplink_bandwidth, "uplink_bandwidth");
+  if (!o.uplink_bandwidth.empty())
+    s.net.uplink_bandwidth_Bps = comm::parse_bandwidth(o.uplink_bandwidth, "uplink_bandwidth");
   s.net.ring_stepwise = o.ring_stepwise;
   s.net.validate();
   if (o.batch < 1) throw Error("", 0, "batch", "must be >= 1");
@@ -87,9 +93,12 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
   };
   s.sched.partition_bytes = size(o.partition_mb, "partition", 1e6);
   s.sched.credit_bytes = size(o.credit_mb, "credit", 1e6);
-  if (o.credit_mode == "any") s.sched.credit_mode = comm::CreditMode::any;
-  else if (o.credit_mode == "skip") s.sched.credit_mode = comm::CreditMode::skip;
-  else throw Error("", 0, "credit_mode", "must be any or skip, got '" + o.credit_mode + "'");
+  if (o.credit_mode == "any")
+    s.sched.credit_mode = comm::CreditMode::any;
+  else if (o.credit_mode == "skip")
+    s.sched.credit_mode = comm::CreditMode::skip;
+  else
+    throw Error("", 0, "credit_mode", "must be any or skip, got '" + o.credit_mode + "'");
   if (o.fusion_mb != -1) {
     if (!(o.fusion_mb >= 0)) throw Error("", 0, "fusion_threshold", "must be >= 0");
     s.sched.fusion_bytes = o.fusion_mb * 1024 * 1024;
@@ -166,8 +175,8 @@ ordered_json results_json(const CommRunOptions& o, const CommSetup& s, const std
 }
 
 TextTable summary(const std::vector<Row>& rows, double lb) {
-  TextTable t({"scheduler", "iteration_ms", "speedup_vs_fifo", "lower_bound_ms", "above_bound_pct", "overlap",
-               "transfers"});
+  TextTable t(
+      {"scheduler", "iteration_ms", "speedup_vs_fifo", "lower_bound_ms", "above_bound_pct", "overlap", "transfers"});
   for (const auto& row : rows)
     t.add_row({row.r.scheduler, fixed(row.r.iteration_mean_s * 1e3, 3),
                std::isfinite(row.speedup_over_fifo) ? fixed(row.speedup_over_fifo, 3) : "", fixed(lb * 1e3, 3),
@@ -231,7 +240,8 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
   HtmlReport rep("dmlkit comm: " + o.model + " on " + std::to_string(s.net.workers) + " workers (" + o.arch + ")");
   rep.add_facts({{"Model", o.model + " (" + std::to_string(s.workload.tensors.size()) + " gradient tensors, " +
                                fixed(s.workload.total_bytes() / 1e6, 1) + " MB)"},
-                 {"Architecture", o.arch == "ps" ? "parameter servers (" + std::to_string(s.net.servers) + ")" : "ring all-reduce"},
+                 {"Architecture",
+                  o.arch == "ps" ? "parameter servers (" + std::to_string(s.net.servers) + ")" : "ring all-reduce"},
                  {"Workers", std::to_string(s.net.workers)},
                  {"NIC bandwidth", o.bandwidth},
                  {"Compute per iteration", fixed(s.workload.compute_s() * 1e3, 2) + " ms"},
@@ -241,9 +251,10 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
   rep.add_table(summary(rows, comm::lower_bound_s(s.workload, s.net)),
                 "Steady state (mean after warm-up). overlap = fraction of communication time hidden under compute.");
   rep.add_heading("Timelines");
-  rep.add_paragraph("One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
-                    "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
-                    "line means busy. Every span with its tensor is in timeline-<scheduler>.csv.");
+  rep.add_paragraph(
+      "One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
+      "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
+      "line means busy. Every span with its tensor is in timeline-<scheduler>.csv.");
   for (const auto& row : rows) rep.add_chart(gantt(row.r));
   return rep.render();
 }
@@ -279,9 +290,9 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   } else if (o.format == "csv") {
     ctx.out << summary(rows, lb).to_csv();
   } else {
-    ctx.out << o.model << " on " << s.net.workers << " workers, " << o.arch << ", " << o.bandwidth
-            << ": compute " << fixed(s.workload.compute_s() * 1e3, 2) << " ms, gradients "
-            << fixed(s.workload.total_bytes() / 1e6, 1) << " MB\n\n"
+    ctx.out << o.model << " on " << s.net.workers << " workers, " << o.arch << ", " << o.bandwidth << ": compute "
+            << fixed(s.workload.compute_s() * 1e3, 2) << " ms, gradients " << fixed(s.workload.total_bytes() / 1e6, 1)
+            << " MB\n\n"
             << summary(rows, lb).render();
   }
   print_output_location(ctx, o.format, path);

@@ -101,9 +101,15 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   j["tool"] = "dmlkit";
   j["version"] = DMLKIT_VERSION;
   j["command"] = "comm tune";
-  j["inputs"] = {{"model", t.run.model}, {"arch", t.run.arch}, {"workers", s.net.workers},
-                 {"servers", s.net.arch == comm::Arch::ps ? s.net.servers : 0}, {"bandwidth_Bps", s.net.bandwidth_Bps},
-                 {"scheduler", t.scheduler}, {"probes", t.probes}, {"initial", t.initial}, {"grid", t.grid},
+  j["inputs"] = {{"model", t.run.model},
+                 {"arch", t.run.arch},
+                 {"workers", s.net.workers},
+                 {"servers", s.net.arch == comm::Arch::ps ? s.net.servers : 0},
+                 {"bandwidth_Bps", s.net.bandwidth_Bps},
+                 {"scheduler", t.scheduler},
+                 {"probes", t.probes},
+                 {"initial", t.initial},
+                 {"grid", t.grid},
                  {"seed", t.run.seed}};
   j["lower_bound_s"] = lb;
   j["default_iteration_s"] = default_s;
@@ -117,10 +123,12 @@ int run_tune(const TuneOptions& t, Context& ctx) {
     }
     return a;
   };
-  j["bayes"] = {{"best_index", bayes.best}, {"best_iteration_s", bayes.best_probe().value}, {"probes", probe_json(bayes)}};
+  j["bayes"] = {
+      {"best_index", bayes.best}, {"best_iteration_s", bayes.best_probe().value}, {"probes", probe_json(bayes)}};
   if (t.grid > 0) {
     const double gap = bayes.best_probe().value / grid.best_probe().value - 1;
-    j["grid"] = {{"best_index", grid.best}, {"best_iteration_s", grid.best_probe().value}, {"probes", probe_json(grid)}};
+    j["grid"] = {
+        {"best_index", grid.best}, {"best_iteration_s", grid.best_probe().value}, {"probes", probe_json(grid)}};
     j["bayes_gap_to_grid"] = gap;
   }
   OutputDir out(t.run.out);
@@ -131,10 +139,12 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   std::vector<std::pair<std::string, std::string>> facts{
       {"Cluster", std::to_string(s.net.workers) + " workers, " + t.run.arch + ", " + t.run.bandwidth},
       {"Default knobs", fixed(default_s * 1e3, 2) + " ms"},
-      {"Bayesian optimisation", fixed(bayes.best_probe().value * 1e3, 2) + " ms after " + std::to_string(bayes.probes.size()) + " probes"},
+      {"Bayesian optimisation",
+       fixed(bayes.best_probe().value * 1e3, 2) + " ms after " + std::to_string(bayes.probes.size()) + " probes"},
       {"Lower bound", fixed(lb * 1e3, 2) + " ms"}};
   if (t.grid > 0)
-    facts.push_back({"Grid search", fixed(grid.best_probe().value * 1e3, 2) + " ms after " + std::to_string(grid.probes.size()) + " probes"});
+    facts.push_back({"Grid search", fixed(grid.best_probe().value * 1e3, 2) + " ms after " +
+                                        std::to_string(grid.probes.size()) + " probes"});
   rep.add_facts(facts);
   LineChart c;
   c.title = "Best iteration time found so far";
@@ -173,9 +183,11 @@ void add_comm_tune_command(CLI::App& comm, Context& ctx) {
   cmd->add_option("--scheduler", t.scheduler, "bytescheduler or horovod")->capture_default_str();
   cmd->add_option("--probes", t.probes, "Simulated runs of the Bayesian optimisation")->capture_default_str();
   cmd->add_option("--initial", t.initial, "Random initial probes before expected improvement")->capture_default_str();
-  cmd->add_option("--grid", t.grid, "Grid points per dimension for the comparison (0 = no grid)")->capture_default_str();
+  cmd->add_option("--grid", t.grid, "Grid points per dimension for the comparison (0 = no grid)")
+      ->capture_default_str();
   add_comm_run_options(*cmd, t.run, false);
-  cmd->add_option("--credit-mode", t.run.credit_mode, "bytescheduler credit semantics: any or skip")->capture_default_str();
+  cmd->add_option("--credit-mode", t.run.credit_mode, "bytescheduler credit semantics: any or skip")
+      ->capture_default_str();
   cmd->callback([&] {
     t.run.command = "comm tune";
     if (t.run.out.empty()) t.run.out = "out/comm-tune";

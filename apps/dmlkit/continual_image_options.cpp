@@ -54,9 +54,12 @@ std::vector<std::pair<int, int>> parse_class_pairs(const std::vector<std::string
 void finish_image_run(OutputDir& out, Context& ctx, const ImageRunOptions& o, const std::string& json,
                       const TextTable& table) {
   const std::string path = commit_output(out);
-  if (o.format == "json") ctx.out << json << "\n";
-  else if (o.format == "csv") ctx.out << table.to_csv();
-  else ctx.out << table.render();
+  if (o.format == "json")
+    ctx.out << json << "\n";
+  else if (o.format == "csv")
+    ctx.out << table.to_csv();
+  else
+    ctx.out << table.render();
   print_output_location(ctx, o.format, path);
 }
 

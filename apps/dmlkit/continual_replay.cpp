@@ -48,7 +48,8 @@ TextTable points_table(const cont::ReplayExperimentResult& r) {
 }
 
 TextTable runs_table(const cont::ReplayExperimentResult& r) {
-  TextTable t({"strategy", "buffer_size", "seed_index", "old_task_accuracy", "average_forgetting", "last_task_accuracy"});
+  TextTable t(
+      {"strategy", "buffer_size", "seed_index", "old_task_accuracy", "average_forgetting", "last_task_accuracy"});
   for (const auto& x : r.runs)
     t.add_row({x.strategy, std::to_string(x.buffer_size), std::to_string(x.seed_index), fixed(x.old_task_accuracy, 4),
                fixed(x.average_forgetting, 4), fixed(x.last_task_accuracy, 4)});
@@ -67,18 +68,30 @@ nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperiment
   nlohmann::json j;
   j["schema_version"] = kReplaySchemaVersion;
   j["command"] = "continual replay";
-  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"scenario", o.scenario},       {"tasks", c.tasks},
+  j["config"] = {{"dataset", o.run.dataset},
+                 {"data_dir", o.run.data_dir},
+                 {"scenario", o.scenario},
+                 {"tasks", c.tasks},
                  {"backend", o.run.backend},
                  {"task_classes", tasks_text(c)},
-                 {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
-                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate}, {"epochs", c.epochs},
-                 {"batch_size", c.batch_size},   {"strategies", c.strategies},
-                 {"cnn_conv1_channels", c.cnn_conv1_channels}, {"cnn_conv2_channels", c.cnn_conv2_channels},
-                 {"cnn_kernel", c.cnn_kernel}, {"cnn_feature_dim", c.cnn_feature_dim},
-                 {"cnn_learning_rate", c.cnn_learning_rate}, {"cnn_batch_size", c.cnn_batch_size},
+                 {"train_per_class", c.train_per_class},
+                 {"test_per_class", c.test_per_class},
+                 {"filters_per_class", c.filters_per_class},
+                 {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate},
+                 {"epochs", c.epochs},
+                 {"batch_size", c.batch_size},
+                 {"strategies", c.strategies},
+                 {"cnn_conv1_channels", c.cnn_conv1_channels},
+                 {"cnn_conv2_channels", c.cnn_conv2_channels},
+                 {"cnn_kernel", c.cnn_kernel},
+                 {"cnn_feature_dim", c.cnn_feature_dim},
+                 {"cnn_learning_rate", c.cnn_learning_rate},
+                 {"cnn_batch_size", c.cnn_batch_size},
                  {"cnn_momentum", c.cnn_momentum},
-                 {"buffer_sizes", c.buffer_sizes}, {"seeds", c.seeds}, {"seed", c.seed}};
+                 {"buffer_sizes", c.buffer_sizes},
+                 {"seeds", c.seeds},
+                 {"seed", c.seed}};
   j["task_angles_deg"] = r.task_angles_deg;
   auto& recs = j["records"] = nlohmann::json::array();
   for (const auto& p : r.points)
@@ -99,29 +112,31 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
   const bool class_il = c.scenario == cont::Scenario::class_il;
   const std::string learner =
       class_il ? "one " + std::to_string(2 * c.tasks) + "-way small CNN (two " + std::to_string(c.cnn_kernel) + "x" +
-                     std::to_string(c.cnn_kernel) + " convolutions with " + std::to_string(c.cnn_conv1_channels) + " and " +
-                     std::to_string(c.cnn_conv2_channels) + " channels, max-pooling, a " +
+                     std::to_string(c.cnn_kernel) + " convolutions with " + std::to_string(c.cnn_conv1_channels) +
+                     " and " + std::to_string(c.cnn_conv2_channels) + " channels, max-pooling, a " +
                      std::to_string(c.cnn_feature_dim) + "-wide feature layer; libtorch) over all classes seen"
                : "the ReLU^" + std::to_string(c.power_q) + " head, one binary problem per task";
   rep.add_paragraph("Sequential two-class tasks (classes " + tasks_text(c) + ") learned by " + learner +
                     " with mini-batch SGD on each task plus a replay buffer refilled at each task end by "
-                    "the strategy (" + std::string(class_il ? "on the CNN's backbone features" : "pixel-space features") +
+                    "the strategy (" +
+                    std::string(class_il ? "on the CNN's backbone features" : "pixel-space features") +
                     "). Old-task accuracy is the mean final accuracy on tasks 0..T-2; forgetting is the mean drop "
                     "from their best accuracy.");
-  rep.add_facts({{"Scenario", o.scenario},
-                 {"Training backend", class_il ? "torch (libtorch CNN)" : o.run.backend},
-                 {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
-                 {"Tasks", std::to_string(c.tasks)},
-                 {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
-                 {class_il ? "CNN channels / kernel / features" : "Filters per class",
-                  class_il ? std::to_string(c.cnn_conv1_channels) + ", " + std::to_string(c.cnn_conv2_channels) + " / " +
-                                 std::to_string(c.cnn_kernel) + " / " + std::to_string(c.cnn_feature_dim)
-                           : std::to_string(c.filters_per_class)},
-                 {"Epochs per task / lr / batch",
-                  std::to_string(c.epochs) + " / " + fixed(class_il ? c.cnn_learning_rate : c.learning_rate, 4) + " / " +
-                      std::to_string(class_il ? c.cnn_batch_size : c.batch_size) +
-                      (class_il ? " (momentum " + fixed(c.cnn_momentum, 2) + ")" : std::string())},
-                 {"Seeds", std::to_string(c.seeds)}});
+  rep.add_facts(
+      {{"Scenario", o.scenario},
+       {"Training backend", class_il ? "torch (libtorch CNN)" : o.run.backend},
+       {"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
+       {"Tasks", std::to_string(c.tasks)},
+       {"Train / test images per class", std::to_string(c.train_per_class) + " / " + std::to_string(c.test_per_class)},
+       {class_il ? "CNN channels / kernel / features" : "Filters per class",
+        class_il ? std::to_string(c.cnn_conv1_channels) + ", " + std::to_string(c.cnn_conv2_channels) + " / " +
+                       std::to_string(c.cnn_kernel) + " / " + std::to_string(c.cnn_feature_dim)
+                 : std::to_string(c.filters_per_class)},
+       {"Epochs per task / lr / batch",
+        std::to_string(c.epochs) + " / " + fixed(class_il ? c.cnn_learning_rate : c.learning_rate, 4) + " / " +
+            std::to_string(class_il ? c.cnn_batch_size : c.batch_size) +
+            (class_il ? " (momentum " + fixed(c.cnn_momentum, 2) + ")" : std::string())},
+       {"Seeds", std::to_string(c.seeds)}});
   for (int metric = 0; metric < 2; ++metric) {
     LineChart chart;
     chart.title = metric == 0 ? "Old-task accuracy vs replay buffer size" : "Average forgetting vs replay buffer size";
@@ -178,10 +193,13 @@ int run(ReplayOptions& o, Context& ctx) {
 void add_continual_replay_command(CLI::App& continual, Context& ctx) {
   auto& o = ctx.make<ReplayOptions>();
   auto& c = o.config;
-  auto* cmd = continual.add_subcommand("replay", "Compare replay sampling strategies across buffer sizes on real images");
+  auto* cmd =
+      continual.add_subcommand("replay", "Compare replay sampling strategies across buffer sizes on real images");
   add_image_data_options(*cmd, o.run);
   cmd->add_option("--strategies", c.strategies, "Comma-separated strategies")->delimiter(',')->capture_default_str();
-  cmd->add_option("--buffer-sizes", c.buffer_sizes, "Comma-separated replay buffer sizes")->delimiter(',')->capture_default_str();
+  cmd->add_option("--buffer-sizes", c.buffer_sizes, "Comma-separated replay buffer sizes")
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_option("--scenario", o.scenario,
                   "task-il: a binary +-1 problem per task; class-il: a small CNN (libtorch) with one "
                   "2*tasks-way head over all classes seen")
@@ -194,7 +212,8 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--cnn-conv2", c.cnn_conv2_channels, "class-il CNN: channels of the second convolution")
       ->capture_default_str();
-  cmd->add_option("--cnn-kernel", c.cnn_kernel, "class-il CNN: kernel size of both convolutions")->capture_default_str();
+  cmd->add_option("--cnn-kernel", c.cnn_kernel, "class-il CNN: kernel size of both convolutions")
+      ->capture_default_str();
   cmd->add_option("--cnn-features", c.cnn_feature_dim, "class-il CNN: width of the feature (penultimate) layer")
       ->capture_default_str();
   cmd->add_option("--cnn-lr", c.cnn_learning_rate, "class-il CNN: learning rate (--lr is the task-il head's)")

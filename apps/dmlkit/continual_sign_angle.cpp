@@ -63,28 +63,45 @@ int run(SignAngleOptions& o, Context& ctx) {
   nlohmann::json j;
   j["schema_version"] = kSignAngleSchemaVersion;
   j["command"] = "continual sign-angle";
-  j["config"] = {{"dataset", o.run.dataset}, {"data_dir", o.run.data_dir}, {"backend", o.run.backend}, {"pairs", o.pairs}, {"replay_sizes", c.replay_sizes},
-                 {"train_per_class", c.train_per_class}, {"test_per_class", c.test_per_class},
-                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate}, {"epochs", c.epochs}, {"batch_size", c.batch_size},
-                 {"seeds", c.seeds}, {"seed", c.seed}, {"flip_new_task", c.flip_new_task}};
+  j["config"] = {{"dataset", o.run.dataset},
+                 {"data_dir", o.run.data_dir},
+                 {"backend", o.run.backend},
+                 {"pairs", o.pairs},
+                 {"replay_sizes", c.replay_sizes},
+                 {"train_per_class", c.train_per_class},
+                 {"test_per_class", c.test_per_class},
+                 {"filters_per_class", c.filters_per_class},
+                 {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate},
+                 {"epochs", c.epochs},
+                 {"batch_size", c.batch_size},
+                 {"seeds", c.seeds},
+                 {"seed", c.seed},
+                 {"flip_new_task", c.flip_new_task}};
   auto& recs = j["records"] = nlohmann::json::array();
   for (const auto& p : r.points)
-    recs.push_back({{"old_class", p.old_class}, {"new_class", p.new_class}, {"angle_deg", p.angle_deg},
-                    {"replay_size", p.replay_size}, {"runs", p.runs}, {"old_acc_before_mean", p.old_acc_before_mean},
-                    {"old_acc_after_mean", p.old_acc_mean}, {"old_acc_after_std", p.old_acc_std},
+    recs.push_back({{"old_class", p.old_class},
+                    {"new_class", p.new_class},
+                    {"angle_deg", p.angle_deg},
+                    {"replay_size", p.replay_size},
+                    {"runs", p.runs},
+                    {"old_acc_before_mean", p.old_acc_before_mean},
+                    {"old_acc_after_mean", p.old_acc_mean},
+                    {"old_acc_after_std", p.old_acc_std},
                     {"new_acc_mean", p.new_acc_mean}});
 
   HtmlReport rep("Continual learning: +class vs -class tasks on " + o.run.dataset);
-  rep.add_paragraph("Each task is one class whose images are kept (+1) or sign-inverted (-1); the angle between "
-                    "two tasks is the measured angle between their class-mean images. The ReLU^" +
-                    std::to_string(c.power_q) + " head learns the old task, then the new task plus r replayed "
-                    "old-task samples; the curves are the old task's test accuracy after the new task.");
+  rep.add_paragraph(
+      "Each task is one class whose images are kept (+1) or sign-inverted (-1); the angle between "
+      "two tasks is the measured angle between their class-mean images. The ReLU^" +
+      std::to_string(c.power_q) +
+      " head learns the old task, then the new task plus r replayed "
+      "old-task samples; the curves are the old task's test accuracy after the new task.");
   rep.add_facts({{"Data", o.run.dataset + (o.run.data_dir.empty() ? std::string() : " (" + o.run.data_dir + ")")},
                  {"Training backend", o.run.backend},
                  {"New task label convention", c.flip_new_task ? "flipped (+x labelled -1)" : "same as the old task"},
-                 {"Epochs per task / lr / batch", std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " +
-                                                     std::to_string(c.batch_size)},
+                 {"Epochs per task / lr / batch",
+                  std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " + std::to_string(c.batch_size)},
                  {"Filters per class", std::to_string(c.filters_per_class)},
                  {"Seeds", std::to_string(c.seeds)}});
   LineChart chart;
@@ -97,7 +114,8 @@ int run(SignAngleOptions& o, Context& ctx) {
     ChartSeries s;
     for (const auto& pt : r.points)
       if (pt.old_class == c.pairs[p].first && pt.new_class == c.pairs[p].second) {
-        s.label = std::to_string(pt.old_class) + "->" + std::to_string(pt.new_class) + " (" + fixed(pt.angle_deg, 1) + " deg)";
+        s.label = std::to_string(pt.old_class) + "->" + std::to_string(pt.new_class) + " (" + fixed(pt.angle_deg, 1) +
+                  " deg)";
         s.x.push_back(pt.replay_size);
         s.y.push_back(pt.old_acc_mean);
       }
@@ -120,10 +138,13 @@ int run(SignAngleOptions& o, Context& ctx) {
 void add_continual_sign_angle_command(CLI::App& continual, Context& ctx) {
   auto& o = ctx.make<SignAngleOptions>();
   auto& c = o.config;
-  auto* cmd = continual.add_subcommand("sign-angle", "Old-task accuracy vs replay size on +class vs -class tasks (real images)");
+  auto* cmd = continual.add_subcommand("sign-angle",
+                                       "Old-task accuracy vs replay size on +class vs -class tasks (real images)");
   add_image_data_options(*cmd, o.run);
   cmd->add_option("--pairs", o.pairs, "Comma-separated OLD-NEW class pairs")->delimiter(',')->capture_default_str();
-  cmd->add_option("--replay-sizes", c.replay_sizes, "Comma-separated replay sizes")->delimiter(',')->capture_default_str();
+  cmd->add_option("--replay-sizes", c.replay_sizes, "Comma-separated replay sizes")
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_flag("--flip-new-task", c.flip_new_task,
                 "Give the new task the opposite label convention (angle becomes 180 minus the class-mean angle)");
   add_image_training_options(*cmd, c, o.run);

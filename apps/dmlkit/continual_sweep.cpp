@@ -36,15 +36,23 @@ nlohmann::json results_json(const cont::AngleSweepConfig& c, const cont::AngleSw
   nlohmann::json j;
   j["schema_version"] = kAngleSweepSchemaVersion;
   j["command"] = "continual angle-sweep";
-  j["config"] = {{"patch_len", c.data.patch_len},        {"num_patches", c.data.num_patches},
-                 {"signal_norm", c.data.signal_norm},    {"noise_std", c.data.noise_std},
+  j["config"] = {{"patch_len", c.data.patch_len},
+                 {"num_patches", c.data.num_patches},
+                 {"signal_norm", c.data.signal_norm},
+                 {"noise_std", c.data.noise_std},
                  {"noise_orthogonal", c.data.noise_orthogonal},
-                 {"train_per_task", c.data.train_per_task}, {"test_per_task", c.data.test_per_task},
-                 {"filters_per_class", c.filters_per_class}, {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate},    {"epochs", c.epochs},
-                 {"replay_fraction", c.replay_fraction}, {"ewc_lambda", c.ewc_lambda},
-                 {"harmful_error", c.harmful_error},    {"seeds", c.seeds},
-                 {"seed", c.seed},                      {"angles_deg", c.angles_deg},
+                 {"train_per_task", c.data.train_per_task},
+                 {"test_per_task", c.data.test_per_task},
+                 {"filters_per_class", c.filters_per_class},
+                 {"power_q", c.power_q},
+                 {"learning_rate", c.learning_rate},
+                 {"epochs", c.epochs},
+                 {"replay_fraction", c.replay_fraction},
+                 {"ewc_lambda", c.ewc_lambda},
+                 {"harmful_error", c.harmful_error},
+                 {"seeds", c.seeds},
+                 {"seed", c.seed},
+                 {"angles_deg", c.angles_deg},
                  {"backend", cont::backend_name(c.backend)}};
   j["task1"] = {{"train_error_mean", r.task1_train_error_mean}, {"test_error_mean", r.task1_test_error_mean}};
   auto& recs = j["records"] = nlohmann::json::array();
@@ -61,9 +69,10 @@ nlohmann::json results_json(const cont::AngleSweepConfig& c, const cont::AngleSw
                     {"task2_error_mean", p.task2_error_mean}});
   auto& crit = j["variants"] = nlohmann::json::array();
   for (const auto& s : r.summary)
-    crit.push_back({{"variant", cont::variant_name(s.variant)},
-                    {"critical_angle_deg", s.critical_angle_deg ? nlohmann::json(*s.critical_angle_deg) : nlohmann::json()},
-                    {"max_task1_error_mean", s.max_error_mean}});
+    crit.push_back(
+        {{"variant", cont::variant_name(s.variant)},
+         {"critical_angle_deg", s.critical_angle_deg ? nlohmann::json(*s.critical_angle_deg) : nlohmann::json()},
+         {"max_task1_error_mean", s.max_error_mean}});
   return j;
 }
 
@@ -85,7 +94,8 @@ TextTable sweep_table(const cont::AngleSweepResult& r) {
 }
 
 TextTable runs_table(const cont::AngleSweepResult& r) {
-  TextTable t({"variant", "angle_deg", "seed_index", "task1_error_before", "task1_error_after", "task2_error", "diverged"});
+  TextTable t(
+      {"variant", "angle_deg", "seed_index", "task1_error_before", "task1_error_after", "task2_error", "diverged"});
   for (const auto& x : r.runs)
     t.add_row({cont::variant_name(x.variant), fixed(x.angle_deg, 2), std::to_string(x.seed_index),
                fixed(x.task1_error_before, 4), fixed(x.task1_error_after, 4), fixed(x.task2_error, 4),
@@ -144,8 +154,8 @@ int run(AngleSweepOptions& o, Context& ctx) {
   c.variants.clear();
   for (const auto& v : o.variants) c.variants.push_back(cont::parse_variant(v));
   c.backend = cont::parse_backend(o.backend);
-  ProgressBar bar("angle-sweep", static_cast<double>(c.seeds) *
-                                     (1.0 + static_cast<double>(c.angles_deg.size() * c.variants.size())));
+  ProgressBar bar("angle-sweep",
+                  static_cast<double>(c.seeds) * (1.0 + static_cast<double>(c.angles_deg.size() * c.variants.size())));
   const auto result = cont::run_angle_sweep(c, [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
   bar.finish();
   OutputDir out(o.out);
@@ -173,20 +183,24 @@ int run(AngleSweepOptions& o, Context& ctx) {
 void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
   auto& o = ctx.make<AngleSweepOptions>();
   auto& c = o.config;
-  auto* cmd = continual.add_subcommand("angle-sweep", "Forgetting vs angle between two signal-noise tasks (synthetic study)");
+  auto* cmd =
+      continual.add_subcommand("angle-sweep", "Forgetting vs angle between two signal-noise tasks (synthetic study)");
   cmd->add_option("--angles", o.angles, "Angles in degrees: start:stop:step (stop included) or a list like 30,160")
       ->capture_default_str();
   cmd->add_option("--variants", o.variants, "Comma-separated variants: cl, replay, ewc, ewc-replay")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--seeds", c.seeds, "Independent seeds per (variant, angle)")->capture_default_str();
-  cmd->add_option("--seed", c.seed, "Base random seed (results are identical for the same seed)")->capture_default_str();
+  cmd->add_option("--seed", c.seed, "Base random seed (results are identical for the same seed)")
+      ->capture_default_str();
   cmd->add_option("--epochs", c.epochs, "Full-batch gradient-descent epochs per task")->capture_default_str();
   cmd->add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
   cmd->add_option("--patch-len", c.data.patch_len, "Patch length d")->capture_default_str();
-  cmd->add_option("--patches", c.data.num_patches, "Patches per sample P (one signal, P-1 noise)")->capture_default_str();
+  cmd->add_option("--patches", c.data.num_patches, "Patches per sample P (one signal, P-1 noise)")
+      ->capture_default_str();
   cmd->add_option("--signal-norm", c.data.signal_norm, "Norm of each task signal")->capture_default_str();
-  cmd->add_option("--noise-std", c.data.noise_std, "Standard deviation of each noise coordinate")->capture_default_str();
+  cmd->add_option("--noise-std", c.data.noise_std, "Standard deviation of each noise coordinate")
+      ->capture_default_str();
   cmd->add_flag("--noise-orthogonal", c.data.noise_orthogonal,
                 "Project noise off the signal plane (the paper's assumption; the code uses isotropic noise)");
   cmd->add_option("--train-per-task", c.data.train_per_task, "Training samples per task")->capture_default_str();

@@ -129,8 +129,7 @@ TextTable runs_table(const inf::ExperimentResult& result) {
 
 TextTable summary_table(const std::vector<inf::AlgorithmSummary>& summary) {
   TextTable t({"algorithm", "activated_per_step", "total_activated", "total_stddev", "regret_vs_oracle",
-               "regret_vs_oracle_stddev", "regret_vs_best_fixed", "regret_vs_best_fixed_stddev",
-               "weak_regret_growth"});
+               "regret_vs_oracle_stddev", "regret_vs_best_fixed", "regret_vs_best_fixed_stddev", "weak_regret_growth"});
   for (const auto& s : summary)
     t.add_row({s.name, fixed(s.mean_per_step, 2), fixed(s.total_mean, 1), fixed(s.total_stddev, 1),
                s.regret_oracle ? fixed(s.regret_oracle->mean.back(), 1) : "",
@@ -184,8 +183,9 @@ std::string report_html(const InfluenceRunDescription& d, const inf::ExperimentR
       "algorithm's. Weak regret: cumulative reward of the best fixed seed set in hindsight (greedy over RR sets "
       "pooled over all steps) minus the algorithm's.");
   report.add_heading("Summary");
-  report.add_table(summary_table(summary), "Means over runs; growth = log2(R(T)/R(T/2)) of the weak regret "
-                                           "(below 1: sublinear)");
+  report.add_table(summary_table(summary),
+                   "Means over runs; growth = log2(R(T)/R(T/2)) of the weak regret "
+                   "(below 1: sublinear)");
   report.add_heading("Curves");
   report.add_chart(chart("Activated users per step", "activated users", summary,
                          [](const inf::AlgorithmSummary& s) -> const inf::Curve* { return &s.reward; }));

@@ -97,8 +97,8 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
       abs_gaps.push_back(std::fabs(j.gap_s()));
       if (j.sim_jct_s > 0) rel_gaps.push_back(j.gap_s() / j.sim_jct_s);
     }
-    jobs.add_row({j.name, j.application.empty() ? "-" : j.application, std::to_string(j.num_gpus), fixed(j.arrival_s, 1),
-                  std::to_string(j.slurm_id), j.sim_jct_s >= 0 ? fixed(j.sim_jct_s, 1) : "",
+    jobs.add_row({j.name, j.application.empty() ? "-" : j.application, std::to_string(j.num_gpus),
+                  fixed(j.arrival_s, 1), std::to_string(j.slurm_id), j.sim_jct_s >= 0 ? fixed(j.sim_jct_s, 1) : "",
                   j.real_jct_s >= 0 ? fixed(j.real_jct_s, 1) : "", both ? fixed(j.gap_s(), 1) : "",
                   std::to_string(j.sim_preemptions), std::to_string(j.real_restarts)});
   }
@@ -118,7 +118,8 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   }
   TextTable decisions({"t_s", "slurm_id", "job", "action", "placement", "note"});
   for (const auto& d : r.decisions)
-    decisions.add_row({fixed(d.model_time_s, 1), std::to_string(d.slurm_id), d.job_name, d.action, d.placement, d.note});
+    decisions.add_row(
+        {fixed(d.model_time_s, 1), std::to_string(d.slurm_id), d.job_name, d.action, d.placement, d.note});
 
   const double gap = r.real_avg_jct_s - r.sim_avg_jct_s;
   const double gap_rel = r.sim_avg_jct_s > 0 ? gap / r.sim_avg_jct_s : 0;
@@ -155,27 +156,33 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
                        {"start_latency_s_max", percentile(r.start_latency_s, 1.0)}};
   res["jobs"] = nlohmann::json::array();
   for (const auto& j : r.jobs)
-    res["jobs"].push_back({{"name", j.name}, {"application", j.application}, {"num_gpus", j.num_gpus},
-                           {"arrival_s", j.arrival_s}, {"slurm_id", j.slurm_id},
+    res["jobs"].push_back({{"name", j.name},
+                           {"application", j.application},
+                           {"num_gpus", j.num_gpus},
+                           {"arrival_s", j.arrival_s},
+                           {"slurm_id", j.slurm_id},
                            {"sim_jct_s", j.sim_jct_s >= 0 ? nlohmann::json(j.sim_jct_s) : nlohmann::json()},
                            {"real_jct_s", j.real_jct_s >= 0 ? nlohmann::json(j.real_jct_s) : nlohmann::json()},
-                           {"sim_preemptions", j.sim_preemptions}, {"real_starts", j.real_restarts}});
+                           {"sim_preemptions", j.sim_preemptions},
+                           {"real_starts", j.real_restarts}});
 
   HtmlReport report("dmlkit cluster replay: " + o.policy + " on " + o.workload + " (Slurm)");
-  report.add_facts({{"Policy", o.policy},
-                    {"Workload", o.workload + " (" + std::to_string(r.jobs.size()) + " jobs)"},
-                    {"Cluster", std::to_string(r.cluster_nodes) + " Slurm nodes, " + std::to_string(r.cluster_gpus) + " GPUs"},
-                    {"Time scale", fixed(o.time_scale, 4) + " wall s per model s"},
-                    {"Average JCT, simulator", fixed(r.sim_avg_jct_s, 1) + " s"},
-                    {"Average JCT, Slurm", fixed(r.real_avg_jct_s, 1) + " s"},
-                    {"Sim-to-real gap of average JCT", fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)"},
-                    {"Mean |per-job gap|", fixed(mean(abs_gaps), 1) + " s"},
-                    {"Decision latency per round (mean)", fixed(mean(decide_ms), 3) + " ms"},
-                    {"scontrol time per applied decision (mean)", fixed(mean(per_action_ms), 1) + " ms"},
-                    {"Release to RUNNING (mean)", fixed(mean(r.start_latency_s), 2) + " wall s"}});
-  report.add_paragraph("Measured JCTs are in model seconds: (time Slurm reported the job COMPLETED - scheduled "
-                       "arrival) / time scale. Each job's work follows the simulator's speed model on the "
-                       "placement Slurm actually gave it (docs/live-mode.md).");
+  report.add_facts(
+      {{"Policy", o.policy},
+       {"Workload", o.workload + " (" + std::to_string(r.jobs.size()) + " jobs)"},
+       {"Cluster", std::to_string(r.cluster_nodes) + " Slurm nodes, " + std::to_string(r.cluster_gpus) + " GPUs"},
+       {"Time scale", fixed(o.time_scale, 4) + " wall s per model s"},
+       {"Average JCT, simulator", fixed(r.sim_avg_jct_s, 1) + " s"},
+       {"Average JCT, Slurm", fixed(r.real_avg_jct_s, 1) + " s"},
+       {"Sim-to-real gap of average JCT", fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)"},
+       {"Mean |per-job gap|", fixed(mean(abs_gaps), 1) + " s"},
+       {"Decision latency per round (mean)", fixed(mean(decide_ms), 3) + " ms"},
+       {"scontrol time per applied decision (mean)", fixed(mean(per_action_ms), 1) + " ms"},
+       {"Release to RUNNING (mean)", fixed(mean(r.start_latency_s), 2) + " wall s"}});
+  report.add_paragraph(
+      "Measured JCTs are in model seconds: (time Slurm reported the job COMPLETED - scheduled "
+      "arrival) / time scale. Each job's work follows the simulator's speed model on the "
+      "placement Slurm actually gave it (docs/live-mode.md).");
   LineChart chart;
   chart.title = "JCT per job: simulator vs Slurm";
   chart.x_title = "job (arrival order)";
@@ -203,9 +210,11 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   if (o.format == "json") {
     ctx.out << res["summary"].dump(2) << "\n";
   } else {
-    TextTable summary({"policy", "jobs", "sim_avg_jct_s", "real_avg_jct_s", "gap_s", "gap_pct", "decide_ms", "start_latency_s"});
+    TextTable summary(
+        {"policy", "jobs", "sim_avg_jct_s", "real_avg_jct_s", "gap_s", "gap_pct", "decide_ms", "start_latency_s"});
     summary.add_row({o.policy, std::to_string(r.jobs.size()), fixed(r.sim_avg_jct_s, 1), fixed(r.real_avg_jct_s, 1),
-                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(mean(decide_ms), 3), fixed(mean(r.start_latency_s), 2)});
+                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(mean(decide_ms), 3),
+                     fixed(mean(r.start_latency_s), 2)});
     ctx.out << (o.format == "csv" ? summary.to_csv() : summary.render());
   }
   print_output_location(ctx, o.format, path);
@@ -216,18 +225,22 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
 
 void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   auto& o = ctx.make<ReplayCliOptions>();
-  auto* cmd = cluster.add_subcommand("replay", "Replay a workload on a live Slurm cluster and compare with the simulator");
+  auto* cmd =
+      cluster.add_subcommand("replay", "Replay a workload on a live Slurm cluster and compare with the simulator");
   cmd->add_flag("--slurm", o.slurm, "Run on a Slurm cluster (the only backend)");
   cmd->add_option("--workload", o.workload, "Bundled workload name or file")->capture_default_str();
   cmd->add_option("--policy", o.policy, "Policy name")->capture_default_str();
   cmd->add_option("--time-scale", o.time_scale, "Wall seconds per model second")->capture_default_str();
   cmd->add_option("--jobs", o.jobs, "Replay only the first N jobs (0 = all)")->capture_default_str();
   cmd->add_option("--round", o.round_s, "Model seconds between decision rounds")->capture_default_str();
-  cmd->add_option("--restart-delay", o.restart_delay_s, "Model seconds charged at every (re)start")->capture_default_str();
+  cmd->add_option("--restart-delay", o.restart_delay_s, "Model seconds charged at every (re)start")
+      ->capture_default_str();
   cmd->add_option("--poll", o.poll_s, "Wall seconds between polls of Slurm")->capture_default_str();
-  cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")->capture_default_str();
+  cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")
+      ->capture_default_str();
   cmd->add_option("--slurm-conf", o.slurm_conf, "slurm.conf to use (default: $SLURM_CONF or Slurm's own)");
-  cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")->capture_default_str();
+  cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
+      ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
   cmd->add_option("--seed", o.seed, "Random seed (unused by the bundled workloads; kept for the CLI convention)")
       ->capture_default_str();

@@ -73,8 +73,8 @@ int run_serve(const ServeOptions& o, Context& ctx) {
   }
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
-  ctx.out << "serve: " << controller.rounds().size() << " rounds, " << controller.decisions().size()
-          << " decisions, " << controller.finished().size() << " jobs seen finishing\n";
+  ctx.out << "serve: " << controller.rounds().size() << " rounds, " << controller.decisions().size() << " decisions, "
+          << controller.finished().size() << " jobs seen finishing\n";
   return 0;
 }
 

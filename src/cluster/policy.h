@@ -36,13 +36,13 @@ class JobOracle {
 
 struct JobView {
   const Job* job = nullptr;
-  Placement placement;            // current placement (empty: not running)
-  double attained_gpu_s = 0;      // 2D attained service: sum over time of GPUs held
-  double executed_s = 0;          // wall time holding at least one GPU
-  double last_stopped_s = 0;      // when the job last stopped running (or its arrival)
-  double queued_since_s = 0;      // start of the current wait (valid when not running)
-  int preemptions = 0;            // times it lost its GPUs before finishing
-  int restarts = 0;               // allocation changes (including the first start)
+  Placement placement;                // current placement (empty: not running)
+  double attained_gpu_s = 0;          // 2D attained service: sum over time of GPUs held
+  double executed_s = 0;              // wall time holding at least one GPU
+  double last_stopped_s = 0;          // when the job last stopped running (or its arrival)
+  double queued_since_s = 0;          // start of the current wait (valid when not running)
+  int preemptions = 0;                // times it lost its GPUs before finishing
+  int restarts = 0;                   // allocation changes (including the first start)
   const JobOracle* oracle = nullptr;  // for parameter-server jobs also a PsJobMonitor: ps_monitor()
   bool running() const { return !placement.empty(); }
   int gpus() const { return placement_gpus(placement); }
@@ -66,7 +66,7 @@ struct ClusterView {
 struct PolicyOptions {
   std::string profile = "default";  // "default" or "pollux" (reference-compatible semantics)
   PlacementKind placement = PlacementKind::Consolidate;
-  uint64_t seed = 1;                // the run's --seed, for policies that draw random numbers
+  uint64_t seed = 1;  // the run's --seed, for policies that draw random numbers
   std::map<std::string, std::string> params;
   double param(const std::string& key, double fallback) const;  // throws Error if not numeric
   std::string param_str(const std::string& key, const std::string& fallback) const;
@@ -90,8 +90,7 @@ class Policy {
   // running). `jobs` holds the active (arrived, unfinished) jobs in arrival order; `out` has the
   // same size and starts as each job's current placement. A decision that exceeds a server's
   // GPUs is a bug in the policy: the simulator rejects it.
-  virtual void schedule(const ClusterView& view, std::span<const JobView> jobs,
-                        std::span<Placement> out) = 0;
+  virtual void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) = 0;
   // How this policy's parameter-server jobs spread parameters over their PSs ("mxnet",
   // "round-robin" or "paa"); the simulator turns it into the PS load-balance factor of their speed.
   virtual const char* ps_assignment() const { return "mxnet"; }

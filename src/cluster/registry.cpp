@@ -12,18 +12,28 @@ namespace dmlkit::cluster {
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
       // {"name", "one-line summary", make_name},
-      {"fifo", "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)", make_fifo},
+      {"fifo", "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)",
+       make_fifo},
       {"srtf", "shortest remaining time first (oracle), gang, preemptive", make_srtf},
       {"drf", "Dominant Resource Fairness by progressive filling over GPU/CPU/memory, elastic (NSDI'11)", make_drf},
       {"tetris", "multi-resource packing: alignment + remaining-work term + fairness knob (SIGCOMM'14)", make_tetris},
-      {"tiresias", "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)", make_tiresias},
-      {"optimus", "Optimus (EuroSys'18) for parameter-server jobs: online convergence and speed models, greedy marginal gain, placement, PAA, stragglers", make_optimus},
-      {"drf-dl2", "DL2 simulator's DRF on PS jobs: bundles by lowest dominant share, rebuilt each slot (TPDS'21)", make_drf_dl2},
-      {"fifo-dl2", "DL2 simulator's FIFO on PS jobs: up to 16 bundles per job in arrival order, rebuilt each slot", make_fifo_dl2},
+      {"tiresias", "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)",
+       make_tiresias},
+      {"optimus",
+       "Optimus (EuroSys'18) for parameter-server jobs: online convergence and speed models, greedy marginal gain, "
+       "placement, PAA, stragglers",
+       make_optimus},
+      {"drf-dl2", "DL2 simulator's DRF on PS jobs: bundles by lowest dominant share, rebuilt each slot (TPDS'21)",
+       make_drf_dl2},
+      {"fifo-dl2", "DL2 simulator's FIFO on PS jobs: up to 16 bundles per job in arrival order, rebuilt each slot",
+       make_fifo_dl2},
       {"srtf-dl2", "DL2 simulator's SRTF on PS jobs: FIFO order by remaining fraction of epochs", make_srtf_dl2},
-      {"tetris-dl2", "DL2 simulator's Tetris on PS jobs: per-server alignment + remaining-work score, bundles", make_tetris_dl2},
-      {"optimus-dl2", "DL2 simulator's oracle Optimus on PS jobs: marginal gain with the true speed, single tasks", make_optimus_dl2},
-      {"optimus-oracle", "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)", make_optimus_oracle},
+      {"tetris-dl2", "DL2 simulator's Tetris on PS jobs: per-server alignment + remaining-work score, bundles",
+       make_tetris_dl2},
+      {"optimus-dl2", "DL2 simulator's oracle Optimus on PS jobs: marginal gain with the true speed, single tasks",
+       make_optimus_dl2},
+      {"optimus-oracle", "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)",
+       make_optimus_oracle},
   };
   return registry;
 }

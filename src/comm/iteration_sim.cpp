@@ -82,13 +82,15 @@ void run_transfer(State& st, const Transfer& tr, size_t log_index) {
       const double hop_latency_s = 2 * st.net.latency_s;  // one step: src NIC up + dst NIC down
       if (hop_latency_s > 0) sg4::this_actor::sleep_for((2.0 * (n - 1) - 1) * hop_latency_s);
       const uint64_t bytes = wire_bytes(2.0 * (n - 1) / n * tr.bytes);
-      for (int i = 0; i < n; ++i) comms.push_back(sg4::Comm::sendto_async(st.workers[i], st.workers[(i + 1) % n], bytes));
+      for (int i = 0; i < n; ++i)
+        comms.push_back(sg4::Comm::sendto_async(st.workers[i], st.workers[(i + 1) % n], bytes));
       sg4::Comm::wait_all(comms);
     } else if (n > 1 && tr.bytes > 0) {
       const uint64_t step = wire_bytes(tr.bytes / n);
       for (int s = 0; s < 2 * (n - 1); ++s) {
         comms.clear();
-        for (int i = 0; i < n; ++i) comms.push_back(sg4::Comm::sendto_async(st.workers[i], st.workers[(i + 1) % n], step));
+        for (int i = 0; i < n; ++i)
+          comms.push_back(sg4::Comm::sendto_async(st.workers[i], st.workers[(i + 1) % n], step));
         sg4::Comm::wait_all(comms);
       }
     }
@@ -225,7 +227,8 @@ void build_platform(State& st) {
     std::vector<int> hosts_in(net.racks, 0);
     for (auto& [h, r] : rack_of) ++hosts_in[r];
     for (int r = 0; r < net.racks; ++r) {
-      const double bw = net.uplink_bandwidth_Bps > 0 ? net.uplink_bandwidth_Bps : net.bandwidth_Bps * std::max(1, hosts_in[r]);
+      const double bw =
+          net.uplink_bandwidth_Bps > 0 ? net.uplink_bandwidth_Bps : net.bandwidth_Bps * std::max(1, hosts_in[r]);
       auto* up = zone->create_link("rack" + std::to_string(r) + "_up", bw)->seal();
       auto* down = zone->create_link("rack" + std::to_string(r) + "_down", bw)->seal();
       uplinks.push_back({up, down});
@@ -243,7 +246,8 @@ void build_platform(State& st) {
   if (net.arch == Arch::allreduce) {
     const int n = net.workers;
     if (n > 1)
-      for (int i = 0; i < n; ++i) route(st.workers[i], worker_nics[i], st.workers[(i + 1) % n], worker_nics[(i + 1) % n]);
+      for (int i = 0; i < n; ++i)
+        route(st.workers[i], worker_nics[i], st.workers[(i + 1) % n], worker_nics[(i + 1) % n]);
   } else {
     for (int i = 0; i < net.workers; ++i)
       for (int j = 0; j < net.servers; ++j) {
@@ -260,8 +264,10 @@ std::vector<std::pair<double, double>> merge(std::vector<std::pair<double, doubl
   std::vector<std::pair<double, double>> out;
   for (auto& iv : v) {
     if (iv.second <= iv.first) continue;
-    if (!out.empty() && iv.first <= out.back().second) out.back().second = std::max(out.back().second, iv.second);
-    else out.push_back(iv);
+    if (!out.empty() && iv.first <= out.back().second)
+      out.back().second = std::max(out.back().second, iv.second);
+    else
+      out.push_back(iv);
   }
   return out;
 }
@@ -276,8 +282,10 @@ double intersection(const std::vector<std::pair<double, double>>& a, const std::
   while (i < a.size() && j < b.size()) {
     const double lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
     if (hi > lo) s += hi - lo;
-    if (a[i].second < b[j].second) ++i;
-    else ++j;
+    if (a[i].second < b[j].second)
+      ++i;
+    else
+      ++j;
   }
   return s;
 }
@@ -301,7 +309,8 @@ IterationResult collect(const State& st, const std::string& scheduler) {
   r.transfers = static_cast<long>(st.log.size());
   r.log = st.log;
   r.rows.push_back("GPU compute");
-  if (st.net.arch == Arch::allreduce) r.rows.push_back("ring all-reduce");
+  if (st.net.arch == Arch::allreduce)
+    r.rows.push_back("ring all-reduce");
   else
     for (size_t j = 0; j < st.servers.size(); ++j) r.rows.push_back("server" + std::to_string(j) + " NIC");
   const size_t k = st.opt.iterations - 1;
@@ -346,7 +355,8 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
   sg4::Engine engine(&argc, argv.data());
-  State st{workload, net, *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {}, {}, false, false, 0, 0, 0, {}, {}, {}, {}};
+  State st{workload, net,   *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {},
+           {},       false, false,      0,   0,  0,  {},      {},      {},      {}};
   st.synced.assign(workload.tensors.size(), 1);
   st.remaining.assign(workload.tensors.size(), 0);
   build_platform(st);
@@ -359,7 +369,8 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
   });
   engine.run();
   if (st.fwd_start.size() != static_cast<size_t>(sim.iterations + 1))
-    throw std::runtime_error("simulation ended early (deadlock): " + std::to_string(st.fwd_start.size()) + " forward passes");
+    throw std::runtime_error("simulation ended early (deadlock): " + std::to_string(st.fwd_start.size()) +
+                             " forward passes");
   return collect(st, scheduler_name);
 }
 
@@ -379,7 +390,8 @@ nlohmann::json to_json(const IterationResult& r, bool with_log) {
   if (with_log) {
     auto& log = j["log"] = nlohmann::json::array();
     for (const auto& t : r.log)
-      log.push_back({t.id, t.iteration, t.priority, t.bytes, t.first_tensor, t.start_s, t.end_s, t.in_flight_bytes_after});
+      log.push_back(
+          {t.id, t.iteration, t.priority, t.bytes, t.first_tensor, t.start_s, t.end_s, t.in_flight_bytes_after});
   }
   return j;
 }
@@ -395,7 +407,8 @@ IterationResult iteration_result_from_json(const nlohmann::json& j) {
   r.max_in_flight_bytes = j.at("max_in_flight_bytes").get<double>();
   r.transfers = j.at("transfers").get<long>();
   r.rows = j.at("rows").get<std::vector<std::string>>();
-  for (const auto& s : j.at("spans")) r.spans.push_back({s[0].get<int>(), s[1].get<double>(), s[2].get<double>(), s[3].get<std::string>()});
+  for (const auto& s : j.at("spans"))
+    r.spans.push_back({s[0].get<int>(), s[1].get<double>(), s[2].get<double>(), s[3].get<std::string>()});
   if (j.contains("log"))
     for (const auto& t : j["log"])
       r.log.push_back({t[0].get<long>(), t[1].get<int>(), t[2].get<double>(), t[3].get<double>(), t[4].get<int>(),

@@ -49,7 +49,8 @@ bool parse_number_or_list(std::string_view value, double& out) {
     size_t start = 0;
     while (true) {
       size_t semi = inner.find(';', start);
-      std::string_view item = trim(inner.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start));
+      std::string_view item =
+          trim(inner.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start));
       double v = 0;
       if (!parse_double(item, v) || v < 0) return false;
       sum += v;
@@ -71,8 +72,8 @@ void parse_attributes(std::string_view attrs, GraphNode& node, const std::string
   size_t start = 0;
   while (start <= attrs.size()) {
     size_t comma = attrs.find(',', start);
-    std::string_view item = trim(attrs.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                                     : comma - start));
+    std::string_view item =
+        trim(attrs.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (!item.empty()) {
       size_t eq = item.find('=');
       if (eq == std::string_view::npos) throw Error(path, line, std::string(item), "expected key=value");
@@ -119,7 +120,8 @@ double ModelGraph::total_param_bytes() const {
   return s;
 }
 int ModelGraph::param_nodes() const {
-  return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const GraphNode& n) { return n.param_bytes > 0; }));
+  return static_cast<int>(
+      std::count_if(nodes.begin(), nodes.end(), [](const GraphNode& n) { return n.param_bytes > 0; }));
 }
 
 ModelGraph parse_model_graph(const std::string& text, const std::string& path, const std::string& name) {
@@ -164,8 +166,7 @@ ModelGraph parse_model_graph(const std::string& text, const std::string& path, c
       index[node.id] = static_cast<int>(nodes.size());
       nodes.push_back(std::move(node));
     } else {
-      throw Error(path, line_no, "",
-                  "malformed line: expected 'id -- op -- attributes' or 'nodeA -- nodeB'");
+      throw Error(path, line_no, "", "malformed line: expected 'id -- op -- attributes' or 'nodeA -- nodeB'");
     }
   }
   if (nodes.empty()) throw Error(path, 0, "", "no nodes in graph");
@@ -251,8 +252,7 @@ ModelGraph load_model(const std::string& name, const std::string& dir) {
 }
 
 void scale_compute(ModelGraph& graph, double factor) {
-  if (!(factor > 0) || !std::isfinite(factor))
-    throw Error("", 0, "compute_scale", "must be a finite number > 0");
+  if (!(factor > 0) || !std::isfinite(factor)) throw Error("", 0, "compute_scale", "must be a finite number > 0");
   for (auto& n : graph.nodes) {
     n.fwd_s *= factor;
     n.bwd_s *= factor;

@@ -11,15 +11,15 @@
 namespace dmlkit::comm {
 
 struct GraphNode {
-  std::string id;           // "node12"
-  std::string op;           // module description, e.g. "Conv2d(128, 256, ...)"
-  double fwd_s = 0;         // forward compute time, seconds
-  double bwd_s = 0;         // backward compute time, seconds
+  std::string id;    // "node12"
+  std::string op;    // module description, e.g. "Conv2d(128, 256, ...)"
+  double fwd_s = 0;  // forward compute time, seconds
+  double bwd_s = 0;  // backward compute time, seconds
   double activation_bytes = 0;
-  double param_bytes = 0;   // all parameters of the module (weight + bias), fp32
-  std::vector<int> preds;   // indices into ModelGraph::nodes
+  double param_bytes = 0;  // all parameters of the module (weight + bias), fp32
+  std::vector<int> preds;  // indices into ModelGraph::nodes
   std::vector<int> succs;
-  long line = 0;            // line of the node in the file
+  long line = 0;  // line of the node in the file
 };
 
 struct ModelGraph {

@@ -20,8 +20,7 @@ Arch parse_arch(const std::string& s) {
 
 void NetworkConfig::validate() const {
   if (workers < 1 || workers > 4096) throw Error("", 0, "workers", "must be between 1 and 4096");
-  if (arch == Arch::ps && (servers < 1 || servers > 4096))
-    throw Error("", 0, "servers", "must be between 1 and 4096");
+  if (arch == Arch::ps && (servers < 1 || servers > 4096)) throw Error("", 0, "servers", "must be between 1 and 4096");
   // Every worker has a route to every server (two per pair); keep the platform a sane size.
   if (arch == Arch::ps && static_cast<long>(workers) * servers > 65536)
     throw Error("", 0, "servers", "workers x servers must be at most 65536");
@@ -39,8 +38,8 @@ void NetworkConfig::validate() const {
 
 double parse_bandwidth(const std::string& text, const std::string& field) {
   size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' ||
-                             text[i] == 'e' || text[i] == 'E' || text[i] == '+' || text[i] == '-'))
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == 'e' ||
+                             text[i] == 'E' || text[i] == '+' || text[i] == '-'))
     ++i;
   // "e" may start a unit only in "e.g."; units here never start with e, so this is safe.
   double value = 0;
@@ -52,15 +51,22 @@ double parse_bandwidth(const std::string& text, const std::string& field) {
     if (c != ' ') u += c;
   double mult = 1;
   size_t k = 0;
-  if (!u.empty() && (u[0] == 'k' || u[0] == 'K')) mult = 1e3, k = 1;
-  else if (!u.empty() && u[0] == 'M') mult = 1e6, k = 1;
-  else if (!u.empty() && u[0] == 'G') mult = 1e9, k = 1;
-  else if (!u.empty() && u[0] == 'T') mult = 1e12, k = 1;
+  if (!u.empty() && (u[0] == 'k' || u[0] == 'K'))
+    mult = 1e3, k = 1;
+  else if (!u.empty() && u[0] == 'M')
+    mult = 1e6, k = 1;
+  else if (!u.empty() && u[0] == 'G')
+    mult = 1e9, k = 1;
+  else if (!u.empty() && u[0] == 'T')
+    mult = 1e12, k = 1;
   std::string rest = u.substr(k);
   double per_unit;
-  if (rest == "bps" || rest == "bit/s" || rest == "b/s") per_unit = 1.0 / 8;
-  else if (rest == "Bps" || rest == "B/s") per_unit = 1.0;
-  else throw Error("", 0, field, "unknown bandwidth unit in '" + text + "' (use bps, Gbps, GBps, ...)");
+  if (rest == "bps" || rest == "bit/s" || rest == "b/s")
+    per_unit = 1.0 / 8;
+  else if (rest == "Bps" || rest == "B/s")
+    per_unit = 1.0;
+  else
+    throw Error("", 0, field, "unknown bandwidth unit in '" + text + "' (use bps, Gbps, GBps, ...)");
   double bytes_per_s = value * mult * per_unit;
   if (!(bytes_per_s > 0) || !std::isfinite(bytes_per_s)) throw Error("", 0, field, "must be > 0: '" + text + "'");
   return bytes_per_s;

@@ -16,24 +16,24 @@ Arch parse_arch(const std::string& s);  // "ps" | "allreduce"; else Error on fie
 struct NetworkConfig {
   Arch arch = Arch::ps;
   int workers = 8;
-  int servers = 8;                 // PS hosts (ignored for allreduce)
-  double bandwidth_Bps = 1.25e9;   // every NIC, each direction (full duplex)
-  double latency_s = 5e-6;         // one hop host->switch (a host-to-host path has two hops) [A]
-  double switch_bandwidth_Bps = 0; // switch backplane; 0 = non-blocking switch
-  int racks = 1;                   // hosts in racks (workers and servers each spread evenly, in
-                                   // order); traffic between racks crosses both racks' uplinks
-  double uplink_bandwidth_Bps = 0; // rack uplink per direction; 0 = not oversubscribed (NIC
-                                   // bandwidth x hosts in the rack)
-  double op_overhead_s = 0;        // fixed cost per synchronisation operation (launch, negotiation) [A]
-  double big_array_bytes = 4e6;    // PS: a transfer at least this large is split over all servers
-                                   // (MXNet's MXNET_KVSTORE_BIGARRAY_BOUND, 1e6 fp32 elements) [C]
+  int servers = 8;                  // PS hosts (ignored for allreduce)
+  double bandwidth_Bps = 1.25e9;    // every NIC, each direction (full duplex)
+  double latency_s = 5e-6;          // one hop host->switch (a host-to-host path has two hops) [A]
+  double switch_bandwidth_Bps = 0;  // switch backplane; 0 = non-blocking switch
+  int racks = 1;                    // hosts in racks (workers and servers each spread evenly, in
+                                    // order); traffic between racks crosses both racks' uplinks
+  double uplink_bandwidth_Bps = 0;  // rack uplink per direction; 0 = not oversubscribed (NIC
+                                    // bandwidth x hosts in the rack)
+  double op_overhead_s = 0;         // fixed cost per synchronisation operation (launch, negotiation) [A]
+  double big_array_bytes = 4e6;     // PS: a transfer at least this large is split over all servers
+                                    // (MXNet's MXNET_KVSTORE_BIGARRAY_BOUND, 1e6 fp32 elements) [C]
   // Ring all-reduce model. stepwise: 2(N-1) steps, each N flows of bytes/N and a barrier.
   // aggregated (default): every worker sends its 2(N-1)/N * bytes to its neighbour as one flow,
   // after the 2(N-1)-1 extra per-step latencies. On a homogeneous ring every step's N flows are
   // identical and share identical links, so both take the same time (checked by a test); the
   // aggregated model needs 2(N-1) times fewer SimGrid flows.
   bool ring_stepwise = false;
-  void validate() const;           // Error naming the bad field
+  void validate() const;  // Error naming the bad field
 };
 
 // Bytes per second from a bandwidth string; Error(field) if malformed or not > 0.

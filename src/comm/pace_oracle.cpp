@@ -39,7 +39,8 @@ double PaceOracle::evaluate(const std::vector<std::vector<int>>& groups) const {
     }
     gs.push_back(g);
   }
-  std::sort(gs.begin(), gs.end(), [](const G& a, const G& b) { return a.ready < b.ready || (a.ready == b.ready && a.prio < b.prio); });
+  std::sort(gs.begin(), gs.end(),
+            [](const G& a, const G& b) { return a.ready < b.ready || (a.ready == b.ready && a.prio < b.prio); });
   // (prio, group index in gs); remaining bytes tracked per group.
   using Entry = std::pair<int, size_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;

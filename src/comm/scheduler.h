@@ -25,12 +25,12 @@ struct Chunk {
 };
 
 struct Transfer {
-  long id = -1;             // set by the scheduler, unique within a run
-  long key = 0;             // PS key of the tensor (or fused group) ...
-  long part = 0;            // ... and partition index: the server is ((key + part) * 9973) % M, MXNet's
-                            // rule with partitions registered as consecutive keys (as ByteScheduler's
-                            // MXNet plugin declares them)
-  double priority = 0;      // smaller = more urgent (for the record; order is the scheduler's)
+  long id = -1;         // set by the scheduler, unique within a run
+  long key = 0;         // PS key of the tensor (or fused group) ...
+  long part = 0;        // ... and partition index: the server is ((key + part) * 9973) % M, MXNet's
+                        // rule with partitions registered as consecutive keys (as ByteScheduler's
+                        // MXNet plugin declares them)
+  double priority = 0;  // smaller = more urgent (for the record; order is the scheduler's)
   double bytes = 0;
   std::vector<Chunk> chunks;
 };
@@ -45,10 +45,10 @@ struct SchedulerOptions {
   std::optional<double> partition_bytes;  // bytescheduler, p3 (slice), pace (preemption unit)
   std::optional<double> credit_bytes;     // bytescheduler, p3, pace
   CreditMode credit_mode = CreditMode::any;
-  std::optional<double> fusion_bytes;     // horovod fusion threshold
-  std::optional<double> cycle_s;          // horovod cycle time
-  double bucket_bytes = 25.0 * 1024 * 1024;      // ddp bucket_cap_mb = 25 (MiB)
-  double first_bucket_bytes = 1024.0 * 1024;     // ddp first bucket, 1 MiB
+  std::optional<double> fusion_bytes;         // horovod fusion threshold
+  std::optional<double> cycle_s;              // horovod cycle time
+  double bucket_bytes = 25.0 * 1024 * 1024;   // ddp bucket_cap_mb = 25 (MiB)
+  double first_bucket_bytes = 1024.0 * 1024;  // ddp first bucket, 1 MiB
 };
 
 class CommScheduler {

@@ -34,7 +34,8 @@ std::vector<double> integers(const std::string& s) {
   std::vector<double> out;
   size_t i = 0;
   while (i < s.size()) {
-    if (std::isdigit(static_cast<unsigned char>(s[i])) && (i == 0 || !std::isalpha(static_cast<unsigned char>(s[i - 1])))) {
+    if (std::isdigit(static_cast<unsigned char>(s[i])) &&
+        (i == 0 || !std::isalpha(static_cast<unsigned char>(s[i - 1])))) {
       size_t j = i;
       while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
       if (j < s.size() && s[j] == '.') {  // a float such as p=0.5: skip it
@@ -101,15 +102,15 @@ TrainingWorkload make_workload(const ModelGraph& graph, TensorGranularity granul
 
 std::vector<std::pair<std::string, double>> bert_base_parameters() {
   const double vocab = 30522, positions = 512, types = 2, h = 768, ffn = 3072;
-  std::vector<std::pair<std::string, double>> p = {
-      {"embeddings.word_embeddings.weight", vocab * h},
-      {"embeddings.position_embeddings.weight", positions * h},
-      {"embeddings.token_type_embeddings.weight", types * h},
-      {"embeddings.LayerNorm.weight", h},
-      {"embeddings.LayerNorm.bias", h}};
+  std::vector<std::pair<std::string, double>> p = {{"embeddings.word_embeddings.weight", vocab * h},
+                                                   {"embeddings.position_embeddings.weight", positions * h},
+                                                   {"embeddings.token_type_embeddings.weight", types * h},
+                                                   {"embeddings.LayerNorm.weight", h},
+                                                   {"embeddings.LayerNorm.bias", h}};
   for (int l = 0; l < 12; ++l) {
     const std::string e = "encoder.layer." + std::to_string(l) + ".";
-    for (const char* m : {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
+    for (const char* m :
+         {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
       p.push_back({e + m + ".weight", h * h});
       p.push_back({e + m + ".bias", h});
     }

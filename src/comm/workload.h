@@ -25,9 +25,9 @@ struct Layer {
 struct Tensor {
   std::string name;
   double bytes = 0;
-  int layer = 0;          // consumer layer (index into layers)
-  int forward_rank = 0;   // 0 = consumed first by the forward pass
-  int dag_depth = 0;      // longest path (in edges) from a source node
+  int layer = 0;         // consumer layer (index into layers)
+  int forward_rank = 0;  // 0 = consumed first by the forward pass
+  int dag_depth = 0;     // longest path (in edges) from a source node
 };
 
 struct TrainingWorkload {

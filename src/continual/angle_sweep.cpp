@@ -40,7 +40,6 @@ learn::PatchCnnShape shape_of(const AngleSweepConfig& c) {
   return s;
 }
 
-
 }  // namespace
 
 const std::vector<Variant>& all_variants() {
@@ -50,10 +49,14 @@ const std::vector<Variant>& all_variants() {
 
 std::string variant_name(Variant v) {
   switch (v) {
-    case Variant::cl: return "cl";
-    case Variant::replay: return "replay";
-    case Variant::ewc: return "ewc";
-    case Variant::ewc_replay: return "ewc-replay";
+    case Variant::cl:
+      return "cl";
+    case Variant::replay:
+      return "replay";
+    case Variant::ewc:
+      return "ewc";
+    case Variant::ewc_replay:
+      return "ewc-replay";
   }
   return "?";
 }
@@ -141,8 +144,9 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     progress(networks_done, networks_total);
   };
   const auto shape = shape_of(config);
-  const bool need_fisher = std::find(config.variants.begin(), config.variants.end(), Variant::ewc) != config.variants.end() ||
-                           std::find(config.variants.begin(), config.variants.end(), Variant::ewc_replay) != config.variants.end();
+  const bool need_fisher =
+      std::find(config.variants.begin(), config.variants.end(), Variant::ewc) != config.variants.end() ||
+      std::find(config.variants.begin(), config.variants.end(), Variant::ewc_replay) != config.variants.end();
   learn::GdConfig gd;
   gd.learning_rate = config.learning_rate;
   gd.epochs = config.epochs;
@@ -204,7 +208,8 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     PatchDataset train2 = generate_task(config.data, mu2, config.data.train_per_task, r_train);
     // Replay mix: the first n - k task-2 samples plus k task-1 samples drawn without replacement.
     const size_t n2 = train2.size();
-    const size_t k = std::min(one.train.size(), static_cast<size_t>(std::llround(config.replay_fraction * static_cast<double>(n2))));
+    const size_t k =
+        std::min(one.train.size(), static_cast<size_t>(std::llround(config.replay_fraction * static_cast<double>(n2))));
     std::vector<size_t> keep2(n2 - std::min(k, n2));
     for (size_t i = 0; i < keep2.size(); ++i) keep2[i] = i;
     std::vector<size_t> pool(one.train.size());
@@ -237,7 +242,8 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     const TaskOne& one = *ones[s];
     const double angle = config.angles_deg[a];
     Rng r_test = twos[job].r_test;
-    const PatchDataset test2 = generate_task(config.data, task_signal(config.data, angle), config.data.test_per_task, r_test);
+    const PatchDataset test2 =
+        generate_task(config.data, task_signal(config.data, angle), config.data.test_per_task, r_test);
     for (size_t v = 0; v < V; ++v) {
       const PatchCnn& net = nets[job * V + v];
       SweepRun run;

@@ -28,9 +28,9 @@
 namespace dmlkit::continual {
 
 enum class Variant { cl, replay, ewc, ewc_replay };
-using learn::TrainBackend;  // learn/train_backend.h: torch (libtorch) or eigen (reference)
 using learn::backend_name;
 using learn::parse_backend;
+using learn::TrainBackend;  // learn/train_backend.h: torch (libtorch) or eigen (reference)
 const std::vector<Variant>& all_variants();
 std::string variant_name(Variant v);
 // Throws dmlkit::Error("", 0, "variant", ...) for an unknown name.
@@ -41,7 +41,7 @@ struct AngleSweepConfig {
   int filters_per_class = 10;  // m
   int power_q = 3;             // q
   double learning_rate = 0.01;
-  int epochs = 3000;           // per task
+  int epochs = 3000;  // per task
   double replay_fraction = 0.1;
   double ewc_lambda = 1e6;
   // [A] forgetting is "harmful" once the mean task-1 error reaches this value; the critical angle
@@ -86,10 +86,10 @@ struct VariantSummary {
 };
 
 struct AngleSweepResult {
-  std::vector<SweepRun> runs;          // ordered by (seed, angle, variant)
-  std::vector<SweepPoint> points;      // ordered by (variant, angle)
-  std::vector<VariantSummary> summary; // one per variant, in config order
-  double task1_train_error_mean = 0;   // sanity: task 1 learned
+  std::vector<SweepRun> runs;           // ordered by (seed, angle, variant)
+  std::vector<SweepPoint> points;       // ordered by (variant, angle)
+  std::vector<VariantSummary> summary;  // one per variant, in config order
+  double task1_train_error_mean = 0;    // sanity: task 1 learned
   double task1_test_error_mean = 0;
 };
 

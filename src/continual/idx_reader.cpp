@@ -38,8 +38,8 @@ IdxArray read_idx(const std::string& path, int expected_ndims) {
     throw Error(path, 0, "magic", "not an IDX file (magic must start with two zero bytes)");
   if (magic[2] != 0x08) throw Error(path, 0, "magic", "unsupported element type (only unsigned byte, 0x08)");
   if (magic[3] != expected_ndims)
-    throw Error(path, 0, "magic", "expected " + std::to_string(expected_ndims) + " dimensions, file has " +
-                                      std::to_string(magic[3]));
+    throw Error(path, 0, "magic",
+                "expected " + std::to_string(expected_ndims) + " dimensions, file has " + std::to_string(magic[3]));
   IdxArray a;
   uint64_t total = 1;
   for (int d = 0; d < expected_ndims; ++d) {
@@ -53,8 +53,8 @@ IdxArray read_idx(const std::string& path, int expected_ndims) {
   a.data.resize(static_cast<size_t>(total));
   const size_t got = read_bytes(f.get(), a.data.data(), a.data.size());
   if (got != a.data.size())
-    throw Error(path, 0, "data", "truncated: expected " + std::to_string(a.data.size()) + " data bytes, got " +
-                                     std::to_string(got));
+    throw Error(path, 0, "data",
+                "truncated: expected " + std::to_string(a.data.size()) + " data bytes, got " + std::to_string(got));
   uint8_t extra;
   if (read_bytes(f.get(), &extra, 1) != 0) throw Error(path, 0, "data", "trailing bytes after the declared array");
   int errnum = 0;
@@ -68,12 +68,13 @@ ImageSet read_idx_images(const std::string& images_path, const std::string& labe
   IdxArray lab = read_idx(labels_path, 1);
   if (img.dims[0] != lab.dims[0])
     throw Error(labels_path, 0, "dims",
-                "label count " + std::to_string(lab.dims[0]) + " differs from image count " + std::to_string(img.dims[0]) +
-                    " in " + images_path);
+                "label count " + std::to_string(lab.dims[0]) + " differs from image count " +
+                    std::to_string(img.dims[0]) + " in " + images_path);
   for (size_t i = 0; i < lab.data.size(); ++i)
     if (lab.data[i] >= num_classes)
-      throw Error(labels_path, 0, "data", "label " + std::to_string(lab.data[i]) + " of item " + std::to_string(i) +
-                                              " is not below " + std::to_string(num_classes));
+      throw Error(labels_path, 0, "data",
+                  "label " + std::to_string(lab.data[i]) + " of item " + std::to_string(i) + " is not below " +
+                      std::to_string(num_classes));
   ImageSet s;
   s.rows = static_cast<int>(img.dims[1]);
   s.cols = static_cast<int>(img.dims[2]);

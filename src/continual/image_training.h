@@ -12,12 +12,12 @@
 namespace dmlkit::continual {
 
 struct ImageTrainingConfig {
-  int train_per_class = 1000;   // training images per class (first ones of the split)
-  int test_per_class = 1000;    // test images per class
-  int filters_per_class = 64;   // m
+  int train_per_class = 1000;  // training images per class (first ones of the split)
+  int test_per_class = 1000;   // test images per class
+  int filters_per_class = 64;  // m
   int power_q = 3;
   double learning_rate = 0.01;
-  int epochs = 1;               // per task
+  int epochs = 1;  // per task
   size_t batch_size = 64;
   // [A] Pixel normalisation (x/255 - mean) / std; Fashion-MNIST training-set statistics.
   double pixel_mean = 0.2860, pixel_std = 0.3530;

@@ -25,14 +25,15 @@ using learn::PatchDataset;
 
 // One task's samples as normalised pixel rows, with class ids and +-1 labels.
 struct TaskData {
-  Matrix x;                 // n x (rows*cols)
+  Matrix x;  // n x (rows*cols)
   std::vector<int> classes;
   std::vector<float> labels;
 };
 
 // Task `task` = classes pair.first (label +1, class-il class 2*task) and pair.second (label -1,
 // class 2*task+1), the first `per_class` images of each.
-TaskData make_task(const ImageSet& set, int task, std::pair<int, int> pair, int per_class, const ReplayExperimentConfig& c) {
+TaskData make_task(const ImageSet& set, int task, std::pair<int, int> pair, int per_class,
+                   const ReplayExperimentConfig& c) {
   const int dim = set.rows * set.cols;
   std::vector<size_t> idx;
   std::map<int, int> taken;
@@ -47,8 +48,7 @@ TaskData make_task(const ImageSet& set, int task, std::pair<int, int> pair, int 
   t.x.resize(static_cast<Eigen::Index>(idx.size()), dim);
   for (size_t k = 0; k < idx.size(); ++k) {
     const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
-    for (int d = 0; d < dim; ++d)
-      t.x(static_cast<Eigen::Index>(k), d) = c.normalise(px[d]);
+    for (int d = 0; d < dim; ++d) t.x(static_cast<Eigen::Index>(k), d) = c.normalise(px[d]);
     const bool first = set.labels[idx[k]] == pair.first;
     t.classes.push_back(first ? 2 * task : 2 * task + 1);
     t.labels.push_back(first ? 1.0f : -1.0f);
@@ -186,8 +186,9 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
     for (const TaskData* d : {&tr.back(), &te.back()})
       for (int cls : {2 * t, 2 * t + 1})
         if (std::find(d->classes.begin(), d->classes.end(), cls) == d->classes.end())
-          throw Error("", 0, "tasks", "task " + std::to_string(t) + ": no " + (d == &tr.back() ? "training" : "test") +
-                                          " image of class " + std::to_string(cls == 2 * t ? pair.first : pair.second));
+          throw Error("", 0, "tasks",
+                      "task " + std::to_string(t) + ": no " + (d == &tr.back() ? "training" : "test") +
+                          " image of class " + std::to_string(cls == 2 * t ? pair.first : pair.second));
   }
   ReplayExperimentResult result;
   // Angle between consecutive tasks' signed mean directions.
@@ -196,7 +197,8 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
     for (Eigen::Index i = 0; i < t.x.rows(); ++i) d += t.labels[static_cast<size_t>(i)] * t.x.row(i);
     return std::vector<float>(d.data(), d.data() + d.size());
   };
-  for (int t = 0; t + 1 < c.tasks; ++t) result.task_angles_deg.push_back(angle_deg(direction(tr[t]), direction(tr[t + 1])));
+  for (int t = 0; t + 1 < c.tasks; ++t)
+    result.task_angles_deg.push_back(angle_deg(direction(tr[t]), direction(tr[t + 1])));
 
   std::vector<PatchDataset> test_sets;
   for (const auto& t : te) test_sets.push_back(to_dataset(t.x, t.labels));
@@ -252,11 +254,15 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
           for (int j = 0; j <= t; ++j) acc.push_back(1.0 - net->error(test_sets[static_cast<size_t>(j)]));
         }
         run.accuracy.push_back(acc);
-        if (t + 1 == c.tasks) break;  // the buffer after the last task is never used
+        if (t + 1 == c.tasks) break;                                   // the buffer after the last task is never used
         const size_t k = capacity / static_cast<size_t>(2 * (t + 1));  // per class seen
         // Keyed by strategy name and buffer size (not list position): a run's draws do not depend on
         // which other strategies or sizes are in the same command.
-        Rng r_sel = Rng(c.seed).split(n).split(1000 + static_cast<uint64_t>(t)).split(name_key(c.strategies[s])).split(capacity);
+        Rng r_sel = Rng(c.seed)
+                        .split(n)
+                        .split(1000 + static_cast<uint64_t>(t))
+                        .split(name_key(c.strategies[s]))
+                        .split(capacity);
         // class-il: the CNN's backbone features after training on task t; task-il: pixels.
         std::vector<size_t> chosen;
         if (k > 0)

@@ -36,14 +36,14 @@ Scenario parse_scenario(const std::string& name);  // "task-il" or "class-il"; E
 
 struct ReplayExperimentConfig : ImageTrainingConfig {
   Scenario scenario = Scenario::task_il;
-  int tasks = 5;                 // binary tasks (2t vs 2t+1), t = 0..tasks-1 (at most 5 for 10 classes)
+  int tasks = 5;  // binary tasks (2t vs 2t+1), t = 0..tasks-1 (at most 5 for 10 classes)
   // Explicit (first, second) classes of each task in order, e.g. {(4,5), (8,9)} for the official
   // MNIST sampling study; empty: (2t, 2t+1) for t < tasks. When set, `tasks` must equal its size.
   // A task's first class is labelled +1 (task-il) and the classes of task t become 2t and 2t+1
   // of the class-il head.
   std::vector<std::pair<int, int>> task_classes;
-  std::vector<std::string> strategies{"random", "reservoir", "class-balanced", "herding",
-                                      "small-angle", "mid-angle", "large-angle", "angle-mid-stream"};
+  std::vector<std::string> strategies{"random",      "reservoir", "class-balanced", "herding",
+                                      "small-angle", "mid-angle", "large-angle",    "angle-mid-stream"};
   std::vector<size_t> buffer_sizes{20, 100, 500};
   // The class-il network (learn/small_cnn.h; its image size comes from the data, its classes are
   // 2*tasks) and its SGD: cnn_learning_rate, cnn_batch_size and cnn_momentum replace the task-il

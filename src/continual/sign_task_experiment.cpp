@@ -27,8 +27,7 @@ Matrix class_images(const ImageSet& set, int c, int limit, const SignTaskConfig&
   Matrix x(static_cast<Eigen::Index>(idx.size()), dim);
   for (size_t k = 0; k < idx.size(); ++k) {
     const uint8_t* px = set.pixels.data() + idx[k] * static_cast<size_t>(dim);
-    for (int d = 0; d < dim; ++d)
-      x(static_cast<Eigen::Index>(k), d) = cfg.normalise(px[d]);
+    for (int d = 0; d < dim; ++d) x(static_cast<Eigen::Index>(k), d) = cfg.normalise(px[d]);
   }
   return x;
 }
@@ -41,7 +40,8 @@ void append_sign_task(const Matrix& images, const std::vector<size_t>& order, si
   x.conservativeResize(start + static_cast<Eigen::Index>(count), images.cols());
   for (size_t k = 0; k < count; ++k) {
     const bool positive = order[k] % 2 == 0;  // parity of the image index: half and half
-    x.row(start + static_cast<Eigen::Index>(k)) = (positive ? 1.0f : -1.0f) * images.row(static_cast<Eigen::Index>(order[k]));
+    x.row(start + static_cast<Eigen::Index>(k)) =
+        (positive ? 1.0f : -1.0f) * images.row(static_cast<Eigen::Index>(order[k]));
     labels.push_back(positive ? label_sign : -label_sign);
   }
 }
@@ -50,7 +50,6 @@ std::vector<float> mean_row(const Matrix& m) {
   const Eigen::RowVectorXf v = m.colwise().mean();
   return {v.data(), v.data() + v.size()};
 }
-
 
 }  // namespace
 
@@ -84,8 +83,7 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
         throw Error("", 0, "pairs", "fewer than 2 training or test images of class " + std::to_string(cls));
     }
   std::vector<double> angles(Pn);
-  for (size_t p = 0; p < Pn; ++p)
-  {
+  for (size_t p = 0; p < Pn; ++p) {
     std::vector<float> mu_new = mean_row(tr_by_class[c.pairs[p].second]);
     if (c.flip_new_task)
       for (float& v : mu_new) v = -v;

@@ -14,10 +14,10 @@
 namespace dmlkit::continual {
 
 struct SignalNoiseConfig {
-  int patch_len = 100;         // d (>= 2 so the rotation plane exists)
-  int num_patches = 2;         // P (one signal patch, P-1 noise patches)
-  double signal_norm = 8.0;    // |mu_k|
-  double noise_std = 1.0;      // per-coordinate std of xi
+  int patch_len = 100;       // d (>= 2 so the rotation plane exists)
+  int num_patches = 2;       // P (one signal patch, P-1 noise patches)
+  double signal_norm = 8.0;  // |mu_k|
+  double noise_std = 1.0;    // per-coordinate std of xi
   int train_per_task = 100;
   int test_per_task = 1000;
   // [A] The paper's analysis takes noise orthogonal to every task signal; the official code draws

@@ -95,8 +95,7 @@ CsvTable CsvTable::parse(std::string text, const std::string& path) {
     }
     if (fields.size() != t.ncols_) {
       throw Error(path, record_line, "",
-                  "expected " + std::to_string(t.ncols_) + " fields, found " +
-                      std::to_string(fields.size()));
+                  "expected " + std::to_string(t.ncols_) + " fields, found " + std::to_string(fields.size()));
     }
     t.cells_.insert(t.cells_.end(), fields.begin(), fields.end());
     t.row_line_.push_back(record_line);

@@ -39,7 +39,7 @@ class CsvTable {
   std::string text_;
   std::vector<std::string> header_;
   size_t ncols_ = 0;
-  std::deque<std::string> unquoted_;  // stable storage for fields that needed unescaping
+  std::deque<std::string> unquoted_;     // stable storage for fields that needed unescaping
   std::vector<std::string_view> cells_;  // rows() * ncols_
   std::vector<long> row_line_;
 };

@@ -2,8 +2,7 @@
 
 namespace dmlkit {
 namespace {
-std::string format_message(const std::string& file, long line, const std::string& field,
-                           const std::string& message) {
+std::string format_message(const std::string& file, long line, const std::string& field, const std::string& message) {
   std::string out;
   if (!file.empty()) {
     out += file;

@@ -24,8 +24,7 @@ namespace {
 
 // Content-Security-Policy of the page: inline scripts and styles only, nothing fetched (the icon
 // is an empty data: URL so the browser does not ask for /favicon.ico).
-constexpr const char* kCsp =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+constexpr const char* kCsp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
 constexpr const char* kStyle = R"CSS(
 :root { color-scheme: light; }
@@ -217,12 +216,23 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -234,14 +244,15 @@ std::string json_for_script(const nlohmann::json& value) {
   out.reserve(text.size());
   // '<' only occurs inside JSON strings, where \u003c is the same character.
   for (char c : text) {
-    if (c == '<') out += "\\u003c";
-    else out += c;
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
   }
   return out;
 }
 
-std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y,
-                                       size_t max_points) {
+std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y, size_t max_points) {
   if (x.size() != y.size()) throw std::invalid_argument("downsample_indices: x and y differ in size");
   const size_t n = x.size();
   std::vector<size_t> keep;
@@ -274,8 +285,7 @@ std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::
     size_t best = begin;
     double best_area = -1;
     for (size_t i = begin; i < end; ++i) {
-      const double area =
-          std::fabs((x[a] - mean_x) * (y[i] - y[a]) - (x[a] - x[i]) * (mean_y - y[a]));
+      const double area = std::fabs((x[a] - mean_x) * (y[i] - y[a]) - (x[a] - x[i]) * (mean_y - y[a]));
       if (area > best_area) {
         best_area = area;
         best = i;
@@ -379,14 +389,24 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
   };
   put({"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-       "<meta http-equiv=\"Content-Security-Policy\" content=\"", kCsp, "\">\n",
+       "<meta http-equiv=\"Content-Security-Policy\" content=\"",
+       kCsp,
+       "\">\n",
        "<meta name=\"generator\" content=\"dmlkit\">\n",
-       "<title>", html_escape(title_), "</title>\n",
+       "<title>",
+       html_escape(title_),
+       "</title>\n",
        "<link rel=\"icon\" href=\"data:,\">\n",
-       "<style>", kStyle, "</style>\n",
-       "<script>", kErrorCaptureJs, "</script>\n",
+       "<style>",
+       kStyle,
+       "</style>\n",
+       "<script>",
+       kErrorCaptureJs,
+       "</script>\n",
        "</head>\n<body>\n<main>\n",
-       "<h1>", html_escape(title_), "</h1>\n"});
+       "<h1>",
+       html_escape(title_),
+       "</h1>\n"});
   if (!charts_.empty()) put({"<noscript><p class=\"noscript\">The charts need JavaScript.</p></noscript>\n"});
 
   for (const Block& block : blocks_) {
@@ -447,9 +467,8 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
                      {"series", std::move(series)}});
   }
   if (!charts_.empty()) put({"<script>", chartjs, "\n</script>\n"});
-  put({"<script type=\"application/json\" id=\"dmlkit-chart-data\">", json_for_script(specs), "</script>\n",
-       "<script>", kDrawJs, "</script>\n",
-       "</body>\n</html>\n"});
+  put({"<script type=\"application/json\" id=\"dmlkit-chart-data\">", json_for_script(specs), "</script>\n", "<script>",
+       kDrawJs, "</script>\n", "</body>\n</html>\n"});
   return h;
 }
 

@@ -34,7 +34,7 @@ struct LineChart {
   std::string y_title;
   std::vector<ChartSeries> series;
   std::optional<double> x_min, x_max, y_min, y_max;  // axis limits; automatic when empty
-  bool y_integer = false;  // y values are counts: ticks only at whole numbers
+  bool y_integer = false;                            // y values are counts: ticks only at whole numbers
 };
 
 // Escapes & < > " ' so `text` can go into HTML text or a quoted attribute.
@@ -50,8 +50,7 @@ std::string json_for_script(const nlohmann::json& value);
 // each the point forming the largest triangle with the previously kept point and the mean of the
 // next bucket is kept, which preserves peaks and troughs. Returns every index when
 // x.size() <= max_points or max_points < 3. x and y must have the same size.
-std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y,
-                                       size_t max_points);
+std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::vector<double>& y, size_t max_points);
 
 // The series as it goes into the page: points with a non-finite coordinate dropped; for a step
 // series, points that repeat the previous value dropped (lossless: the value already holds), the
@@ -74,8 +73,7 @@ class HtmlReport {
   void add_facts(std::vector<std::pair<std::string, std::string>> facts);
   // Rows shorter than the header are padded with empty cells. Cells that look like numbers are
   // right-aligned.
-  void add_table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows,
-                 std::string caption = "");
+  void add_table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows, std::string caption = "");
   void add_table(const TextTable& table, std::string caption = "");
   // Throws std::invalid_argument if a series' x and y differ in size.
   void add_chart(LineChart chart);

@@ -55,7 +55,8 @@ class Rng {
   // uniform element of 0..i. The one shuffle every component uses, so equal seeds give equal orders.
   template <typename It>
   void shuffle(It first, It last) {
-    for (int64_t i = static_cast<int64_t>(last - first) - 1; i > 0; --i) std::iter_swap(first + i, first + uniform_int(0, i));
+    for (int64_t i = static_cast<int64_t>(last - first) - 1; i > 0; --i)
+      std::iter_swap(first + i, first + uniform_int(0, i));
   }
   // Partial Fisher-Yates from the front: afterwards the first min(k, n) elements of [first, last)
   // are a uniform sample without replacement, in the order drawn. Returns min(k, n).

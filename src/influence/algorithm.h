@@ -21,22 +21,22 @@ enum class NetworkAccess { None, FirstStep, EveryStep };
 
 struct StepInput {
   int step = 0;
-  int k = 0;  // seeds to return (already clamped to the number of present nodes)
+  int k = 0;               // seeds to return (already clamped to the number of present nodes)
   uint32_t num_nodes = 0;  // size of the node-id space (present or not)
   const std::vector<NodeId>* present_nodes = nullptr;  // ascending ids
   const std::vector<uint8_t>* node_present = nullptr;  // num_nodes flags
-  const Graph* network = nullptr;  // null unless access() allows it at this step
+  const Graph* network = nullptr;                      // null unless access() allows it at this step
 };
 
 // Knobs of every algorithm ([A]/[S] choices, see docs/influence.md).
 struct AlgorithmOptions {
-  double rsb_gamma = 0.2;          // [S] reimplementation default (spec C.2)
-  double rsb_c = 0.1;              // [A] set empirically as the paper does (reimplementation: 1.0); see docs
-  double oracle_epsilon = 0.5;     // [A] IMM accuracy of the per-step oracle (runtime budget)
-  double static_epsilon = 0.1;     // [A] IMM accuracy of static-greedy's one-off computation
-  size_t max_rr_sets = 20'000'000; // [A] memory cap for IMM
-  double cucb_alpha = 1.5;         // [A] UCB bonus R * sqrt(alpha ln t / T_i)
-  double epsilon_greedy = 0.1;     // [A] exploration probability per slot
+  double rsb_gamma = 0.2;           // [S] reimplementation default (spec C.2)
+  double rsb_c = 0.1;               // [A] set empirically as the paper does (reimplementation: 1.0); see docs
+  double oracle_epsilon = 0.5;      // [A] IMM accuracy of the per-step oracle (runtime budget)
+  double static_epsilon = 0.1;      // [A] IMM accuracy of static-greedy's one-off computation
+  size_t max_rr_sets = 20'000'000;  // [A] memory cap for IMM
+  double cucb_alpha = 1.5;          // [A] UCB bonus R * sqrt(alpha ln t / T_i)
+  double epsilon_greedy = 0.1;      // [A] exploration probability per slot
 };
 
 class Algorithm {

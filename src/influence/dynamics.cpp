@@ -17,10 +17,14 @@ ProbabilityModel parse_probability_model(const std::string& name) {
 
 std::string to_string(ProbabilityModel model) {
   switch (model) {
-    case ProbabilityModel::Static: return "static";
-    case ProbabilityModel::WeightedCascade: return "weighted-cascade";
-    case ProbabilityModel::Trivalency: return "trivalency";
-    case ProbabilityModel::Fluctuating: return "fluctuating";
+    case ProbabilityModel::Static:
+      return "static";
+    case ProbabilityModel::WeightedCascade:
+      return "weighted-cascade";
+    case ProbabilityModel::Trivalency:
+      return "trivalency";
+    case ProbabilityModel::Fluctuating:
+      return "fluctuating";
   }
   return "?";
 }
@@ -132,8 +136,10 @@ void DynamicNetwork::update_probabilities() {
 
 void DynamicNetwork::advance() {
   ++step_;
-  if (step_ == 0) init_topology();
-  else churn_topology();
+  if (step_ == 0)
+    init_topology();
+  else
+    churn_topology();
   const size_t m = universe_.num_edges();
   edge_present_.resize(m);
   for (size_t e = 0; e < m; ++e)

@@ -34,12 +34,12 @@ std::string to_string(ProbabilityModel model);
 struct DynamicsConfig {
   ProbabilityModel model = ProbabilityModel::Trivalency;
   std::vector<double> trivalency_levels{0.1, 0.01, 0.001};  // [S] spec C.4
-  double fluctuating_max = 0.1;    // [S] p bounces in [0, 0.1]
-  double fluctuating_swing = 0.3;  // [S] total |change| over the run; rate = swing / steps
-  int steps = 100;                 // horizon T (sets the fluctuating rate)
-  double edge_churn = 0;           // [A] per-step disappearance probability of a present edge
-  double edge_presence = 1;        // [A] initial and long-run fraction of edges present
-  double node_churn = 0;           // [A] the same for nodes
+  double fluctuating_max = 0.1;                             // [S] p bounces in [0, 0.1]
+  double fluctuating_swing = 0.3;                           // [S] total |change| over the run; rate = swing / steps
+  int steps = 100;                                          // horizon T (sets the fluctuating rate)
+  double edge_churn = 0;                                    // [A] per-step disappearance probability of a present edge
+  double edge_presence = 1;                                 // [A] initial and long-run fraction of edges present
+  double node_churn = 0;                                    // [A] the same for nodes
   double node_presence = 1;
 };
 
@@ -75,7 +75,7 @@ class DynamicNetwork {
   std::vector<uint8_t> edge_present_;  // edge_on_ and both endpoints present
   std::vector<uint8_t> node_present_;
   std::vector<NodeId> present_nodes_;
-  std::vector<float> prob_;       // current probability of every universe edge
+  std::vector<float> prob_;        // current probability of every universe edge
   std::vector<int8_t> direction_;  // fluctuating: +1 / -1
   std::vector<uint32_t> indegree_;
   Graph graph_;

@@ -27,7 +27,8 @@ enum Stream : uint64_t { kNetwork = 0, kWorld = 1, kHindsight = 2 };
 void check_seeds(const std::string& name, const std::vector<NodeId>& seeds, int k, const std::vector<uint8_t>& present,
                  std::vector<uint8_t>& mark) {
   if (static_cast<int>(seeds.size()) != k)
-    throw std::logic_error(name + " returned " + std::to_string(seeds.size()) + " seeds, expected " + std::to_string(k));
+    throw std::logic_error(name + " returned " + std::to_string(seeds.size()) + " seeds, expected " +
+                           std::to_string(k));
   bool ok = true;
   for (NodeId s : seeds) {
     if (s >= present.size() || !present[s] || mark[s]) ok = false;
@@ -128,8 +129,8 @@ ExperimentResult run_experiment(const EdgeList& universe, const ExperimentConfig
       }
       if (config.best_fixed && !present.empty()) {
         const double share = static_cast<double>(present.size()) / n;
-        const auto count = static_cast<size_t>(
-            std::ceil(static_cast<double>(config.hindsight_rr_sets) / config.steps * share));
+        const auto count =
+            static_cast<size_t>(std::ceil(static_cast<double>(config.hindsight_rr_sets) / config.steps * share));
         hindsight.generate(g, present, count, hindsight_rng);
       }
       if (progress) progress(run, t);

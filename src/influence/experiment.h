@@ -27,11 +27,11 @@ struct ExperimentConfig {
   int steps = 100;
   int runs = 1;
   uint64_t seed = 1;
-  DynamicsConfig dynamics;                 // dynamics.steps is set to `steps` by the runner
+  DynamicsConfig dynamics;  // dynamics.steps is set to `steps` by the runner
   std::vector<std::string> algorithms;
   AlgorithmOptions options;
-  bool best_fixed = true;                  // compute the hindsight reference (weak regret)
-  size_t hindsight_rr_sets = 200'000;      // [A] RR sets pooled over the whole run
+  bool best_fixed = true;              // compute the hindsight reference (weak regret)
+  size_t hindsight_rr_sets = 200'000;  // [A] RR sets pooled over the whole run
 };
 
 // Throws Error naming the option when a value is out of range or an algorithm is unknown.
@@ -43,10 +43,10 @@ struct AlgorithmRuns {
 };
 
 struct ExperimentResult {
-  std::vector<AlgorithmRuns> algorithms;  // in the order of config.algorithms
-  AlgorithmRuns best_fixed;               // name "best-fixed"; no runs when disabled
+  std::vector<AlgorithmRuns> algorithms;              // in the order of config.algorithms
+  AlgorithmRuns best_fixed;                           // name "best-fixed"; no runs when disabled
   std::vector<std::vector<NodeId>> best_fixed_seeds;  // per run
-  std::vector<double> mean_present_nodes;  // per run, averaged over steps
+  std::vector<double> mean_present_nodes;             // per run, averaged over steps
   std::vector<double> mean_present_edges;
 };
 

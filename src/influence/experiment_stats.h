@@ -20,8 +20,8 @@ struct AlgorithmSummary {
   std::string name;
   Curve reward;
   Curve cumulative;
-  std::optional<Curve> regret_oracle;  // when "oracle" ran
-  std::optional<Curve> regret_fixed;   // when the best fixed set was computed
+  std::optional<Curve> regret_oracle;       // when "oracle" ran
+  std::optional<Curve> regret_fixed;        // when the best fixed set was computed
   double total_mean = 0, total_stddev = 0;  // total activated users over the run
   double mean_per_step = 0;
   // log2(R(T) / R(T/2)) of the mean weak regret: below 1 means it grows sublinearly over the

@@ -50,8 +50,7 @@ EdgeList erdos_renyi(uint32_t num_nodes, double mean_out_degree, Rng& rng) {
 
 EdgeList preferential_attachment(uint32_t num_nodes, uint32_t links_per_node, Rng& rng, bool reciprocal) {
   if (links_per_node < 1) throw Error("preferential-attachment: links per node must be at least 1");
-  if (num_nodes < links_per_node + 2)
-    throw Error("preferential-attachment: needs at least links per node + 2 nodes");
+  if (num_nodes < links_per_node + 2) throw Error("preferential-attachment: needs at least links per node + 2 nodes");
   EdgeList g;
   g.name = "ba:nodes=" + std::to_string(num_nodes) + ",m=" + std::to_string(links_per_node) +
            (reciprocal ? "" : ",reciprocal=0");

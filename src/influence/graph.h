@@ -12,7 +12,7 @@ namespace dmlkit::influence {
 using NodeId = uint32_t;
 
 struct EdgeList {
-  std::string name;       // "NetHEPT", a file path, or a generator spec
+  std::string name;  // "NetHEPT", a file path, or a generator spec
   uint32_t num_nodes = 0;
   std::vector<NodeId> src;
   std::vector<NodeId> dst;

@@ -56,7 +56,8 @@ uint64_t parse_id(std::string_view s, const std::string& path, long line, const 
   if (ec != std::errc() || p != s.data() + s.size())
     throw Error(path, line, field, "expected a non-negative integer node id, got '" + std::string(s) + "'");
   if (v >= kMaxNodes)
-    throw Error(path, line, field, "node id " + std::string(s) + " is too large (at most " + std::to_string(kMaxNodes) + " nodes)");
+    throw Error(path, line, field,
+                "node id " + std::string(s) + " is too large (at most " + std::to_string(kMaxNodes) + " nodes)");
   return v;
 }
 
@@ -99,8 +100,8 @@ EdgeList parse_graph(const std::string& text, const std::string& path, GraphForm
   if (format == GraphFormat::Header) {
     const Line& h = lines[0];
     if (h.fields.size() != 2)
-      throw Error(path, h.number, "", "expected a header '<nodes> <edges>', got " + std::to_string(h.fields.size()) +
-                                          " fields");
+      throw Error(path, h.number, "",
+                  "expected a header '<nodes> <edges>', got " + std::to_string(h.fields.size()) + " fields");
     declared_nodes = parse_count(h.fields[0], path, h.number, "nodes");
     declared_edges = parse_count(h.fields[1], path, h.number, "edges");
     if (declared_nodes == 0 || declared_nodes > kMaxNodes)
@@ -108,9 +109,9 @@ EdgeList parse_graph(const std::string& text, const std::string& path, GraphForm
     first_edge = 1;
     const size_t found = lines.size() - 1;
     if (found != declared_edges)
-      throw Error(path, found > declared_edges ? lines[first_edge + declared_edges].number : h.number, "edges",
-                  "the header declares " + std::to_string(declared_edges) + " edges, the file has " +
-                      std::to_string(found));
+      throw Error(
+          path, found > declared_edges ? lines[first_edge + declared_edges].number : h.number, "edges",
+          "the header declares " + std::to_string(declared_edges) + " edges, the file has " + std::to_string(found));
   }
   const size_t m = lines.size() - first_edge;
   g.src.reserve(m);
@@ -130,11 +131,13 @@ EdgeList parse_graph(const std::string& text, const std::string& path, GraphForm
     const uint64_t v = parse_id(l.fields[1], path, l.number, "target");
     if (format == GraphFormat::Header) {
       if (u >= declared_nodes)
-        throw Error(path, l.number, "source", "node id " + std::to_string(u) + " is outside 0.." +
-                                                  std::to_string(declared_nodes - 1) + " declared by the header");
+        throw Error(path, l.number, "source",
+                    "node id " + std::to_string(u) + " is outside 0.." + std::to_string(declared_nodes - 1) +
+                        " declared by the header");
       if (v >= declared_nodes)
-        throw Error(path, l.number, "target", "node id " + std::to_string(v) + " is outside 0.." +
-                                                  std::to_string(declared_nodes - 1) + " declared by the header");
+        throw Error(path, l.number, "target",
+                    "node id " + std::to_string(v) + " is outside 0.." + std::to_string(declared_nodes - 1) +
+                        " declared by the header");
     }
     max_id = std::max({max_id, u, v});
     g.src.push_back(static_cast<NodeId>(u));
@@ -147,8 +150,6 @@ EdgeList parse_graph(const std::string& text, const std::string& path, GraphForm
   return g;
 }
 
-EdgeList read_graph(const std::string& path, GraphFormat format) {
-  return parse_graph(read_file(path), path, format);
-}
+EdgeList read_graph(const std::string& path, GraphFormat format) { return parse_graph(read_file(path), path, format); }
 
 }  // namespace dmlkit::influence

@@ -44,7 +44,8 @@ uint32_t count(double v, const std::string& key, const std::string& spec) {
   return static_cast<uint32_t>(v);
 }
 
-void check_keys(const std::map<std::string, double>& p, std::initializer_list<const char*> keys, const std::string& spec) {
+void check_keys(const std::map<std::string, double>& p, std::initializer_list<const char*> keys,
+                const std::string& spec) {
   for (const auto& [k, v] : p) {
     bool ok = false;
     for (const char* key : keys) ok = ok || k == key;

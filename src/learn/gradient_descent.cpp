@@ -15,8 +15,9 @@ double QuadraticPenalty::value(const Matrix& w) const {
 GdResult train_gradient_descent(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
                                 const QuadraticPenalty* penalty, Rng& rng) {
   if (config.epochs < 0 || !(config.learning_rate > 0)) throw std::invalid_argument("gradient descent: bad config");
-  if (penalty && (penalty->anchor.rows() != net.weights().rows() || penalty->anchor.cols() != net.weights().cols() ||
-                  penalty->precision.rows() != net.weights().rows() || penalty->precision.cols() != net.weights().cols()))
+  if (penalty &&
+      (penalty->anchor.rows() != net.weights().rows() || penalty->anchor.cols() != net.weights().cols() ||
+       penalty->precision.rows() != net.weights().rows() || penalty->precision.cols() != net.weights().cols()))
     throw std::invalid_argument("gradient descent: penalty shape differs from the weights");
   GdResult result;
   Matrix grad;

@@ -14,10 +14,10 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 struct PatchDataset {
   int patch_len = 0;
   int num_patches = 0;
-  Matrix unique_patches;          // u x patch_len
-  std::vector<int> patch_row;     // size() * num_patches entries: row of unique_patches
-  std::vector<float> labels;      // +1 or -1 per sample
-  bool merge_duplicates = true;   // whether subset()/concat() merge identical patches again
+  Matrix unique_patches;         // u x patch_len
+  std::vector<int> patch_row;    // size() * num_patches entries: row of unique_patches
+  std::vector<float> labels;     // +1 or -1 per sample
+  bool merge_duplicates = true;  // whether subset()/concat() merge identical patches again
 
   size_t size() const { return labels.size(); }
 

@@ -90,8 +90,8 @@ std::vector<float> SmallCnn::parameters() const { return engine_->parameters(); 
 
 void SmallCnn::set_parameters(const std::vector<float>& values) {
   if (values.size() != shape_.parameter_count())
-    bad("parameters", std::to_string(values.size()) + " values, the network has " +
-                          std::to_string(shape_.parameter_count()));
+    bad("parameters",
+        std::to_string(values.size()) + " values, the network has " + std::to_string(shape_.parameter_count()));
   engine_->set_parameters(values);
 }
 
@@ -99,7 +99,8 @@ Matrix SmallCnn::logits(const Matrix& x) const { return engine_->forward_rows(x,
 
 Matrix SmallCnn::features(const Matrix& x) const { return engine_->forward_rows(x, /*want_logits=*/false); }
 
-double SmallCnn::accuracy(const Matrix& x, const std::vector<int>& labels, const std::vector<int>& allowed_classes) const {
+double SmallCnn::accuracy(const Matrix& x, const std::vector<int>& labels,
+                          const std::vector<int>& allowed_classes) const {
   if (labels.size() != static_cast<size_t>(x.rows()))
     bad("labels", std::to_string(labels.size()) + " labels for " + std::to_string(x.rows()) + " images");
   if (x.rows() == 0) return 0.0;

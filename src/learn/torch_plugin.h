@@ -35,7 +35,8 @@ struct TorchPlugin {
                         const QuadraticPenalty* penalty, Rng& rng) = nullptr;
   Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data) = nullptr;
   // A network of `shape` (already validated) with these parameters (parameter_count() values).
-  std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape, const std::vector<float>& values) = nullptr;
+  std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape,
+                                                    const std::vector<float>& values) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.

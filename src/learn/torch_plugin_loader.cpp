@@ -25,8 +25,9 @@ const TorchPlugin* load() {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
-    throw Error(path, 0, "", std::string("cannot load the libtorch plugin: ") + (why ? why : "unknown error") +
-                                 " (build it with the project, or set DMLKIT_TORCH_PLUGIN)");
+    throw Error(path, 0, "",
+                std::string("cannot load the libtorch plugin: ") + (why ? why : "unknown error") +
+                    " (build it with the project, or set DMLKIT_TORCH_PLUGIN)");
   }
   using Entry = const TorchPlugin* (*)();
   auto entry = reinterpret_cast<Entry>(dlsym(handle, "dmlkit_torch_plugin"));

@@ -101,8 +101,8 @@ void Controller::start(const std::function<bool()>& give_up) {
     throw Error("live mode needs Slurm operator rights: run as root or as SlurmUser " + slurm_user +
                 " (this cluster has no accounting database, so there are no other operators)");
   load_state();
-  log_line("controller: policy " + options_.policy_name + ", " + std::to_string(snap_.nodes.size()) +
-           " nodes, " + std::to_string(jobs_.size()) + " jobs restored from the state file");
+  log_line("controller: policy " + options_.policy_name + ", " + std::to_string(snap_.nodes.size()) + " nodes, " +
+           std::to_string(jobs_.size()) + " jobs restored from the state file");
 }
 
 // --- state file --------------------------------------------------------------------------------
@@ -136,7 +136,8 @@ void Controller::load_state() {
       t.cap_gpus = r.at("cap_gpus").get<int>();
       t.released = r.at("released").get<bool>();
       for (const auto& d : r.at("decided")) t.decided.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
-      for (const auto& d : r.at("last_alloc")) t.last_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
+      for (const auto& d : r.at("last_alloc"))
+        t.last_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       t.attained_gpu_s = r.at("attained_gpu_s").get<double>();
       t.executed_s = r.at("executed_s").get<double>();
       t.last_stopped_s = r.at("last_stopped_s").get<double>();
@@ -214,8 +215,9 @@ void Controller::log_decision(const Decision& d) {
   log_line(line.str());
   if (!options_.decision_log_path.empty()) {
     std::ofstream f(options_.decision_log_path, std::ios::app);
-    f << json{{"t_s", d.model_time_s}, {"job", d.slurm_id}, {"name", d.job_name}, {"action", d.action},
-              {"placement", d.placement}, {"note", d.note}}.dump()
+    f << json{{"t_s", d.model_time_s}, {"job", d.slurm_id},        {"name", d.job_name},
+              {"action", d.action},    {"placement", d.placement}, {"note", d.note}}
+             .dump()
       << "\n";
   }
 }
@@ -333,12 +335,18 @@ bool Controller::observe(const SlurmSnapshot& snap, double wall_s) {
     for (const auto& a : j.allocation) alloc.emplace_back(a.node, a.gpus);
     if (t.was_running) {
       // Credit the interval since the last poll to the placement it ran on then.
-      const int gpus = [&] { int g = 0; for (const auto& a : t.last_alloc) g += a.second; return g; }();
+      const int gpus = [&] {
+        int g = 0;
+        for (const auto& a : t.last_alloc) g += a.second;
+        return g;
+      }();
       t.executed_s += dt;
       t.attained_gpu_s += dt * gpus;
       const cl::Placement p = to_placement(t.last_alloc);
-      if (!t.segments.empty() && t.segments.back().placement == p) t.segments.back().seconds += dt;
-      else t.segments.push_back({p, dt});
+      if (!t.segments.empty() && t.segments.back().placement == p)
+        t.segments.back().seconds += dt;
+      else
+        t.segments.push_back({p, dt});
       if (t.progress) t.progress->advance(dt);
       changed = true;
     }
@@ -435,8 +443,10 @@ RoundStat Controller::round(double wall_s) {
   std::vector<Alloc> current;
   for (Tracked* t : order) {
     Alloc cur;
-    if (t->slurm->active_running()) cur = t->last_alloc;
-    else if (t->released) cur = t->decided;
+    if (t->slurm->active_running())
+      cur = t->last_alloc;
+    else if (t->released)
+      cur = t->decided;
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
     cl::JobView v;
     v.job = &t->job;
@@ -469,8 +479,8 @@ RoundStat Controller::round(double wall_s) {
   // Either way a job never gets more GPUs than decided in total nor more than its request.
   struct Action {
     Tracked* t;
-    bool stop;     // requeuehold (running) / hold (released, pending)
-    Alloc start;   // place + release (empty: none)
+    bool stop;    // requeuehold (running) / hold (released, pending)
+    Alloc start;  // place + release (empty: none)
     std::string note;
   };
   const int num_servers = static_cast<int>(spec.servers.size());

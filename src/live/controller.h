@@ -27,21 +27,21 @@ namespace dmlkit::live {
 
 struct ControllerOptions {
   std::string policy_name;
-  double round_s = 60;          // model seconds between decision rounds
-  double time_scale = 1.0;      // wall seconds per model second (replay: e.g. 0.01)
-  double poll_s = 0.2;          // wall seconds between polls of Slurm
-  bool replan_on_events = true; // also decide when a job arrives or finishes
-  std::string state_path;       // state file ("" = in memory only)
-  std::string decision_log_path;// JSON lines, one per decision ("" = none)
-  std::string data_dir;         // app-profiles for the speed models (oracles)
+  double round_s = 60;               // model seconds between decision rounds
+  double time_scale = 1.0;           // wall seconds per model second (replay: e.g. 0.01)
+  double poll_s = 0.2;               // wall seconds between polls of Slurm
+  bool replan_on_events = true;      // also decide when a job arrives or finishes
+  std::string state_path;            // state file ("" = in memory only)
+  std::string decision_log_path;     // JSON lines, one per decision ("" = none)
+  std::string data_dir;              // app-profiles for the speed models (oracles)
   double default_duration_s = 3600;  // [A] fixed-duration jobs whose comment gives none
-  double retry_max_s = 5.0;     // longest wait between retries when slurmctld is unreachable
-  std::ostream* log = nullptr;  // human-readable log (decisions, retries); may be null
+  double retry_max_s = 5.0;          // longest wait between retries when slurmctld is unreachable
+  std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
 };
 
 struct Decision {
   double model_time_s = 0;
-  double wall_s = 0;      // when it was applied (seconds since the epoch)
+  double wall_s = 0;  // when it was applied (seconds since the epoch)
   int64_t slurm_id = 0;
   std::string job_name;
   std::string action;     // place, preempt, move, hold
@@ -51,10 +51,10 @@ struct Decision {
 
 struct RoundStat {
   double model_time_s = 0;
-  double decide_ms = 0;   // building the view + policy + turning decisions into actions
-  double apply_ms = 0;    // scontrol calls
-  int actions = 0;        // decisions applied
-  int slurm_commands = 0; // scontrol calls made to apply them
+  double decide_ms = 0;    // building the view + policy + turning decisions into actions
+  double apply_ms = 0;     // scontrol calls
+  int actions = 0;         // decisions applied
+  int slurm_commands = 0;  // scontrol calls made to apply them
   int active_jobs = 0;
 };
 
@@ -75,8 +75,7 @@ class Controller {
   RoundStat round(double wall_s);
   // Poll / decide loop until `stop` returns true. Never throws for Slurm being unreachable: it logs
   // and retries with back-off. `on_poll` (may be empty) sees every snapshot (replay's emulator).
-  void run(const std::function<bool()>& stop,
-           const std::function<void(const SlurmSnapshot&, double)>& on_poll = {});
+  void run(const std::function<bool()>& stop, const std::function<void(const SlurmSnapshot&, double)>& on_poll = {});
 
   double model_time(double wall_s) const { return (wall_s - t0_wall_s_) / options_.time_scale; }
   double t0_wall_s() const { return t0_wall_s_; }
@@ -96,23 +95,23 @@ class Controller {
   };
   struct Tracked {
     int64_t slurm_id = 0;
-    cluster::Job job;            // job.id: dense id, stable across restarts
-    int cap_gpus = 0;            // never place more than this (the user's request)
-    bool released = false;       // the controller released it with `decided`
+    cluster::Job job;                                  // job.id: dense id, stable across restarts
+    int cap_gpus = 0;                                  // never place more than this (the user's request)
+    bool released = false;                             // the controller released it with `decided`
     std::vector<std::pair<std::string, int>> decided;  // node, GPUs
     double attained_gpu_s = 0, executed_s = 0, last_stopped_s = 0, queued_since_s = 0;
     int preemptions = 0, restarts = 0;
     bool was_running = false;
-    bool restart_pending = false;    // preempted to be placed elsewhere (transient, not saved)
+    bool restart_pending = false;  // preempted to be placed elsewhere (transient, not saved)
     // Nodes it was requeued from and when (wall s): slurmd refuses to launch a job in the same
     // second its previous run there was killed ("Job N already killed"), so a restart on one of
     // those nodes waits until requeue_ready_wall_s (transient, not saved).
     std::vector<std::string> requeued_nodes;
     double requeue_ready_wall_s = 0;
     std::vector<std::pair<std::string, int>> last_alloc;  // last observed running allocation
-    std::vector<Segment> segments;   // oracle history (placement, model seconds)
-    std::unique_ptr<cluster::JobProgress> progress;  // oracle
-    const SlurmJob* slurm = nullptr; // this poll's record (valid until the next observe)
+    std::vector<Segment> segments;                        // oracle history (placement, model seconds)
+    std::unique_ptr<cluster::JobProgress> progress;       // oracle
+    const SlurmJob* slurm = nullptr;                      // this poll's record (valid until the next observe)
   };
 
   void load_state();

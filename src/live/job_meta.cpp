@@ -46,20 +46,30 @@ JobMeta parse_job_meta(const std::string& comment, std::string* problem) {
     int iv = 0;
     double dv = 0;
     if (key == "app") {
-      if (safe_token(value)) m.application = value;
-      else bad("app: not a plain name");
+      if (safe_token(value))
+        m.application = value;
+      else
+        bad("app: not a plain name");
     } else if (key == "batch") {
-      if (parse_int(value, iv) && iv > 0) m.batch_size = iv;
-      else bad("batch: not a positive integer");
+      if (parse_int(value, iv) && iv > 0)
+        m.batch_size = iv;
+      else
+        bad("batch: not a positive integer");
     } else if (key == "gpus") {
-      if (parse_int(value, iv) && iv > 0) m.gpus = iv;
-      else bad("gpus: not a positive integer");
+      if (parse_int(value, iv) && iv > 0)
+        m.gpus = iv;
+      else
+        bad("gpus: not a positive integer");
     } else if (key == "duration_s") {
-      if (parse_double(value, dv) && dv > 0 && std::isfinite(dv)) m.duration_s = dv;
-      else bad("duration_s: not a positive number");
+      if (parse_double(value, dv) && dv > 0 && std::isfinite(dv))
+        m.duration_s = dv;
+      else
+        bad("duration_s: not a positive number");
     } else if (key == "name") {
-      if (safe_token(value)) m.name = value;
-      else bad("name: not a plain name");
+      if (safe_token(value))
+        m.name = value;
+      else
+        bad("name: not a plain name");
     }
   }
   return m;

@@ -14,11 +14,11 @@
 namespace dmlkit::live {
 
 struct JobMeta {
-  std::string application;       // "" = none
+  std::string application;  // "" = none
   int batch_size = 0;
-  int gpus = 0;                  // 0 = as requested from Slurm
-  double duration_s = 0;         // 0 = not given
-  std::string name;              // workload job name (replay), "" = none
+  int gpus = 0;           // 0 = as requested from Slurm
+  double duration_s = 0;  // 0 = not given
+  std::string name;       // workload job name (replay), "" = none
 };
 
 // Parses the convention above. Malformed values (e.g. batch=abc) are reported in `problem` and

@@ -46,7 +46,7 @@ bool safe_name(const std::string& s) {
 
 struct Emulated {
   const cl::Job* job = nullptr;
-  std::string name;      // safe name for files and the comment
+  std::string name;  // safe name for files and the comment
   int nodes = 0, gpus_per_node = 0;
   int64_t slurm_id = 0;
   bool submitted = false;
@@ -92,8 +92,9 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
   if (nodes.empty()) throw Error("Slurm reports no nodes");
   const int gpn = nodes.front().gpus;
   for (const auto& n : nodes)
-    if (n.gpus != gpn) throw Error("replay needs nodes with equal GPU counts (" + n.name + " has " +
-                                   std::to_string(n.gpus) + ", " + nodes.front().name + " has " + std::to_string(gpn) + ")");
+    if (n.gpus != gpn)
+      throw Error("replay needs nodes with equal GPU counts (" + n.name + " has " + std::to_string(n.gpus) + ", " +
+                  nodes.front().name + " has " + std::to_string(gpn) + ")");
   if (gpn < 1) throw Error("Slurm reports no GPUs (GRES gpu) on its nodes");
   cl::ClusterSpec spec = cl::ClusterSpec::homogeneous(static_cast<int>(nodes.size()), gpn);
   for (size_t i = 0; i < nodes.size(); ++i) spec.servers[i].name = nodes[i].name;
@@ -116,8 +117,8 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
       ++result.dropped;
       continue;
     }
-    if (j.kind == cl::WorkKind::ParameterServer) throw Error(full.path, j.source_line, "kind",
-                                                             "parameter-server jobs are not supported in live mode");
+    if (j.kind == cl::WorkKind::ParameterServer)
+      throw Error(full.path, j.source_line, "kind", "parameter-server jobs are not supported in live mode");
     cl::Job copy = j;
     copy.id = static_cast<int>(w.jobs.size());
     w.jobs.push_back(copy);
@@ -175,8 +176,8 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
   controller.set_t0_wall_s(t0);
   double last_arrival = 0;
   for (const auto& j : w.jobs) last_arrival = std::max(last_arrival, j.arrival_s);
-  const double max_wall_s = o.max_wall_s > 0 ? o.max_wall_s
-                                             : (std::max(sim.makespan_s, last_arrival) * 3 + 1200) * o.time_scale + 120;
+  const double max_wall_s =
+      o.max_wall_s > 0 ? o.max_wall_s : (std::max(sim.makespan_s, last_arrival) * 3 + 1200) * o.time_scale + 120;
 
   std::map<int64_t, size_t> by_id;
   std::map<int64_t, double> placed_at;  // slurm id -> wall time of its latest place/move
@@ -253,10 +254,10 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
       if (e.job->kind == cl::WorkKind::FixedDuration) meta.duration_s = e.job->duration_s;
       meta.name = e.name;
       const std::string done = o.work_dir + "/done/" + e.name;
-      e.slurm_id = slurm.submit({"-J", "dmlkit-" + e.name, "-N", std::to_string(e.nodes),
-                                 "--gres=gpu:" + std::to_string(e.gpus_per_node), "--comment=" + format_job_meta(meta),
-                                 "-o", o.work_dir + "/out/%j.out", "--chdir=" + o.work_dir},
-                                script, {fs::absolute(done).string()});
+      e.slurm_id = slurm.submit(
+          {"-J", "dmlkit-" + e.name, "-N", std::to_string(e.nodes), "--gres=gpu:" + std::to_string(e.gpus_per_node),
+           "--comment=" + format_job_meta(meta), "-o", o.work_dir + "/out/%j.out", "--chdir=" + o.work_dir},
+          script, {fs::absolute(done).string()});
       e.submitted = true;
       e.arrival_wall_s = t0 + e.job->arrival_s * o.time_scale;
       by_id[e.slurm_id] = static_cast<size_t>(&e - em.data());

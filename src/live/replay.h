@@ -22,16 +22,16 @@
 namespace dmlkit::live {
 
 struct ReplayOptions {
-  std::string workload = "pollux-6";   // bundled name or path
+  std::string workload = "pollux-6";  // bundled name or path
   std::string policy = "tiresias";
   cluster::PolicyOptions policy_options;
-  int max_jobs = 0;                    // first N jobs by arrival (0 = all)
-  double time_scale = 0.01;            // wall seconds per model second
-  double round_s = 60;                 // model seconds between rounds (simulator's default)
-  double restart_delay_s = 30;         // model seconds, charged at every (re)start (as the simulator)
-  double poll_s = 0.1;                 // wall seconds between polls
-  double max_wall_s = 0;               // give up after this many wall seconds (0 = automatic)
-  std::string work_dir;                // job script, done files, job output, state file
+  int max_jobs = 0;             // first N jobs by arrival (0 = all)
+  double time_scale = 0.01;     // wall seconds per model second
+  double round_s = 60;          // model seconds between rounds (simulator's default)
+  double restart_delay_s = 30;  // model seconds, charged at every (re)start (as the simulator)
+  double poll_s = 0.1;          // wall seconds between polls
+  double max_wall_s = 0;        // give up after this many wall seconds (0 = automatic)
+  std::string work_dir;         // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;
 };
@@ -42,10 +42,10 @@ struct ReplayJob {
   int num_gpus = 0;
   double arrival_s = 0;
   int64_t slurm_id = 0;
-  double sim_jct_s = -1;     // simulator's prediction (-1: did not finish)
-  double real_jct_s = -1;    // measured (-1: did not finish)
+  double sim_jct_s = -1;   // simulator's prediction (-1: did not finish)
+  double real_jct_s = -1;  // measured (-1: did not finish)
   int sim_preemptions = 0;
-  int real_restarts = 0;     // times Slurm started it
+  int real_restarts = 0;  // times Slurm started it
   double gap_s() const { return real_jct_s - sim_jct_s; }
 };
 
@@ -53,9 +53,9 @@ struct ReplayResult {
   std::vector<ReplayJob> jobs;
   int cluster_nodes = 0;
   int cluster_gpus = 0;
-  int dropped = 0;                  // jobs whose request cannot be expressed on this cluster
-  bool complete = false;            // every job finished in both runs
-  double sim_avg_jct_s = 0, real_avg_jct_s = 0;   // over jobs finished in both
+  int dropped = 0;                               // jobs whose request cannot be expressed on this cluster
+  bool complete = false;                         // every job finished in both runs
+  double sim_avg_jct_s = 0, real_avg_jct_s = 0;  // over jobs finished in both
   double sim_makespan_s = 0, real_makespan_s = 0;
   std::vector<RoundStat> rounds;
   std::vector<Decision> decisions;

@@ -34,7 +34,8 @@ SlurmError::Kind classify_slurm_failure(const ProcessResult& r) {
     return SlurmError::Kind::Auth;
   if (e.find("unable to contact slurm controller") != std::string::npos ||
       e.find("connection refused") != std::string::npos || e.find("connect failure") != std::string::npos ||
-      e.find("socket timed out") != std::string::npos || e.find("communication connection failure") != std::string::npos ||
+      e.find("socket timed out") != std::string::npos ||
+      e.find("communication connection failure") != std::string::npos ||
       e.find("slurm_receive_msg") != std::string::npos || e.find("zero bytes were transmitted") != std::string::npos ||
       e.find("could not establish a configuration source") != std::string::npos)
     return SlurmError::Kind::Unreachable;
@@ -55,7 +56,8 @@ ProcessResult SlurmClient::run_checked(std::vector<std::string> argv) const {
   std::string shown;
   for (const auto& a : argv) shown += (shown.empty() ? "" : " ") + a;
   ProcessResult r = run(argv);
-  if (!r.started) throw SlurmError(SlurmError::Kind::Command, shown + ": cannot run " + argv[0] + " (is slurm-client installed?)");
+  if (!r.started)
+    throw SlurmError(SlurmError::Kind::Command, shown + ": cannot run " + argv[0] + " (is slurm-client installed?)");
   if (r.ok()) return r;
   const auto kind = classify_slurm_failure(r);
   std::string msg = r.timed_out ? "no answer within " + std::to_string(static_cast<int>(options_.timeout_s)) + " s"

@@ -31,9 +31,9 @@ class SlurmError : public std::runtime_error {
 SlurmError::Kind classify_slurm_failure(const ProcessResult& r);
 
 struct SlurmClientOptions {
-  std::string slurm_conf;      // SLURM_CONF for every command ("" = Slurm's default)
-  double timeout_s = 8.0;      // per command
-  std::string bin_dir;         // folder of the Slurm tools ("" = PATH)
+  std::string slurm_conf;  // SLURM_CONF for every command ("" = Slurm's default)
+  double timeout_s = 8.0;  // per command
+  std::string bin_dir;     // folder of the Slurm tools ("" = PATH)
 };
 
 // One poll of the cluster.
@@ -46,11 +46,11 @@ class SlurmClient {
  public:
   explicit SlurmClient(SlurmClientOptions options);
 
-  std::vector<SlurmJob> jobs() const;       // squeue --json (every job; filter client-side)
-  std::vector<SlurmNode> nodes() const;     // sinfo --json
-  SlurmSnapshot snapshot() const;           // both
-  std::string show_job(int64_t id) const;   // scontrol show job -o -d ID (one line)
-  std::string show_config() const;          // scontrol show config
+  std::vector<SlurmJob> jobs() const;      // squeue --json (every job; filter client-side)
+  std::vector<SlurmNode> nodes() const;    // sinfo --json
+  SlurmSnapshot snapshot() const;          // both
+  std::string show_job(int64_t id) const;  // scontrol show job -o -d ID (one line)
+  std::string show_config() const;         // scontrol show config
 
   // Decisions (operator rights needed for other users' jobs).
   void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) const;

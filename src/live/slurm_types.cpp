@@ -33,8 +33,8 @@ bool SlurmNode::usable() const {
   for (const auto& f : flags) {
     std::string u = f;
     std::transform(u.begin(), u.end(), u.begin(), [](unsigned char c) { return std::toupper(c); });
-    if (u == "DRAIN" || u == "DRAINING" || u == "DRAINED" || u == "NOT_RESPONDING" || u == "FAIL" ||
-        u == "FAILING" || u == "MAINTENANCE" || u == "POWERED_DOWN" || u == "REBOOT_REQUESTED")
+    if (u == "DRAIN" || u == "DRAINING" || u == "DRAINED" || u == "NOT_RESPONDING" || u == "FAIL" || u == "FAILING" ||
+        u == "MAINTENANCE" || u == "POWERED_DOWN" || u == "REBOOT_REQUESTED")
       return false;
   }
   return true;
@@ -117,8 +117,8 @@ json parse_doc(const std::string& text, const char* what) {
   if (doc.is_discarded() || !doc.is_object()) throw Error(what, 0, "", "output is not a JSON object");
   if (doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty()) {
     const json& e = doc["errors"][0];
-    std::string msg = e.is_object() && e.contains("error") && e["error"].is_string() ? e["error"].get<std::string>()
-                                                                                      : e.dump();
+    std::string msg =
+        e.is_object() && e.contains("error") && e["error"].is_string() ? e["error"].get<std::string>() : e.dump();
     throw Error(what, 0, "errors", msg);
   }
   return doc;
@@ -183,7 +183,8 @@ std::vector<SlurmJob> parse_squeue_json(const std::string& text) {
 
 std::vector<SlurmNode> parse_sinfo_json(const std::string& text) {
   const json doc = parse_doc(text, "sinfo --json");
-  if (!doc.contains("nodes") || !doc["nodes"].is_array()) throw Error("sinfo --json", 0, "nodes", "missing nodes array");
+  if (!doc.contains("nodes") || !doc["nodes"].is_array())
+    throw Error("sinfo --json", 0, "nodes", "missing nodes array");
   std::vector<SlurmNode> nodes;
   for (const json& n : doc["nodes"]) {
     if (!n.is_object()) throw Error("sinfo --json", 0, "nodes", "a node is not an object");

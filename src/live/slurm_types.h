@@ -16,32 +16,32 @@ struct SlurmNodeGpus {
 struct SlurmJob {
   int64_t id = 0;
   std::string name;
-  std::string state;          // PENDING, RUNNING, COMPLETED, ...
-  std::string reason;         // state_reason (JobHeldUser, BeginTime, Resources, ...)
+  std::string state;   // PENDING, RUNNING, COMPLETED, ...
+  std::string reason;  // state_reason (JobHeldUser, BeginTime, Resources, ...)
   std::string comment;
-  int64_t priority = 0;       // 0 = held
-  int64_t submit_time = 0;    // epoch seconds
-  int node_count = 1;         // requested (pending) or allocated (running) nodes
-  int gpus_per_node = 0;      // from tres_per_node "gres:gpu:G" (or "gres:gpu:type:G")
-  int gpus_per_job = 0;       // from tres_per_job "gres:gpu:N" (0 if not given)
-  std::string required_nodes; // ReqNodeList as Slurm prints it
+  int64_t priority = 0;        // 0 = held
+  int64_t submit_time = 0;     // epoch seconds
+  int node_count = 1;          // requested (pending) or allocated (running) nodes
+  int gpus_per_node = 0;       // from tres_per_node "gres:gpu:G" (or "gres:gpu:type:G")
+  int gpus_per_job = 0;        // from tres_per_job "gres:gpu:N" (0 if not given)
+  std::string required_nodes;  // ReqNodeList as Slurm prints it
   int restarts = 0;
   std::vector<SlurmNodeGpus> allocation;  // running: nodes with the GPUs each holds
   bool held() const { return priority == 0; }
   bool pending() const { return state == "PENDING"; }
   // RUNNING or CONFIGURING: the job holds its allocation.
   bool active_running() const { return state == "RUNNING" || state == "CONFIGURING"; }
-  bool finished() const;      // COMPLETED, CANCELLED, FAILED, TIMEOUT, ... (final states)
+  bool finished() const;  // COMPLETED, CANCELLED, FAILED, TIMEOUT, ... (final states)
   // GPUs the job asks for now (per node x nodes, or per job).
   int requested_gpus() const;
 };
 
 struct SlurmNode {
   std::string name;
-  std::string state;   // idle, mixed, allocated, down, drained, ... (lowercase)
+  std::string state;  // idle, mixed, allocated, down, drained, ... (lowercase)
   std::vector<std::string> flags;
-  int gpus = 0;        // configured ("gpu:4")
-  int gpus_used = 0;   // "gpu:3" or "gpu:3(IDX:0-2)"
+  int gpus = 0;       // configured ("gpu:4")
+  int gpus_used = 0;  // "gpu:3" or "gpu:3(IDX:0-2)"
   // Usable for new work: not down, drained, draining, failing, not responding or unknown.
   bool usable() const;
 };

@@ -8,10 +8,10 @@
 #include "cli_test_util.h"
 
 namespace fs = std::filesystem;
+using dmlkit::testing::expect_bad_input;
 using dmlkit::testing::run_cli;
 using dmlkit::testing::slurp;
 using dmlkit::testing::TempDir;
-using dmlkit::testing::expect_bad_input;
 
 namespace {
 
@@ -22,8 +22,8 @@ const std::string kTraceHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n
 // no output folder (nor a staging folder) left behind.
 std::vector<std::string> simulate_args(const std::string& workload, const TempDir& dir,
                                        const std::string& policy = "fifo", const std::string& cluster = "2x4") {
-  return {"cluster", "simulate", "--workload", workload, "--cluster", cluster, "--policy", policy, "--out",
-          dir.path("out")};
+  return {"cluster", "simulate", "--workload", workload, "--cluster",
+          cluster,   "--policy", policy,       "--out",  dir.path("out")};
 }
 
 }  // namespace
@@ -39,9 +39,11 @@ TEST(Cli, VersionAndPolicies) {
 }
 
 TEST(Cli, HelpOnEveryCommand) {
-  for (auto args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"cluster", "--help"}, {"cluster", "simulate", "--help"}, {"cluster", "compare", "--help"},
-           {"cluster", "policies", "--help"}}) {
+  for (auto args : std::vector<std::vector<std::string>>{{"--help"},
+                                                         {"cluster", "--help"},
+                                                         {"cluster", "simulate", "--help"},
+                                                         {"cluster", "compare", "--help"},
+                                                         {"cluster", "policies", "--help"}}) {
     auto r = run_cli(args);
     EXPECT_EQ(r.status, 0) << args.back();
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
@@ -50,13 +52,13 @@ TEST(Cli, HelpOnEveryCommand) {
 
 TEST(Cli, CompareWritesOutputFolder) {
   TempDir dir("compare");
-  auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies",
-                    "fifo,tiresias", "--seed", "3", "--out", dir.path("out")});
+  auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies", "fifo,tiresias",
+                    "--seed", "3", "--out", dir.path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("avg_jct_s"), std::string::npos);
   EXPECT_NE(r.out.find(dir.path("out")), std::string::npos) << "prints where the output is";
-  for (const char* f : {"results.json", "metrics.csv", "jobs-fifo.csv", "jobs-tiresias.csv", "rounds-fifo.csv",
-                        "report.html"})
+  for (const char* f :
+       {"results.json", "metrics.csv", "jobs-fifo.csv", "jobs-tiresias.csv", "rounds-fifo.csv", "report.html"})
     EXPECT_TRUE(fs::exists(dir.path("out") + "/" + f)) << f;
   auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
   EXPECT_EQ(j["schema_version"], 1);
@@ -68,8 +70,9 @@ TEST(Cli, CompareWritesOutputFolder) {
 
 TEST(Cli, SameSeedGivesByteIdenticalResults) {
   TempDir dir("determinism");
-  std::vector<std::string> base = {"cluster", "compare", "--workload", "synthetic", "--synthetic-jobs", "60",
-                                   "--cluster", "4x4", "--policies", "fifo,srtf,drf,tetris,tiresias", "--seed", "7"};
+  std::vector<std::string> base = {"cluster", "compare",   "--workload", "synthetic",  "--synthetic-jobs",
+                                   "60",      "--cluster", "4x4",        "--policies", "fifo,srtf,drf,tetris,tiresias",
+                                   "--seed",  "7"};
   auto a = base, b = base, c = base;
   a.insert(a.end(), {"--out", dir.path("a")});
   b.insert(b.end(), {"--out", dir.path("b")});
@@ -138,7 +141,8 @@ TEST(CliBadInput, UnknownPolicy) {
 
 TEST(CliBadInput, OversizedJobRejectedOrDropped) {
   TempDir dir("oversized");
-  auto f = dir.write("t.csv", kTraceHeader + "2017-10-09 07:01:55,66.0,1,66.0,vc\n2017-10-09 07:02:00,100,16,1600,vc\n");
+  auto f =
+      dir.write("t.csv", kTraceHeader + "2017-10-09 07:01:55,66.0,1,66.0,vc\n2017-10-09 07:02:00,100,16,1600,vc\n");
   expect_bad_input(simulate_args(f, dir), dir, {"t.csv:3", "num_gpus"});
   auto args = simulate_args(f, dir);
   args.push_back("--drop-oversized");

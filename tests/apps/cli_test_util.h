@@ -40,7 +40,9 @@ class TempDir {
     std::filesystem::create_directories(path_);
   }
   ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string path(const std::string& name = "") const { return name.empty() ? path_.string() : (path_ / name).string(); }
+  std::string path(const std::string& name = "") const {
+    return name.empty() ? path_.string() : (path_ / name).string();
+  }
   std::string write(const std::string& name, const std::string& content) const {
     std::ofstream(path(name)) << content;
     return path(name);

@@ -11,10 +11,10 @@
 #include "cluster/workload/experiment.h"
 
 namespace fs = std::filesystem;
+using dmlkit::testing::expect_bad_input;
 using dmlkit::testing::run_cli;
 using dmlkit::testing::slurp;
 using dmlkit::testing::TempDir;
-using dmlkit::testing::expect_bad_input;
 
 namespace {
 
@@ -102,7 +102,8 @@ TEST(OptimusCliBadInput, BadExperimentFiles) {
   TempDir dir("optimus-badexp");
   expect_bad_input({"cluster", "compare", "--experiment", "no-such-experiment", "--out", dir.path("out")}, dir,
                    {"unknown experiment", "optimus-testbed"});
-  auto bad = dir.write("bad.yaml", "experiment: x\ncluster: 2x4\npolicies: [drf]\nworkload:\n  num_jobs: 3\n  types: [resnet-51]\n");
+  auto bad = dir.write(
+      "bad.yaml", "experiment: x\ncluster: 2x4\npolicies: [drf]\nworkload:\n  num_jobs: 3\n  types: [resnet-51]\n");
   expect_bad_input({"cluster", "compare", "--experiment", bad, "--out", dir.path("out")}, dir,
                    {"bad.yaml:6", "types", "resnet-51"});
   auto gpu_only = write_experiment(dir, "");

@@ -30,8 +30,7 @@ namespace {
 // Would set <body data-pwned> if the name were ever interpreted as markup.
 const std::string kHostilePolicy = "<img src=x onerror=\"document.body.dataset.pwned=1\">fifo</script>";
 
-dmlkit::cluster::JobRecord job(int id, double arrival_s, double start_s, double finish_s, int gpus,
-                               int preemptions) {
+dmlkit::cluster::JobRecord job(int id, double arrival_s, double start_s, double finish_s, int gpus, int preemptions) {
   JobRecord j;
   j.id = id;
   j.name = "job-" + std::to_string(id);
@@ -153,9 +152,9 @@ std::string dump_dom(const std::string& chromium, const TempDir& dir, const fs::
       "' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
       " --disable-component-update --disable-sync --disable-dev-shm-usage --disable-extensions"
       " --host-resolver-rules='MAP * ~NOTFOUND' --window-size=1200,900"
-      " --user-data-dir='" + (dir.path / ("profile-" + page.stem().string())).string() +
-      "' --virtual-time-budget=5000 --dump-dom 'file://" + page.string() + "' > '" + dom_file.string() + "' 2> '" +
-      log_file.string() + "'";
+      " --user-data-dir='" +
+      (dir.path / ("profile-" + page.stem().string())).string() + "' --virtual-time-budget=5000 --dump-dom 'file://" +
+      page.string() + "' > '" + dom_file.string() + "' 2> '" + log_file.string() + "'";
   const int status = std::system(command.c_str());
   if (!WIFEXITED(status)) {
     ADD_FAILURE() << "chromium did not exit normally";

@@ -236,7 +236,8 @@ TEST(LinearNDInterpolator, ChoosesScipysTriangulationOfDegenerateGrids) {
   for (size_t i = 0; i < pts.size(); i += 2) vals.push_back(10 * pts[i] * pts[i + 1]);
   LinearNDInterpolator f(2, pts, 1, vals);
   EXPECT_EQ(f.num_simplices(), 4);
-  const double queries[][3] = {{0.25, 0.75, 2.5}, {0.75, 0.25, 2.5}, {1.5, 0.8, 11.0}, {1.5, 0.2, 2.0}, {2.0, 1.0, 20.0}};
+  const double queries[][3] = {
+      {0.25, 0.75, 2.5}, {0.75, 0.25, 2.5}, {1.5, 0.8, 11.0}, {1.5, 0.2, 2.0}, {2.0, 1.0, 20.0}};
   for (const auto& q : queries) {
     double out = 0;
     ASSERT_TRUE(f.evaluate(q, &out)) << q[0] << "," << q[1];

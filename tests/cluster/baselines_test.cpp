@@ -132,9 +132,9 @@ TEST(Fifo, ServesInArrivalOrderWithFullRequests) {
   s.add(4, 5);
   s.add(2, 5);
   auto out = s.run("fifo");
-  EXPECT_EQ(out[0], (Placement{{0, 3}}));   // consolidate: best fit
+  EXPECT_EQ(out[0], (Placement{{0, 3}}));  // consolidate: best fit
   EXPECT_EQ(out[1], (Placement{{1, 4}}));
-  EXPECT_TRUE(out[2].empty());              // 1 GPU left: waits (gang)
+  EXPECT_TRUE(out[2].empty());  // 1 GPU left: waits (gang)
 }
 
 TEST(Fifo, PlacementKnob) {

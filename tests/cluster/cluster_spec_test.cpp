@@ -68,13 +68,14 @@ TEST(ClusterSpec, Shorthand) {
 }
 
 TEST_F(ClusterSpecTest, YamlFile) {
-  const std::string path = write("c.yaml",
-                                 "name: mixed\n"
-                                 "servers:\n"
-                                 "  - {count: 2, gpus: 4, gpu_type: V100, cpus: 32, mem_gb: 256, net_gbps: 100, name: rack-a}\n"
-                                 "  - count: 1\n"
-                                 "    gpus: 8\n"
-                                 "  - {gpus: 0, cpus: 64, mem_gb: 512}\n");
+  const std::string path =
+      write("c.yaml",
+            "name: mixed\n"
+            "servers:\n"
+            "  - {count: 2, gpus: 4, gpu_type: V100, cpus: 32, mem_gb: 256, net_gbps: 100, name: rack-a}\n"
+            "  - count: 1\n"
+            "    gpus: 8\n"
+            "  - {gpus: 0, cpus: 64, mem_gb: 512}\n");
   ClusterSpec c = ClusterSpec::parse(path);
   EXPECT_EQ(c.name, "mixed");
   ASSERT_EQ(c.num_servers(), 4);
@@ -111,7 +112,7 @@ TEST_F(ClusterSpecTest, YamlErrorsNameLineAndField) {
   expect_error("d.yaml", "servers:\n  - gpus: 4\n    mem_gb: -5\n", 3, "mem_gb");
   expect_error("e.yaml", "servers:\n  - gpus: 4\n    net_gbps: 0\n", 3, "net_gbps");
   expect_error("f.yaml", "servers:\n  - gpus: 4\n    gpu: 8\n", 3, "gpu");  // unknown field
-  expect_error("g.yaml", "servers:\n  - count: 2\n", 2, "gpus");              // missing field
+  expect_error("g.yaml", "servers:\n  - count: 2\n", 2, "gpus");            // missing field
   expect_error("h.yaml", "servers:\n  - {count: 0, gpus: 4}\n", 2, "count");
   expect_error("i.yaml", "servers:\n  - {gpus: 0}\n", 2, "cpus");  // CPU-only server needs cpus
   expect_error("j.yaml", "servers: []\n", 1, "servers");

@@ -83,8 +83,10 @@ TEST(Convergence, RuleFiresAtTheBuiltEpochOnTheExactCurve) {
     exact.beta1 = s.loss_beta1;
     exact.beta2 = s.loss_beta2;
     EXPECT_EQ(convergence_evaluation(exact, 0), evals);
-    if (evals + 20 <= 100) EXPECT_EQ(convergence_evaluation(exact, evals + 30), evals + 20);  // starts at n - 10
-    else EXPECT_EQ(convergence_evaluation(exact, evals + 30), -1);  // gives up past 100
+    if (evals + 20 <= 100)
+      EXPECT_EQ(convergence_evaluation(exact, evals + 30), evals + 20);  // starts at n - 10
+    else
+      EXPECT_EQ(convergence_evaluation(exact, evals + 30), -1);  // gives up past 100
   }
   LossFit flat;
   flat.ok = true;

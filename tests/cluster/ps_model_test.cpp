@@ -54,7 +54,8 @@ TEST(TableSpeed, ReproducesEveryKeptMeasurementAndDropsTheFailedOnes) {
   for (size_t r = 0; r < t.rows(); ++r) {
     const double y = t.num(r, t.column("total_samples_per_s"));
     const std::string m(t.str(r, t.column("model")));
-    const int p = static_cast<int>(t.integer(r, t.column("num_ps"))), w = static_cast<int>(t.integer(r, t.column("num_workers")));
+    const int p = static_cast<int>(t.integer(r, t.column("num_ps"))),
+              w = static_cast<int>(t.integer(r, t.column("num_workers")));
     if (y <= 0 || (m == "vgg-16" && p == 1 && w == 11)) continue;
     PsJobSpec s = spec_of(m);
     EXPECT_NEAR(model.samples_per_s(s, p, w, nullptr), y, 1e-6 * std::max(1.0, y)) << m << " " << p << "," << w;
@@ -90,7 +91,8 @@ TEST(FormulaSpeed, MatchesTheFittedCoefficientsWithinTheirError) {
   double err[8] = {0}, n[8] = {0};
   for (size_t r = 0; r < t.rows(); ++r) {
     const std::string m(t.str(r, t.column("model")));
-    const int p = static_cast<int>(t.integer(r, t.column("num_ps"))), w = static_cast<int>(t.integer(r, t.column("num_workers")));
+    const int p = static_cast<int>(t.integer(r, t.column("num_ps"))),
+              w = static_cast<int>(t.integer(r, t.column("num_workers")));
     const double y = t.num(r, t.column("total_samples_per_s"));
     if (y <= 0 || (m == "vgg-16" && p == 1 && w == 11)) continue;
     const PsJobSpec s = spec_of(m);
@@ -223,9 +225,7 @@ TEST(PsWorkload, CsvReaderRejectsUnknownTypesAndNegativeDemands) {
   std::filesystem::remove_all(dir);
 }
 
-ClusterSpec testbed() {
-  return ClusterSpec::parse(default_experiments_dir() + "/clusters/optimus-testbed.yaml");
-}
+ClusterSpec testbed() { return ClusterSpec::parse(default_experiments_dir() + "/clusters/optimus-testbed.yaml"); }
 
 TEST(PsCluster, TestbedHasSevenCpuAndSixGpuServers) {
   const ClusterSpec c = testbed();

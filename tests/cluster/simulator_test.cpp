@@ -67,8 +67,10 @@ class ScriptPolicy : public Policy {
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     for (size_t i = 0; i < jobs.size(); ++i) {
       const int server = view.now_s >= move_at_s ? 1 : 0;
-      if (view.now_s >= stop_from_s && view.now_s < stop_until_s) out[i].clear();
-      else out[i] = Placement{{server, jobs[i].job->num_gpus}};
+      if (view.now_s >= stop_from_s && view.now_s < stop_until_s)
+        out[i].clear();
+      else
+        out[i] = Placement{{server, jobs[i].job->num_gpus}};
     }
   }
 };
@@ -339,8 +341,8 @@ TEST(Simulator, IsDeterministicAndReportsProgress) {
 TEST(Simulator, DefaultProfileRunsMeasuredProfileJobs) {
   // Profile jobs (a bundled Pollux workload) under the event-driven profile: every job finishes,
   // after at least the restart delay, and a rerun is identical.
-  const Workload w = load_workload(std::string(DMLKIT_SOURCE_DIR) + "/data/workloads/workloads/workload-6.csv",
-                                   WorkloadOptions{});
+  const Workload w =
+      load_workload(std::string(DMLKIT_SOURCE_DIR) + "/data/workloads/workloads/workload-6.csv", WorkloadOptions{});
   for (const char* name : {"tiresias", "optimus-oracle"}) {
     auto run = [&] {
       auto policy = make_policy(name, PolicyOptions{});

@@ -145,10 +145,10 @@ TEST(Workload, WholePhillyTrace) {
 TEST_F(WorkloadTest, PhillyTimestampsAndStableSort) {
   const std::string path = write("p.csv",
                                  "timestamp,duration,num_gpus,gpu_time,cluster\n"
-                                 "2016-03-01 00:00:00,10,1,10,a\n"   // line 2
-                                 "2016-02-28 23:59:59,20,2,40,b\n"   // line 3: first submission
-                                 "2016-02-29 12:00:00,30,1,30,a\n"   // line 4 (leap day)
-                                 "2016-03-01 00:00:00,40,4,160,b\n"  // line 5: same time as line 2
+                                 "2016-03-01 00:00:00,10,1,10,a\n"    // line 2
+                                 "2016-02-28 23:59:59,20,2,40,b\n"    // line 3: first submission
+                                 "2016-02-29 12:00:00,30,1,30,a\n"    // line 4 (leap day)
+                                 "2016-03-01 00:00:00,40,4,160,b\n"   // line 5: same time as line 2
                                  "2016-02-29 12:00:00,50,1,50,a\n");  // line 6: same as line 4
   Workload w = load_workload(path, opts());
   ASSERT_EQ(w.jobs.size(), 5u);
@@ -170,9 +170,9 @@ TEST_F(WorkloadTest, PhillyTimestampsAndStableSort) {
                                  "2017-03-01 00:00:00,1,1,1,a\n"
                                  "2017-02-28 00:00:00,1,1,1,a\n");
   Workload y = load_workload(year, opts());
-  EXPECT_DOUBLE_EQ(y.jobs[1].arrival_s, 86400);                     // 2017 is not a leap year
-  EXPECT_DOUBLE_EQ(y.jobs[3].arrival_s - y.jobs[2].arrival_s, 1);   // across the new year
-  EXPECT_DOUBLE_EQ(y.jobs[3].arrival_s, 307 * 86400.0);             // Feb 28 2017 -> Jan 1 2018
+  EXPECT_DOUBLE_EQ(y.jobs[1].arrival_s, 86400);                    // 2017 is not a leap year
+  EXPECT_DOUBLE_EQ(y.jobs[3].arrival_s - y.jobs[2].arrival_s, 1);  // across the new year
+  EXPECT_DOUBLE_EQ(y.jobs[3].arrival_s, 307 * 86400.0);            // Feb 28 2017 -> Jan 1 2018
 }
 
 TEST_F(WorkloadTest, PhillyWindowAndVirtualClusters) {
@@ -233,10 +233,10 @@ TEST_F(WorkloadTest, DmlkitTraceFormat) {
   EXPECT_EQ(w.jobs[1].kind, WorkKind::FixedDuration);
   EXPECT_DOUBLE_EQ(w.jobs[1].duration_s, 100);
   EXPECT_EQ(w.jobs[1].application, "imagenet");
-  EXPECT_DOUBLE_EQ(w.jobs[1].cpus_per_gpu, 8.0);  // table default for imagenet
-  EXPECT_DOUBLE_EQ(w.jobs[2].cpus_per_gpu, 3.0);   // per-job override
+  EXPECT_DOUBLE_EQ(w.jobs[1].cpus_per_gpu, 8.0);     // table default for imagenet
+  EXPECT_DOUBLE_EQ(w.jobs[2].cpus_per_gpu, 3.0);     // per-job override
   EXPECT_DOUBLE_EQ(w.jobs[2].mem_gb_per_gpu, 16.0);  // trace default
-  EXPECT_DOUBLE_EQ(w.jobs[0].cpus_per_gpu, 4.0);   // unknown application: trace default
+  EXPECT_DOUBLE_EQ(w.jobs[0].cpus_per_gpu, 4.0);     // unknown application: trace default
 
   const std::string minimal = write("m.csv", "name,time,num_gpus,duration\nx,1.5,1,2\n");
   Workload m = load_workload(minimal, opts());
@@ -247,11 +247,11 @@ TEST_F(WorkloadTest, DmlkitTraceFormat) {
 
 TEST_F(WorkloadTest, BadInputNamesFileLineAndField) {
   const std::string pollux = "name,time,application,num_replicas,batch_size\n";
-  expect_error(pollux + "a,1,cifar10,2,128\nb,2,cifar10,2\n", 3, "");               // malformed line
+  expect_error(pollux + "a,1,cifar10,2,128\nb,2,cifar10,2\n", 3, "");                    // malformed line
   expect_error("name,time,application,num_replicas\na,1,cifar10,2\n", 1, "batch_size");  // missing column
-  expect_error(pollux + "a,1,cifar10,2,128\nb,-4,cifar10,2,128\n", 3, "time");      // negative time
-  expect_error(pollux + "a,soon,cifar10,2,128\n", 2, "time");                       // non-numeric time
-  expect_error(pollux + "a,1,alexnet,2,128\n", 2, "application");                   // unknown app
+  expect_error(pollux + "a,1,cifar10,2,128\nb,-4,cifar10,2,128\n", 3, "time");           // negative time
+  expect_error(pollux + "a,soon,cifar10,2,128\n", 2, "time");                            // non-numeric time
+  expect_error(pollux + "a,1,alexnet,2,128\n", 2, "application");                        // unknown app
   expect_error(pollux + "a,1,cifar10,0,128\n", 2, "num_replicas");
   expect_error(pollux + "a,1,cifar10,1.5,128\n", 2, "num_replicas");
   expect_error(pollux + "a,1,cifar10,2,0\n", 2, "batch_size");
@@ -259,7 +259,7 @@ TEST_F(WorkloadTest, BadInputNamesFileLineAndField) {
   expect_error(pollux, 0, "");  // empty workload
 
   const std::string philly = "timestamp,duration,num_gpus,gpu_time,cluster\n";
-  expect_error(philly + "2017-10-01 00:00:00,-5,1,1,a\n", 2, "duration");  // negative duration
+  expect_error(philly + "2017-10-01 00:00:00,-5,1,1,a\n", 2, "duration");    // negative duration
   expect_error(philly + "2017-10-01 00:00:00,long,1,1,a\n", 2, "duration");  // non-numeric
   expect_error(philly + "2017-10-01 00:00:00,5,0,1,a\n", 2, "num_gpus");
   expect_error(philly + "2017-10-01 00:00:00,5,1,1,a\n2017-13-01 00:00:00,5,1,1,a\n", 3, "timestamp");

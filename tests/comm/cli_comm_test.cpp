@@ -45,22 +45,25 @@ TEST(CommCli, BadInputExitsTwoWithOneLine) {
   expect_bad({"comm", "simulate", "--model", "nosuchnet", "--out", dir.path("a")}, "unknown model");
   expect_bad({"comm", "simulate", "--bandwidth", "0Gbps", "--out", dir.path("a")}, "bandwidth");
   expect_bad({"comm", "simulate", "--scheduler", "magic", "--out", dir.path("a")}, "unknown scheduler");
-  expect_bad({"comm", "simulate", "--arch", "ps", "--scheduler", "horovod", "--out", dir.path("a")}, "does not support");
+  expect_bad({"comm", "simulate", "--arch", "ps", "--scheduler", "horovod", "--out", dir.path("a")},
+             "does not support");
   expect_bad({"comm", "simulate", "--arch", "mesh", "--out", dir.path("a")}, "arch");
-  expect_bad({"comm", "simulate", "--credit-mode", "skip", "--partition-mb", "8", "--credit-mb", "4", "--out",
-              dir.path("a")},
-             "credit");
+  expect_bad(
+      {"comm", "simulate", "--credit-mode", "skip", "--partition-mb", "8", "--credit-mb", "4", "--out", dir.path("a")},
+      "credit");
   expect_bad({"comm", "simulate", "--scheduler", "p3", "--partition-mb", "0.001", "--out", dir.path("a")}, "partition");
   expect_bad({"comm", "simulate", "--workers", "0", "--out", dir.path("a")}, "workers");
   expect_bad({"comm", "simulate", "--compute-scale", "nan", "--out", dir.path("a")}, "compute_scale");
   expect_bad({"comm", "simulate", "--iterations", "2", "--warmup", "2", "--out", dir.path("a")}, "warmup");
   expect_bad({"comm", "tune", "--scheduler", "pace", "--out", dir.path("a")}, "tune supports");
-  const std::string node = " -- Linear -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=4\n";
+  const std::string node =
+      " -- Linear -- forward_compute_time=1, backward_compute_time=1, activation_size=1, parameter_size=4\n";
   dir.write("g/cyc.txt", "");
   std::filesystem::create_directories(dir.path("g"));
   dir.write("g/cyc.txt", "a" + node + "b" + node + "\ta -- b\n\tb -- a\n");
-  dir.write("g/bad.txt", "a" + node + "b -- Linear -- forward_compute_time=oops, backward_compute_time=1, "
-                                      "activation_size=1, parameter_size=4\n");
+  dir.write("g/bad.txt", "a" + node +
+                             "b -- Linear -- forward_compute_time=oops, backward_compute_time=1, "
+                             "activation_size=1, parameter_size=4\n");
   expect_bad({"comm", "simulate", "--graph-dir", dir.path("g"), "--model", "cyc", "--out", dir.path("a")}, "cycle");
   expect_bad({"comm", "simulate", "--graph-dir", dir.path("g"), "--model", "bad", "--out", dir.path("a")},
              "bad.txt:2: field 'forward_compute_time'");

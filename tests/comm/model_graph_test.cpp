@@ -22,7 +22,9 @@ Error parse_error(const std::string& text) {
   return Error("none");
 }
 
-const char* kNode = " -- Conv2d(3, 64) -- forward_compute_time=1.5, backward_compute_time=2.0, activation_size=8.0, parameter_size=400.0\n";
+const char* kNode =
+    " -- Conv2d(3, 64) -- forward_compute_time=1.5, backward_compute_time=2.0, activation_size=8.0, "
+    "parameter_size=400.0\n";
 
 }  // namespace
 
@@ -95,12 +97,14 @@ TEST(CommModelGraph, MalformedLinesAreErrorsWithFileLineField) {
   auto e = parse_error(std::string("a") + kNode + "this line is garbage\n");
   EXPECT_EQ(e.file(), "g.txt");
   EXPECT_EQ(e.line(), 2);
-  e = parse_error("a -- Conv -- forward_compute_time=x, backward_compute_time=1, activation_size=1, parameter_size=1\n");
+  e = parse_error(
+      "a -- Conv -- forward_compute_time=x, backward_compute_time=1, activation_size=1, parameter_size=1\n");
   EXPECT_EQ(e.field(), "forward_compute_time");
   EXPECT_EQ(e.line(), 1);
   e = parse_error("a -- Conv -- forward_compute_time=1, backward_compute_time=1, activation_size=1\n");
   EXPECT_EQ(e.field(), "parameter_size");
-  e = parse_error("a -- Conv -- forward_compute_time=-1, backward_compute_time=1, activation_size=1, parameter_size=1\n");
+  e = parse_error(
+      "a -- Conv -- forward_compute_time=-1, backward_compute_time=1, activation_size=1, parameter_size=1\n");
   EXPECT_EQ(e.field(), "forward_compute_time");
   e = parse_error(std::string("a") + kNode + "\ta -- zz\n");
   EXPECT_EQ(e.field(), "edge");

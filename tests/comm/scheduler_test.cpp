@@ -117,15 +117,19 @@ static void check_credit(CreditMode mode, double partition, double credit) {
       const double before = in_flight;
       in_flight += tr.bytes;
       ++dispatched;
-      if (mode == CreditMode::skip) EXPECT_LE(in_flight, credit + 1e-6);
-      else EXPECT_LT(before, credit);  // dispatched only while credit remained
+      if (mode == CreditMode::skip)
+        EXPECT_LE(in_flight, credit + 1e-6);
+      else
+        EXPECT_LT(before, credit);  // dispatched only while credit remained
       running.push_back(tr);
     }
     // Finish the oldest or the newest alternately.
     if (!running.empty()) {
       Transfer done = (dispatched % 2) ? running.front() : running.back();
-      if (dispatched % 2) running.pop_front();
-      else running.pop_back();
+      if (dispatched % 2)
+        running.pop_front();
+      else
+        running.pop_back();
       in_flight -= done.bytes;
       s->on_done(done, t);
     }

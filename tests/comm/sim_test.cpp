@@ -31,15 +31,15 @@ TEST(CommSimulation, RingAllReduceTakesTwoNMinusOneOverNTimesSOverB) {
   const double s_bytes = 100e6;
   auto w = make_chain_workload("one", {{0, 0, s_bytes}});
   for (int n : {2, 4, 8})
-  for (bool stepwise : {false, true}) {
-    auto net = net_of(Arch::allreduce, n, 0, 10);
-    net.ring_stepwise = stepwise;
-    auto r = simulate(w, net, "fifo", {});
-    const double expected = 2.0 * (n - 1) / n * s_bytes / net.bandwidth_Bps;
-    // Tolerance: 2(N-1) steps each pay 2 hops of 1 us latency (<= 28 us), plus byte rounding: 0.1%.
-    EXPECT_NEAR(r.iteration_mean_s, expected, expected * 1e-3) << n;
-    EXPECT_NEAR(r.iteration_mean_s, expected + 2.0 * (n - 1) * 2e-6, expected * 1e-5) << n;
-  }
+    for (bool stepwise : {false, true}) {
+      auto net = net_of(Arch::allreduce, n, 0, 10);
+      net.ring_stepwise = stepwise;
+      auto r = simulate(w, net, "fifo", {});
+      const double expected = 2.0 * (n - 1) / n * s_bytes / net.bandwidth_Bps;
+      // Tolerance: 2(N-1) steps each pay 2 hops of 1 us latency (<= 28 us), plus byte rounding: 0.1%.
+      EXPECT_NEAR(r.iteration_mean_s, expected, expected * 1e-3) << n;
+      EXPECT_NEAR(r.iteration_mean_s, expected + 2.0 * (n - 1) * 2e-6, expected * 1e-5) << n;
+    }
 }
 
 TEST(CommSimulation, SinglePsIsBoundByItsNic) {
@@ -126,8 +126,7 @@ TEST(CommSimulation, PaceNeverSlowerThanFifo) {
         net.op_overhead_s = 50e-6;
         auto fifo = simulate(w, net, "fifo", {});
         auto pace = simulate(w, net, "pace", {});
-        EXPECT_LE(pace.iteration_mean_s, fifo.iteration_mean_s * (1 + 1e-6))
-            << model << " " << gbps << " " << workers;
+        EXPECT_LE(pace.iteration_mean_s, fifo.iteration_mean_s * (1 + 1e-6)) << model << " " << gbps << " " << workers;
       }
     }
   }

@@ -13,12 +13,13 @@ using namespace dmlkit::comm;
 
 TEST(CommTuner, GridSearchVisitsEveryPoint) {
   int calls = 0;
-  auto r = grid_search({{"a", 1, 100, true}, {"b", 0, 1, false}},
-                       [&](const std::vector<double>& x) {
-                         ++calls;
-                         return std::fabs(std::log10(x[0]) - 1) + std::fabs(x[1] - 0.5);
-                       },
-                       5);
+  auto r = grid_search(
+      {{"a", 1, 100, true}, {"b", 0, 1, false}},
+      [&](const std::vector<double>& x) {
+        ++calls;
+        return std::fabs(std::log10(x[0]) - 1) + std::fabs(x[1] - 0.5);
+      },
+      5);
   EXPECT_EQ(calls, 25);
   EXPECT_NEAR(r.best_probe().x[0], 10, 1e-9);
   EXPECT_NEAR(r.best_probe().x[1], 0.5, 1e-9);
@@ -49,9 +50,9 @@ TEST(CommTuner, BadRangesAreErrors) {
 // optimum in at most 20 probes.
 TEST(CommTuner, ByteSchedulerTuningWithin5PercentOfGridIn20Probes) {
   dmlkit::testing::TempDir dir("comm-tune");
-  auto r = dmlkit::testing::run_cli({"comm", "tune", "--model", "vgg16", "--arch", "ps", "--workers", "4",
-                                     "--bandwidth", "10Gbps", "--probes", "20", "--grid", "6", "--out",
-                                     dir.path("t"), "--format", "json"});
+  auto r =
+      dmlkit::testing::run_cli({"comm", "tune", "--model", "vgg16", "--arch", "ps", "--workers", "4", "--bandwidth",
+                                "10Gbps", "--probes", "20", "--grid", "6", "--out", dir.path("t"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(dmlkit::testing::slurp(dir.path("t/results.json")));
   EXPECT_EQ(j["bayes"]["probes"].size(), 20u);

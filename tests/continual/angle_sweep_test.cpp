@@ -51,7 +51,7 @@ TEST(SignalNoise, EachSampleHasOneSignalPatchAndGaussianNoise) {
     EXPECT_EQ(signal_patches, 1);
   }
   EXPECT_NEAR(std::sqrt(noise_sq / static_cast<double>(noise_count)), 2.0, 0.05);  // noise std
-  EXPECT_GT(signal_first, 150);  // the patch order is permuted
+  EXPECT_GT(signal_first, 150);                                                    // the patch order is permuted
   EXPECT_LT(signal_first, 250);
   EXPECT_GT(positives, 150);
   EXPECT_LT(positives, 250);

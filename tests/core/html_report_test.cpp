@@ -168,14 +168,11 @@ TEST(HtmlReport, TablesPadShortRowsAndAlignNumbers) {
   t.add_row({"short"});
   r.add_table(t);
   const std::string page = r.render();
-  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">1.5</td><td class=\"num\">50%</td></tr>"),
-            std::string::npos);
+  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">1.5</td><td class=\"num\">50%</td></tr>"), std::string::npos);
   EXPECT_NE(page.find("<tr><td>short</td><td></td><td></td></tr>"), std::string::npos);
 }
 
-TEST(HtmlReport, RenderIsDeterministic) {
-  EXPECT_EQ(hostile_report().render(), hostile_report().render());
-}
+TEST(HtmlReport, RenderIsDeterministic) { EXPECT_EQ(hostile_report().render(), hostile_report().render()); }
 
 TEST(HtmlReport, RejectsSeriesWithMismatchedSizes) {
   HtmlReport r("t");

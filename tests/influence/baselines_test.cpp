@@ -103,8 +103,10 @@ TEST(InfluenceBaselines, RandomDrawsDistinctPresentNodesUniformly) {
     for (NodeId s : seeds) ++counts[s];
   }
   for (NodeId v = 0; v < 10; ++v) {
-    if (!nodes.flags[v]) EXPECT_EQ(counts[v], 0);
-    else EXPECT_NEAR(counts[v], 3000, 200) << v;  // 8000 draws x 3 / 8 present nodes
+    if (!nodes.flags[v])
+      EXPECT_EQ(counts[v], 0);
+    else
+      EXPECT_NEAR(counts[v], 3000, 200) << v;  // 8000 draws x 3 / 8 present nodes
   }
 }
 

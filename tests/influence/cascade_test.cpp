@@ -24,7 +24,8 @@ TEST(InfluenceCascade, MonteCarloMatchesExactSpread) {
   const Graph g = Graph::from_edges(diamond());
   CascadeSimulator sim(g.num_nodes());
   Rng rng(42);
-  for (const std::vector<NodeId>& seeds : {std::vector<NodeId>{0}, std::vector<NodeId>{0, 3}, std::vector<NodeId>{2, 1}}) {
+  for (const std::vector<NodeId>& seeds :
+       {std::vector<NodeId>{0}, std::vector<NodeId>{0, 3}, std::vector<NodeId>{2, 1}}) {
     const double exact = exact_spread(g, seeds);
     const double mc = sim.mean_spread(g, seeds, 200000, rng);
     // Spread <= 6, so the standard error is below 6 / sqrt(200000) / 2 ~ 0.007.

@@ -8,18 +8,19 @@
 #include "apps/cli_test_util.h"
 
 namespace fs = std::filesystem;
+using dmlkit::testing::expect_bad_input;
 using dmlkit::testing::run_cli;
 using dmlkit::testing::slurp;
 using dmlkit::testing::TempDir;
-using dmlkit::testing::expect_bad_input;
 
 namespace {
 
 const std::string kSmallGraph = "6 7\n0 1 0.5\n0 2 0.4\n1 3 0.6\n2 3 0.3\n3 4 0.8\n4 5 0.5\n5 0 0.2\n";
 
 std::vector<std::string> run_args(const std::string& graph, const TempDir& dir, const std::string& extra = "") {
-  std::vector<std::string> a{"influence", "run", "--graph", graph, "--k", "2", "--steps", "15", "--runs", "2",
-                             "--hindsight-rr-sets", "2000", "--out", dir.path("out")};
+  std::vector<std::string> a{
+      "influence",           "run",  "--graph", graph,          "--k", "2", "--steps", "15", "--runs", "2",
+      "--hindsight-rr-sets", "2000", "--out",   dir.path("out")};
   if (!extra.empty()) a.push_back(extra);
   return a;
 }
@@ -69,12 +70,12 @@ TEST(InfluenceCli, GeneratedGraphAndOtherDynamics) {
 
 TEST(InfluenceCli, MalformedEdgeListsExitWithStatus2) {
   TempDir dir("influence-bad");
-  expect_bad_input(run_args(dir.write("count.txt", "6 9\n0 1 0.5\n1 2 0.5\n"), dir),
-                   dir, {"count.txt:1", "field 'edges'", "declares 9 edges"});
-  expect_bad_input(run_args(dir.write("prob.txt", "6 2\n0 1 0.5\n1 2 1.7\n"), dir),
-                   dir, {"prob.txt:3", "field 'probability'", "outside [0, 1]"});
-  expect_bad_input(run_args(dir.write("id.txt", "6 2\n0 1 0.5\nx1 2 0.5\n"), dir),
-                   dir, {"id.txt:3", "field 'source'", "'x1'"});
+  expect_bad_input(run_args(dir.write("count.txt", "6 9\n0 1 0.5\n1 2 0.5\n"), dir), dir,
+                   {"count.txt:1", "field 'edges'", "declares 9 edges"});
+  expect_bad_input(run_args(dir.write("prob.txt", "6 2\n0 1 0.5\n1 2 1.7\n"), dir), dir,
+                   {"prob.txt:3", "field 'probability'", "outside [0, 1]"});
+  expect_bad_input(run_args(dir.write("id.txt", "6 2\n0 1 0.5\nx1 2 0.5\n"), dir), dir,
+                   {"id.txt:3", "field 'source'", "'x1'"});
   expect_bad_input(run_args(dir.path("missing.txt"), dir), dir, {"missing.txt", "no such graph file"});
 }
 

@@ -15,9 +15,8 @@ namespace {
 
 // A 9-node graph with 14 edges, two overlapping hubs (0 and 4) and a chain.
 EdgeList small_graph() {
-  return testing::edges(9, {0, 0, 0, 4, 4, 4, 4, 1, 2, 5, 6, 7, 8, 3},
-                           {1, 2, 3, 3, 5, 6, 7, 2, 8, 6, 8, 8, 0, 4},
-                           {0.6f, 0.5f, 0.4f, 0.7f, 0.5f, 0.5f, 0.3f, 0.4f, 0.3f, 0.6f, 0.2f, 0.5f, 0.3f, 0.2f});
+  return testing::edges(9, {0, 0, 0, 4, 4, 4, 4, 1, 2, 5, 6, 7, 8, 3}, {1, 2, 3, 3, 5, 6, 7, 2, 8, 6, 8, 8, 0, 4},
+                        {0.6f, 0.5f, 0.4f, 0.7f, 0.5f, 0.5f, 0.3f, 0.4f, 0.3f, 0.6f, 0.2f, 0.5f, 0.3f, 0.2f});
 }
 
 double best_by_enumeration(const Graph& g, int k, std::vector<NodeId>& best) {

@@ -13,17 +13,17 @@ namespace {
 // Two samples, P = 2 patches of length 2, m = 1 filter per class, q = 3.
 PatchDataset tiny_data() {
   Matrix patches(4, 2);
-  patches << 1, 0,   // sample 0 patch 0
-      0, 2,          // sample 0 patch 1
-      -1, 1,         // sample 1 patch 0
-      1, 0;          // sample 1 patch 1 (duplicate of row 0: merged)
+  patches << 1, 0,  // sample 0 patch 0
+      0, 2,         // sample 0 patch 1
+      -1, 1,        // sample 1 patch 0
+      1, 0;         // sample 1 patch 1 (duplicate of row 0: merged)
   return PatchDataset::from_patches(patches, 2, {1.0f, -1.0f});
 }
 
 PatchCnn tiny_net() {
   Matrix w(2, 2);
-  w << 1.0f, 0.5f,   // class +1 filter
-      -0.5f, 1.0f;   // class -1 filter
+  w << 1.0f, 0.5f,  // class +1 filter
+      -0.5f, 1.0f;  // class -1 filter
   PatchCnnShape s;
   s.patch_len = 2;
   s.filters_per_class = 1;

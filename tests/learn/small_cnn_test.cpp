@@ -26,13 +26,15 @@ struct Reference {
   double next() { return p[at++]; }
 
   Volume conv_relu_pool(const Volume& in, int out_channels) {
-    const int k = s.kernel, rows = static_cast<int>(in[0].size()) - k + 1, cols = static_cast<int>(in[0][0].size()) - k + 1;
+    const int k = s.kernel, rows = static_cast<int>(in[0].size()) - k + 1,
+              cols = static_cast<int>(in[0][0].size()) - k + 1;
     std::vector<double> w(static_cast<size_t>(out_channels) * in.size() * static_cast<size_t>(k * k));
     for (auto& v : w) v = next();
     std::vector<double> bias(static_cast<size_t>(out_channels));
     for (auto& v : bias) v = next();
-    Volume out(static_cast<size_t>(out_channels), std::vector<std::vector<double>>(static_cast<size_t>(rows / 2),
-                                                                                     std::vector<double>(static_cast<size_t>(cols / 2))));
+    Volume out(static_cast<size_t>(out_channels),
+               std::vector<std::vector<double>>(static_cast<size_t>(rows / 2),
+                                                std::vector<double>(static_cast<size_t>(cols / 2))));
     for (int o = 0; o < out_channels; ++o)
       for (int r = 0; r < rows / 2 * 2; ++r)
         for (int c = 0; c < cols / 2 * 2; ++c) {
@@ -40,7 +42,9 @@ struct Reference {
           for (size_t i = 0; i < in.size(); ++i)
             for (int a = 0; a < k; ++a)
               for (int b = 0; b < k; ++b)
-                z += w[((static_cast<size_t>(o) * in.size() + i) * static_cast<size_t>(k) + static_cast<size_t>(a)) * static_cast<size_t>(k) + static_cast<size_t>(b)] *
+                z += w[((static_cast<size_t>(o) * in.size() + i) * static_cast<size_t>(k) + static_cast<size_t>(a)) *
+                           static_cast<size_t>(k) +
+                       static_cast<size_t>(b)] *
                      in[i][static_cast<size_t>(r + a)][static_cast<size_t>(c + b)];
           double& cell = out[static_cast<size_t>(o)][static_cast<size_t>(r / 2)][static_cast<size_t>(c / 2)];
           const double relu = std::max(0.0, z);
@@ -64,9 +68,11 @@ struct Reference {
   // Features followed by logits of one image.
   std::pair<std::vector<double>, std::vector<double>> run(const Matrix& x, Eigen::Index row) {
     at = 0;
-    Volume v(1, std::vector<std::vector<double>>(static_cast<size_t>(s.image_rows), std::vector<double>(static_cast<size_t>(s.image_cols))));
+    Volume v(1, std::vector<std::vector<double>>(static_cast<size_t>(s.image_rows),
+                                                 std::vector<double>(static_cast<size_t>(s.image_cols))));
     for (int r = 0; r < s.image_rows; ++r)
-      for (int c = 0; c < s.image_cols; ++c) v[0][static_cast<size_t>(r)][static_cast<size_t>(c)] = x(row, r * s.image_cols + c);
+      for (int c = 0; c < s.image_cols; ++c)
+        v[0][static_cast<size_t>(r)][static_cast<size_t>(c)] = x(row, r * s.image_cols + c);
     v = conv_relu_pool(v, s.conv1_channels);
     v = conv_relu_pool(v, s.conv2_channels);
     std::vector<double> flat;
@@ -97,7 +103,7 @@ Matrix random_images(Eigen::Index n, const SmallCnnShape& s, uint64_t seed) {
 }
 
 TEST(SmallCnn, SizesOfTheDefaultNetwork) {
-  const SmallCnnShape s;  // 28x28, 8 and 16 channels of 5x5, 64 features, 10 classes
+  const SmallCnnShape s;          // 28x28, 8 and 16 channels of 5x5, 64 features, 10 classes
   EXPECT_EQ(s.pooled_rows(), 4);  // 28 -> 24 -> 12 -> 8 -> 4
   EXPECT_EQ(s.pooled_cols(), 4);
   EXPECT_EQ(s.parameter_count(), 8u * 25 + 8 + 16u * 8 * 25 + 16 + 64u * 256 + 64 + 10u * 64 + 10);
@@ -118,7 +124,7 @@ TEST(SmallCnn, InitialisationIsPyTorchDefaultBoundedPerLayer) {
   Rng rng(3);
   const auto p = SmallCnn(s, rng).parameters();
   // (count, fan_in) of conv1.w, conv1.b, conv2.w, conv2.b, fc1.w, fc1.b, fc2.w, fc2.b
-  const std::vector<std::pair<size_t, double>> layers{{200, 25},  {8, 25},   {3200, 200}, {16, 200},
+  const std::vector<std::pair<size_t, double>> layers{{200, 25},    {8, 25},   {3200, 200}, {16, 200},
                                                       {16384, 256}, {64, 256}, {640, 64},   {10, 64}};
   size_t at = 0;
   for (const auto& [count, fan_in] : layers) {
@@ -130,8 +136,8 @@ TEST(SmallCnn, InitialisationIsPyTorchDefaultBoundedPerLayer) {
     }
     EXPECT_LE(max_abs, bound);
     if (count >= 200) {
-      EXPECT_GT(max_abs, 0.9 * bound);                          // the whole range is used
-      EXPECT_LT(std::abs(sum / count), 0.15 * bound);          // centred
+      EXPECT_GT(max_abs, 0.9 * bound);                 // the whole range is used
+      EXPECT_LT(std::abs(sum / count), 0.15 * bound);  // centred
     }
     at += count;
   }
@@ -293,7 +299,8 @@ TEST(SmallCnn, LearnsTwoFashionMnistClasses) {
     x.resize(static_cast<Eigen::Index>(rows.size()), 784);
     for (size_t k = 0; k < rows.size(); ++k)
       for (int d = 0; d < 784; ++d)
-        x(static_cast<Eigen::Index>(k), d) = static_cast<float>((set.pixels[rows[k] * 784 + static_cast<size_t>(d)] / 255.0 - 0.2860) / 0.3530);
+        x(static_cast<Eigen::Index>(k), d) =
+            static_cast<float>((set.pixels[rows[k] * 784 + static_cast<size_t>(d)] / 255.0 - 0.2860) / 0.3530);
   };
   Matrix xtr, xte;
   std::vector<int> ytr, yte;

@@ -100,9 +100,9 @@ class GreedyPolicy final : public cl::Policy {
 TEST(LiveE2E, NeverWidensAJobsGpuRequest) {
   DMLKIT_LIVE_LAB(lab, 2, 4);
   SlurmClient slurm(lab.client_options());
-  const int64_t one_node = submit_sleep(slurm, lab, 1, 2, 2);                       // asks 2 GPUs
-  const int64_t two_nodes = submit_sleep(slurm, lab, 2, 1, 2);                      // asks 2 x 1 GPU
-  const int64_t by_comment = submit_sleep(slurm, lab, 1, 3, 2, "dmlkit:gpus=1");   // comment lowers it to 1
+  const int64_t one_node = submit_sleep(slurm, lab, 1, 2, 2);                     // asks 2 GPUs
+  const int64_t two_nodes = submit_sleep(slurm, lab, 2, 1, 2);                    // asks 2 x 1 GPU
+  const int64_t by_comment = submit_sleep(slurm, lab, 1, 3, 2, "dmlkit:gpus=1");  // comment lowers it to 1
   GreedyPolicy policy;
   ControllerOptions co;
   co.policy_name = "greedy";

@@ -22,9 +22,9 @@ TEST(LiveFaults, ControllerKilledAndRestartedLosesAndDuplicatesNothing) {
   for (int i = 0; i < 8; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 4));
   const std::string state = lab.dir() + "/serve-state.json";
   const std::string decisions = lab.dir() + "/decisions.jsonl";
-  const std::vector<std::string> serve = {DMLKIT_BINARY, "cluster", "serve", "--slurm", "--policy", "fifo",
-                                          "--slurm-conf", lab.conf(), "--state", state, "--decision-log", decisions,
-                                          "--round", "1", "--poll", "0.2"};
+  const std::vector<std::string> serve = {DMLKIT_BINARY,  "cluster",  "serve",   "--slurm", "--policy",       "fifo",
+                                          "--slurm-conf", lab.conf(), "--state", state,     "--decision-log", decisions,
+                                          "--round",      "1",        "--poll",  "0.2"};
   // First run: SIGKILLed (run_process kills the process group at its timeout) mid-way.
   const ProcessResult first = run_process(serve, {}, 3.0);
   EXPECT_TRUE(first.timed_out) << first.err;

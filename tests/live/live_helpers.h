@@ -24,10 +24,10 @@ inline std::string sleep_script(const SlurmLab& lab) {
   return path;
 }
 
-inline int64_t submit_sleep(const SlurmClient& slurm, const SlurmLab& lab, int nodes, int gpus_per_node,
-                            double seconds, const std::string& comment = "") {
+inline int64_t submit_sleep(const SlurmClient& slurm, const SlurmLab& lab, int nodes, int gpus_per_node, double seconds,
+                            const std::string& comment = "") {
   std::vector<std::string> args = {"-N", std::to_string(nodes), "--gres=gpu:" + std::to_string(gpus_per_node),
-                                   "-o", "/dev/null", "--chdir=" + lab.dir()};
+                                   "-o", "/dev/null",           "--chdir=" + lab.dir()};
   if (!comment.empty()) args.push_back("--comment=" + comment);
   return slurm.submit(args, sleep_script(lab), {std::to_string(seconds)});
 }
@@ -63,8 +63,7 @@ inline bool all_completed(const SlurmClient& slurm, const std::vector<int64_t>& 
 // Runs a Controller's loop in a thread until stop() is called (or the object is destroyed).
 class BackgroundController {
  public:
-  BackgroundController(Controller& c, std::function<void(const SlurmSnapshot&, double)> on_poll = {})
-      : controller_(c) {
+  BackgroundController(Controller& c, std::function<void(const SlurmSnapshot&, double)> on_poll = {}) : controller_(c) {
     thread_ = std::thread([this, on_poll] {
       try {
         controller_.run([this] { return stop_.load(); }, on_poll);

@@ -81,15 +81,15 @@ class SlurmLab {
 };
 
 // Use at the top of a live test: fails (or skips) on missing prerequisites, then starts the lab.
-#define DMLKIT_LIVE_LAB(var, nodes, gpus)                                                          \
-  if (::dmlkit::live::test::skip_live_tests()) GTEST_SKIP() << "DMLKIT_SKIP_LIVE_TESTS=1";          \
-  {                                                                                                \
-    const std::string missing = ::dmlkit::live::test::missing_prerequisites();                     \
-    ASSERT_TRUE(missing.empty()) << "live tests need:" << missing                                  \
-                                 << " (run scripts/install-deps.sh as root, or set "               \
-                                    "DMLKIT_SKIP_LIVE_TESTS=1 to skip them)";                      \
-  }                                                                                                \
-  ::dmlkit::live::test::SlurmLab var(nodes, gpus);                                                 \
+#define DMLKIT_LIVE_LAB(var, nodes, gpus)                                                  \
+  if (::dmlkit::live::test::skip_live_tests()) GTEST_SKIP() << "DMLKIT_SKIP_LIVE_TESTS=1"; \
+  {                                                                                        \
+    const std::string missing = ::dmlkit::live::test::missing_prerequisites();             \
+    ASSERT_TRUE(missing.empty()) << "live tests need:" << missing                          \
+                                 << " (run scripts/install-deps.sh as root, or set "       \
+                                    "DMLKIT_SKIP_LIVE_TESTS=1 to skip them)";              \
+  }                                                                                        \
+  ::dmlkit::live::test::SlurmLab var(nodes, gpus);                                         \
   ASSERT_TRUE(var.up()) << var.error()
 
 }  // namespace dmlkit::live::test

@@ -75,8 +75,7 @@ bool parse_shorthand(const std::string& spec, ClusterSpec& out) {
   int n = std::stoi(n_str), g = std::stoi(g_str);
   if (n < 1) throw Error("cluster '" + spec + "': needs at least one server");
   if (g < 1) throw Error("cluster '" + spec + "': needs at least one GPU per server");
-  if (colon != std::string::npos && type.empty())
-    throw Error("cluster '" + spec + "': empty GPU type after ':'");
+  if (colon != std::string::npos && type.empty()) throw Error("cluster '" + spec + "': empty GPU type after ':'");
   out = ClusterSpec::homogeneous(n, g);
   out.name = spec;
   if (!type.empty())
@@ -130,22 +129,26 @@ long mark_line(const YAML::Node& node) {
 double yaml_number(const std::string& path, const YAML::Node& node, const std::string& field) {
   if (!node.IsScalar()) throw Error(path, mark_line(node), field, "expected a number");
   double v = 0;
-  if (!parse_double(node.Scalar(), v)) throw Error(path, mark_line(node), field, "not a number: '" + node.Scalar() + "'");
+  if (!parse_double(node.Scalar(), v))
+    throw Error(path, mark_line(node), field, "not a number: '" + node.Scalar() + "'");
   return v;
 }
 
 int yaml_int(const std::string& path, const YAML::Node& node, const std::string& field, int lo, int hi) {
   if (!node.IsScalar()) throw Error(path, mark_line(node), field, "expected an integer");
   long v = 0;
-  if (!parse_long(node.Scalar(), v)) throw Error(path, mark_line(node), field, "not an integer: '" + node.Scalar() + "'");
+  if (!parse_long(node.Scalar(), v))
+    throw Error(path, mark_line(node), field, "not an integer: '" + node.Scalar() + "'");
   if (v < lo || v > hi)
-    throw Error(path, mark_line(node), field,
-                "out of range: " + std::to_string(v) + " (allowed " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    throw Error(
+        path, mark_line(node), field,
+        "out of range: " + std::to_string(v) + " (allowed " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
   return static_cast<int>(v);
 }
 
 std::string yaml_string(const std::string& path, const YAML::Node& node, const std::string& field) {
-  if (!node.IsScalar() || node.Scalar().empty()) throw Error(path, mark_line(node), field, "expected a non-empty string");
+  if (!node.IsScalar() || node.Scalar().empty())
+    throw Error(path, mark_line(node), field, "expected a non-empty string");
   return node.Scalar();
 }
 
@@ -211,8 +214,8 @@ ClusterSpec parse_yaml(const std::string& path) {
     for (int i = 0; i < count; ++i) {
       Server s = proto;
       s.id = static_cast<int>(spec.servers.size());
-      s.name = prefix.empty() ? "server-" + std::to_string(s.id)
-                              : (count == 1 ? prefix : prefix + "-" + std::to_string(i));
+      s.name =
+          prefix.empty() ? "server-" + std::to_string(s.id) : (count == 1 ? prefix : prefix + "-" + std::to_string(i));
       spec.servers.push_back(std::move(s));
       if (spec.servers.size() > 1000000) throw Error(path, mark_line(group), "count", "more than 1000000 servers");
     }

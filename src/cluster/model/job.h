@@ -23,25 +23,25 @@ enum class WorkKind {
 struct PsJobSpec;  // cluster/model/ps_job.h
 
 struct Job {
-  int id = 0;                 // dense index 0..n-1 in arrival order
+  int id = 0;  // dense index 0..n-1 in arrival order
   std::string name;
   double arrival_s = 0;
-  std::string application;    // profile name (bert, cifar10, ...) or "" for trace jobs
-  int num_gpus = 1;           // requested GPUs (replicas)
-  int batch_size = 0;         // global batch size (profile jobs)
-  double duration_s = 0;      // FixedDuration: run time at the requested size
+  std::string application;  // profile name (bert, cifar10, ...) or "" for trace jobs
+  int num_gpus = 1;         // requested GPUs (replicas)
+  int batch_size = 0;       // global batch size (profile jobs)
+  double duration_s = 0;    // FixedDuration: run time at the requested size
   WorkKind kind = WorkKind::FixedDuration;
   // Per-GPU demand of the other resources (used by DRF/Tetris) [A]: see docs/cluster.md.
   double cpus_per_gpu = 4.0;
   double mem_gb_per_gpu = 16.0;
   // ParameterServer jobs only (null otherwise): demands, type, epochs, loss curve.
   std::shared_ptr<const PsJobSpec> ps;
-  std::string source_file;    // for error messages
+  std::string source_file;  // for error messages
   long source_line = 0;
 };
 
 struct Workload {
-  std::string name;           // e.g. "workload-6" or the file stem
+  std::string name;  // e.g. "workload-6" or the file stem
   std::string path;
   std::vector<Job> jobs;      // sorted stably by arrival time, ids dense in that order
   int dropped_oversized = 0;  // jobs dropped because they need more GPUs than the cluster has

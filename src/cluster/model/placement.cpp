@@ -35,10 +35,14 @@ PlacementKind parse_placement_kind(const std::string& name) {
 
 const char* placement_kind_name(PlacementKind k) {
   switch (k) {
-    case PlacementKind::Consolidate: return "consolidate";
-    case PlacementKind::Spread: return "spread";
-    case PlacementKind::FirstFit: return "first-fit";
-    case PlacementKind::MostFree: return "most-free";
+    case PlacementKind::Consolidate:
+      return "consolidate";
+    case PlacementKind::Spread:
+      return "spread";
+    case PlacementKind::FirstFit:
+      return "first-fit";
+    case PlacementKind::MostFree:
+      return "most-free";
   }
   return "?";
 }
@@ -136,10 +140,18 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
   if (gpus <= 0) return true;
   if (gpus > total_) return false;
   switch (kind) {
-    case PlacementKind::Consolidate: place_consolidate(free_, gpus, out); break;
-    case PlacementKind::Spread: place_spread(free_, gpus, out); break;
-    case PlacementKind::FirstFit: place_first_fit(free_, gpus, out); break;
-    case PlacementKind::MostFree: place_most_free(free_, gpus, out); break;
+    case PlacementKind::Consolidate:
+      place_consolidate(free_, gpus, out);
+      break;
+    case PlacementKind::Spread:
+      place_spread(free_, gpus, out);
+      break;
+    case PlacementKind::FirstFit:
+      place_first_fit(free_, gpus, out);
+      break;
+    case PlacementKind::MostFree:
+      place_most_free(free_, gpus, out);
+      break;
   }
   take(out);
   return true;

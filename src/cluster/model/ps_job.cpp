@@ -20,10 +20,9 @@ namespace dmlkit::cluster {
 
 namespace {
 
-PsJobType make_type(const char* name, int batch, double epoch_size, double compute_s, double model_mb,
-                    double inter_bw, double intra_bw, double fraction, bool gpu_worker,
-                    std::initializer_list<double> theta, TaskDemand tb_worker, TaskDemand tb_ps, const char* graph,
-                    int evals, double floor) {
+PsJobType make_type(const char* name, int batch, double epoch_size, double compute_s, double model_mb, double inter_bw,
+                    double intra_bw, double fraction, bool gpu_worker, std::initializer_list<double> theta,
+                    TaskDemand tb_worker, TaskDemand tb_ps, const char* graph, int evals, double floor) {
   PsJobType t;
   t.name = name;
   t.global_batch = batch;
@@ -52,22 +51,22 @@ const std::vector<PsJobType>& ps_job_types() {
   // name, M, epoch_size, compute s, model MB, inter, intra MB/s, epoch fraction, GPU worker,
   // theta0..4, testbed worker {cpus, gpus, mem, net}, testbed PS, graph, loss evals, loss floor.
   static const std::vector<PsJobType> types = {
-      make_type("resnet-50", 32, 115, 0.449, 102.2, 91.875, 306.5, 0.30, true,
-                {0.002972, 0.5172, 0.4015, 0.0003043, 0}, {2, 1, 8, 1}, {3, 0, 9, 1}, "resnet50", 40, 0.30),
-      make_type("vgg-16", 32, 115, 0.535, 553.4, 233.0, 427.75, 0.96, true,
-                {0.02468, 0.4582, 0.7376, 0.1661, 0}, {2, 1, 10, 1}, {4, 0, 10, 1}, "vgg16", 60, 0.40),
+      make_type("resnet-50", 32, 115, 0.449, 102.2, 91.875, 306.5, 0.30, true, {0.002972, 0.5172, 0.4015, 0.0003043, 0},
+                {2, 1, 8, 1}, {3, 0, 9, 1}, "resnet50", 40, 0.30),
+      make_type("vgg-16", 32, 115, 0.535, 553.4, 233.0, 427.75, 0.96, true, {0.02468, 0.4582, 0.7376, 0.1661, 0},
+                {2, 1, 10, 1}, {4, 0, 10, 1}, "vgg16", 60, 0.40),
       make_type("resnext-110", 128, 390, 0.226, 6.92, 59.5, 63.0, 0.05, true,
                 {0.0003883, 0.1901, 0.1076, 0.01829, 0.0001684}, {2, 1, 10, 1}, {3, 0, 10, 1}, "resnext50", 30, 0.20),
       make_type("inception-bn", 128, 120, 0.815, 42.1, 145.875, 1082.125, 0.54, true,
                 {0.002956, 0.1697, 0.1721, 0.01664, 0.003261}, {2, 1, 8, 1}, {3, 0, 9, 1}, "inception_v3", 50, 0.35),
-      make_type("seq2seq", 64, 780, 0.075, 36.5, 120.125, 181.125, 0.95, true,
-                {0.001061, 0.05904, 0.02194, 0.0135, 0}, {2, 1, 10, 1}, {3, 0, 10, 1}, "gnmt", 70, 0.50),
+      make_type("seq2seq", 64, 780, 0.075, 36.5, 120.125, 181.125, 0.95, true, {0.001061, 0.05904, 0.02194, 0.0135, 0},
+                {2, 1, 10, 1}, {3, 0, 10, 1}, "gnmt", 70, 0.50),
       make_type("cnn-text-classification", 50, 193, 0.585, 24.0, 60.75, 159.625, 0.46, false,
                 {0.007503, 0.3435, 0.02154, 0.01803, 0}, {4, 0, 8, 1}, {2, 0, 8, 1}, "", 35, 0.25),
-      make_type("dssm", 256, 349, 0.567, 6.0, 92.125, 65.625, 0.33, false,
-                {0.001617, 0.116, 0, 0.007325, 0.0001302}, {4, 0, 8, 1}, {2, 0, 8, 1}, "", 45, 0.30),
-      make_type("wlm", 160, 165, 0.154, 19.2, 10.375, 22.875, 0.23, true,
-                {0.0003421, 0.3267, 0.1514, 0.02167, 0}, {2, 1, 8, 1}, {2, 0, 8, 1}, "", 55, 0.45),
+      make_type("dssm", 256, 349, 0.567, 6.0, 92.125, 65.625, 0.33, false, {0.001617, 0.116, 0, 0.007325, 0.0001302},
+                {4, 0, 8, 1}, {2, 0, 8, 1}, "", 45, 0.30),
+      make_type("wlm", 160, 165, 0.154, 19.2, 10.375, 22.875, 0.23, true, {0.0003421, 0.3267, 0.1514, 0.02167, 0},
+                {2, 1, 8, 1}, {2, 0, 8, 1}, "", 55, 0.45),
   };
   return types;
 }

@@ -22,21 +22,21 @@ enum class PsTrainingMode { Sync, Async };
 // One of the eight job types of DL2/Optimus (spec cluster-schedulers.md 1.4). Constants are
 // DL2's (`trace.py`, `config_speed.txt`) except where marked [A] in ps_job.cpp.
 struct PsJobType {
-  std::string name;             // resnet-50, vgg-16, ...
-  int global_batch = 0;         // M of the measurements (samples per synchronous step)
-  double epoch_size = 0;        // samples per (DL2, scaled-down) epoch
-  double local_compute_s = 0;   // analytic model: compute time of one worker step
-  double model_mb = 0;          // analytic model: parameter size
-  double inter_bw_MBps = 0;     // analytic model: cross-server bandwidth
-  double intra_bw_MBps = 0;     // analytic model: same-server bandwidth
-  double epoch_fraction = 0;    // total epochs = fraction * MAX_NUM_EPOCHS
-  bool gpu_worker = true;       // DL2: workers need a GPU (cnn-text and dssm train on CPUs)
+  std::string name;                   // resnet-50, vgg-16, ...
+  int global_batch = 0;               // M of the measurements (samples per synchronous step)
+  double epoch_size = 0;              // samples per (DL2, scaled-down) epoch
+  double local_compute_s = 0;         // analytic model: compute time of one worker step
+  double model_mb = 0;                // analytic model: parameter size
+  double inter_bw_MBps = 0;           // analytic model: cross-server bandwidth
+  double intra_bw_MBps = 0;           // analytic model: same-server bandwidth
+  double epoch_fraction = 0;          // total epochs = fraction * MAX_NUM_EPOCHS
+  bool gpu_worker = true;             // DL2: workers need a GPU (cnn-text and dssm train on CPUs)
   double theta[5] = {0, 0, 0, 0, 0};  // fitted Optimus sync model (spec 1.4(b))
-  TaskDemand testbed_worker;    // Optimus prototype demands (13-server testbed)
+  TaskDemand testbed_worker;          // Optimus prototype demands (13-server testbed)
   TaskDemand testbed_ps;
-  std::string model_graph;      // data/model-graphs file used for PS load balance ("" = none)
-  int loss_evals = 50;          // [A] loss evaluations until the convergence rule fires
-  double loss_floor = 0.2;      // [A] asymptotic loss beta2 of the synthetic curve
+  std::string model_graph;  // data/model-graphs file used for PS load balance ("" = none)
+  int loss_evals = 50;      // [A] loss evaluations until the convergence rule fires
+  double loss_floor = 0.2;  // [A] asymptotic loss beta2 of the synthetic curve
 };
 
 const std::vector<PsJobType>& ps_job_types();
@@ -44,18 +44,18 @@ const std::vector<PsJobType>& ps_job_types();
 int find_ps_job_type(const std::string& name);
 
 struct PsJobSpec {
-  int type = 0;                        // index into ps_job_types()
+  int type = 0;  // index into ps_job_types()
   PsTrainingMode mode = PsTrainingMode::Sync;
-  TaskDemand worker;                   // per worker
-  TaskDemand ps;                       // per parameter server
-  double total_epochs = 1;             // true epochs to converge (E_j)
-  int user_ps = 1;                     // what the user asked for (baselines with fixed (p, w))
+  TaskDemand worker;        // per worker
+  TaskDemand ps;            // per parameter server
+  double total_epochs = 1;  // true epochs to converge (E_j)
+  int user_ps = 1;          // what the user asked for (baselines with fixed (p, w))
   int user_workers = 1;
   // Synthetic validation loss l(k) = 1/(beta0 k + beta1) + beta2 + N(0, noise_sd), evaluated every
   // eval_every_epochs epochs (k counts evaluations); built by make_loss_curve().
   double eval_every_epochs = 1;
   double loss_beta0 = 1, loss_beta1 = 1, loss_beta2 = 0, loss_noise_sd = 0;
-  uint64_t seed = 0;                   // noise of loss, measurements and stragglers
+  uint64_t seed = 0;  // noise of loss, measurements and stragglers
   const PsJobType& job_type() const { return ps_job_types()[type]; }
 };
 

@@ -12,8 +12,8 @@ struct Metrics {
   double p95_jct_s = 0;
   double p99_jct_s = 0;
   double makespan_s = 0;
-  double avg_queue_s = 0;       // mean over finished jobs of (JCT - time holding GPUs)
-  double gpu_utilization = 0;   // GPU-seconds held / (total GPUs * makespan)
+  double avg_queue_s = 0;      // mean over finished jobs of (JCT - time holding GPUs)
+  double gpu_utilization = 0;  // GPU-seconds held / (total GPUs * makespan)
   long preemptions = 0;
 };
 

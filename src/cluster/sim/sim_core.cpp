@@ -27,8 +27,8 @@ std::string format_time(double t_s) {
 }
 }  // namespace
 
-SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
-               Policy& policy, const SimConfig& config)
+SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
+               const SimConfig& config)
     : cluster_(cluster), workload_(workload), policy_name_(policy_name), policy_(policy), config_(config) {
   if (!(config_.round_s > 0) || !std::isfinite(config_.round_s))
     throw Error("simulator: the scheduling round must be a positive number of seconds (got " +
@@ -56,7 +56,8 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
         const auto probe = info.make(PolicyOptions{});
         if (probe->handles_ps_jobs()) known += (known.empty() ? "" : ", ") + info.name;
       }
-      throw Error("policy '" + policy_name_ + "' does not schedule parameter-server jobs (policies that do: " + known + ")");
+      throw Error("policy '" + policy_name_ + "' does not schedule parameter-server jobs (policies that do: " + known +
+                  ")");
     }
     ps_speed_ = config_.ps_speed ? config_.ps_speed : make_ps_speed_model("table", popts.data_dir);
     ps_balance_ = std::make_shared<PsBalanceTable>(popts.data_dir, parse_ps_assignment(policy_.ps_assignment()));
@@ -90,9 +91,8 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   }
   arrival_order_.resize(n);
   std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
-  std::stable_sort(arrival_order_.begin(), arrival_order_.end(), [&](int a, int b) {
-    return workload_.jobs[a].arrival_s < workload_.jobs[b].arrival_s;
-  });
+  std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
+                   [&](int a, int b) { return workload_.jobs[a].arrival_s < workload_.jobs[b].arrival_s; });
   slot_.assign(n, -1);
   run_pos_.assign(n, -1);
   used_per_server_.assign(cluster_.servers.size(), 0);
@@ -315,23 +315,26 @@ void SimRun::validate_one(double now_s, size_t i) const {
   ++mark_;
   for (const Slice& slice : out_[i]) {
     if (slice.server < 0 || slice.server >= num_servers)
-      invalid(now_s, job, "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
-                              std::to_string(num_servers) + " servers)");
+      invalid(now_s, job,
+              "server " + std::to_string(slice.server) + " does not exist (the cluster has " +
+                  std::to_string(num_servers) + " servers)");
     const Server& server = cluster_.servers[slice.server];
     if (has_ps_jobs_ && job.kind == WorkKind::ParameterServer) {  // no Job load for GPU-only runs
       validate_ps_slice(now_s, job, slice);
     } else if (slice.gpus <= 0)
-      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
-                              std::to_string(slice.gpus) + " GPUs (must be > 0)");
+      invalid(now_s, job,
+              "server " + std::to_string(slice.server) + " ('" + server.name + "') is given " +
+                  std::to_string(slice.gpus) + " GPUs (must be > 0)");
     if (seen_mark_[slice.server] == mark_)
-      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name +
-                              "') appears twice in its placement");
+      invalid(now_s, job,
+              "server " + std::to_string(slice.server) + " ('" + server.name + "') appears twice in its placement");
     seen_mark_[slice.server] = mark_;
     used_per_server_[slice.server] += slice.gpus;
     if (used_per_server_[slice.server] > server.gpus)
-      invalid(now_s, job, "server " + std::to_string(slice.server) + " ('" + server.name + "') is over capacity (" +
-                              std::to_string(used_per_server_[slice.server]) + " GPUs placed, " +
-                              std::to_string(server.gpus) + " available)");
+      invalid(now_s, job,
+              "server " + std::to_string(slice.server) + " ('" + server.name + "') is over capacity (" +
+                  std::to_string(used_per_server_[slice.server]) + " GPUs placed, " + std::to_string(server.gpus) +
+                  " available)");
   }
 }
 
@@ -340,11 +343,13 @@ void SimRun::validate_ps_slice(double now_s, const Job& job, const Slice& slice)
   const PsJobSpec& ps = *job.ps;
   auto where = [&] { return "server " + std::to_string(slice.server) + " ('" + server.name + "') "; };
   if (slice.workers < 0 || slice.ps < 0 || slice.workers + slice.ps == 0)
-    invalid(now_s, job, where() + "is given " + std::to_string(slice.workers) + " workers and " +
-                            std::to_string(slice.ps) + " parameter servers");
+    invalid(now_s, job,
+            where() + "is given " + std::to_string(slice.workers) + " workers and " + std::to_string(slice.ps) +
+                " parameter servers");
   if (slice.gpus != slice.workers * ps.worker.gpus)
-    invalid(now_s, job, where() + "is given " + std::to_string(slice.gpus) + " GPUs for " +
-                            std::to_string(slice.workers) + " workers of " + std::to_string(ps.worker.gpus) + " GPUs");
+    invalid(now_s, job,
+            where() + "is given " + std::to_string(slice.gpus) + " GPUs for " + std::to_string(slice.workers) +
+                " workers of " + std::to_string(ps.worker.gpus) + " GPUs");
   const int s = slice.server;
   used_cpus_[s] += slice.workers * ps.worker.cpus + slice.ps * ps.ps.cpus;
   used_mem_gb_[s] += slice.workers * ps.worker.mem_gb + slice.ps * ps.ps.mem_gb;

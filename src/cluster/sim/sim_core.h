@@ -18,27 +18,27 @@ namespace dmlkit::cluster::detail {
 struct SimJob {
   const Job* job = nullptr;
   std::unique_ptr<JobProgress> progress;
-  Placement placement;          // current placement (empty: not running)
-  int gpus = 0;                 // placement_gpus(placement)
-  double restart_left_s = 0;    // restart delay still to pay before the job makes progress
-  double last_update_s = 0;     // time up to which the job has been run (event profile)
-  double executed_s = 0;        // wall time holding GPUs (restart delay included)
-  double gpu_s = 0;             // GPU-seconds held (restart delay included)
-  double last_stopped_s = 0;    // arrival, or when it last lost its GPUs
-  double queued_since_s = 0;    // start of the current wait
+  Placement placement;        // current placement (empty: not running)
+  int gpus = 0;               // placement_gpus(placement)
+  double restart_left_s = 0;  // restart delay still to pay before the job makes progress
+  double last_update_s = 0;   // time up to which the job has been run (event profile)
+  double executed_s = 0;      // wall time holding GPUs (restart delay included)
+  double gpu_s = 0;           // GPU-seconds held (restart delay included)
+  double last_stopped_s = 0;  // arrival, or when it last lost its GPUs
+  double queued_since_s = 0;  // start of the current wait
   double first_start_s = -1;
   double finish_s = -1;
   int preemptions = 0;
-  int restarts = 0;             // placement changes to a non-empty placement (first start too)
-  uint32_t version = 0;         // bumped on every placement change (stale completion events)
+  int restarts = 0;      // placement changes to a non-empty placement (first start too)
+  uint32_t version = 0;  // bumped on every placement change (stale completion events)
   bool arrived = false;
   bool finished = false;
 };
 
 class SimRun {
  public:
-  SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
-         Policy& policy, const SimConfig& config);
+  SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
+         const SimConfig& config);
 
   const SimConfig& config() const { return config_; }
   size_t num_jobs() const { return jobs_.size(); }
@@ -102,7 +102,7 @@ class SimRun {
   // to the next: a waiting job's view does not change while it waits, so a decision refreshes only
   // the views of running jobs and of jobs whose placement changed, and after a decision out_
   // already holds every job's current placement (no copying of idle jobs in steady state).
-  std::vector<int> active_;         // job index per slot
+  std::vector<int> active_;  // job index per slot
   std::vector<JobView> views_;
   std::vector<Placement> out_;
   std::vector<uint32_t> cur_size_;  // views_[slot].placement.size(), packed for fast scans
@@ -110,8 +110,8 @@ class SimRun {
   std::vector<int> slot_;           // job -> slot (-1: not active)
   size_t first_dead_ = SIZE_MAX;    // lowest / highest slot of a job finished since compaction
   size_t last_dead_ = 0;
-  std::vector<int> running_;        // jobs holding GPUs (any order)
-  std::vector<int> run_pos_;        // job -> index in running_ (-1: not running)
+  std::vector<int> running_;  // jobs holding GPUs (any order)
+  std::vector<int> run_pos_;  // job -> index in running_ (-1: not running)
   int busy_gpus_ = 0;
   size_t finished_count_ = 0;
   size_t arrived_count_ = 0;

@@ -6,8 +6,8 @@
 
 namespace dmlkit::cluster {
 
-SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
-                   Policy& policy, const SimConfig& config) {
+SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
+                   const SimConfig& config) {
   detail::SimRun run(cluster, workload, policy_name, policy, config);
   switch (config.profile) {
     case SimProfile::Pollux:

@@ -23,16 +23,16 @@ enum class SimProfile {
 
 struct SimConfig {
   SimProfile profile = SimProfile::Default;
-  double round_s = 60.0;            // scheduling round length
-  double restart_delay_s = 30.0;    // charged whenever a job's placement changes
-  bool charge_first_start = true;   // also charge the restart delay when a job first starts
+  double round_s = 60.0;           // scheduling round length
+  double restart_delay_s = 30.0;   // charged whenever a job's placement changes
+  bool charge_first_start = true;  // also charge the restart delay when a job first starts
   // Fixed-duration jobs: fractional slowdown per server used beyond the fewest that could hold the
   // job (0 = off) [A]; profile jobs get this from their measured step times instead.
   double extra_server_slowdown = 0.0;
-  bool schedule_on_events = true;   // Default profile: also re-plan on arrivals and completions
-  bool validate = true;             // check every decision against capacities
-  double max_time_s = 1e10;         // safety stop (a job that never runs must not hang the run)
-  std::string data_dir;             // folder with app-profiles/ (defaults to the bundled data)
+  bool schedule_on_events = true;  // Default profile: also re-plan on arrivals and completions
+  bool validate = true;            // check every decision against capacities
+  double max_time_s = 1e10;        // safety stop (a job that never runs must not hang the run)
+  std::string data_dir;            // folder with app-profiles/ (defaults to the bundled data)
   // Parameter-server jobs (docs/optimus.md): the ground-truth speed model (null: "table" from
   // data_dir), relative measurement noise and straggler injection (see ProgressOptions).
   std::shared_ptr<const PsSpeedModel> ps_speed;
@@ -49,12 +49,12 @@ struct JobRecord {
   int id = 0;
   std::string name;
   std::string application;
-  int num_gpus = 0;         // requested
+  int num_gpus = 0;  // requested
   double arrival_s = 0;
   double first_start_s = -1;
-  double finish_s = -1;     // -1 if it did not finish
-  double executed_s = 0;    // wall time holding GPUs
-  double gpu_s = 0;         // GPU-seconds held
+  double finish_s = -1;   // -1 if it did not finish
+  double executed_s = 0;  // wall time holding GPUs
+  double gpu_s = 0;       // GPU-seconds held
   int preemptions = 0;
   int restarts = 0;
   bool finished() const { return finish_s >= 0; }
@@ -66,7 +66,7 @@ struct RoundSample {
   double time_s = 0;
   int gpus_busy = 0;
   int running_jobs = 0;
-  int queued_jobs = 0;      // arrived, unfinished, not running
+  int queued_jobs = 0;  // arrived, unfinished, not running
 };
 
 struct SimResult {
@@ -76,12 +76,12 @@ struct SimResult {
   double makespan_s = 0;            // last finish time minus first arrival
   int total_gpus = 0;
   int dropped_oversized = 0;
-  bool timed_out = false;           // max_time_s reached with unfinished jobs
+  bool timed_out = false;  // max_time_s reached with unfinished jobs
 };
 
 // Runs the simulation. Throws Error on bad input (e.g. an application with no profile) and
 // std::logic_error if the policy returns an invalid decision while config.validate is set.
-SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name,
-                   Policy& policy, const SimConfig& config);
+SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
+                   const SimConfig& config);
 
 }  // namespace dmlkit::cluster

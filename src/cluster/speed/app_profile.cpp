@@ -28,8 +28,8 @@ struct AppConstants {
   int max_replicas_cap;  // ncf: the reference schedules it on one GPU only
 };
 constexpr AppConstants kApps[] = {
-    {"bert", 2, 0, 0},      {"cifar10", 100, 0, 0},    {"deepspeech2", 80, 0, 0},
-    {"imagenet", 90, 0, 0}, {"ncf", 10, 0, 1},         {"yolov3", 50, 8, 0},
+    {"bert", 2, 0, 0},      {"cifar10", 100, 0, 0}, {"deepspeech2", 80, 0, 0},
+    {"imagenet", 90, 0, 0}, {"ncf", 10, 0, 1},      {"yolov3", 50, 8, 0},
 };
 
 const AppConstants* find_app(const std::string& name) {
@@ -312,8 +312,8 @@ std::optional<StepSyncTime> AppProfile::lookup(std::span<const int> gpus_per_nod
   double out[2];
   if (!nd().evaluate(q, out)) {
     if (why) {
-      *why = "(num_nodes=" + num_text(q[0]) + ", num_replicas=" + num_text(q[1]) + ", local_bsz=" +
-             num_text(q[2]) + ") is outside the convex hull of the measured configurations";
+      *why = "(num_nodes=" + num_text(q[0]) + ", num_replicas=" + num_text(q[1]) + ", local_bsz=" + num_text(q[2]) +
+             ") is outside the convex hull of the measured configurations";
     }
     return std::nullopt;
   }
@@ -379,7 +379,8 @@ double AppProfile::iteration_at(double batch_size, int epoch) const {
   bracket(batch_size, lo, hi);
   const Validation& a = validation_[lo];
   const Validation& b = validation_[hi];
-  if (epoch < 0 || static_cast<size_t>(epoch) >= a.iteration.size() || static_cast<size_t>(epoch) >= b.iteration.size()) {
+  if (epoch < 0 || static_cast<size_t>(epoch) >= a.iteration.size() ||
+      static_cast<size_t>(epoch) >= b.iteration.size()) {
     throw Error(name_ + ": no iteration count for epoch " + std::to_string(epoch));
   }
   if (lo == hi) return a.iteration[epoch];

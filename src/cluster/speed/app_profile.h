@@ -129,9 +129,9 @@ class AppProfile {
   int max_replicas_cap_ = 0;  // 0: none
   int max_measured_replicas_ = 0;
   std::unordered_map<std::string, Curve> curves_;
-  std::vector<int> batch_sizes_;         // validated batch sizes, ascending
-  std::vector<Validation> validation_;   // same order
-  std::vector<double> epoch_progress_;   // progress_at_epoch(e) for e = 0..min rows
+  std::vector<int> batch_sizes_;               // validated batch sizes, ascending
+  std::vector<Validation> validation_;         // same order
+  std::vector<double> epoch_progress_;         // progress_at_epoch(e) for e = 0..min rows
   std::vector<double> nd_points_, nd_values_;  // (num_nodes, num_replicas, local_bsz) -> (step, sync)
   double nd_min_bsz_ = 0, nd_max_bsz_ = 0;
   mutable std::unique_ptr<LinearNDInterpolator> nd_;  // built on first use

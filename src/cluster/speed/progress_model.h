@@ -29,8 +29,8 @@ class JobProgress : public JobOracle {
 };
 
 struct ProgressOptions {
-  std::string data_dir;          // folder holding app-profiles/
-  bool pollux_semantics = false; // round epoch crossings to whole seconds etc. (reference profile)
+  std::string data_dir;           // folder holding app-profiles/
+  bool pollux_semantics = false;  // round epoch crossings to whole seconds etc. (reference profile)
   // FixedDuration jobs: fractional slowdown per server a job uses beyond the fewest that could
   // hold its useful GPUs (0 = off, the trace-replay default) [A]; see docs/cluster-speed-models.md.
   double extra_server_slowdown = 0.0;

@@ -30,10 +30,14 @@ PsAssignment parse_ps_assignment(const std::string& name) {
 
 const char* ps_assignment_name(PsAssignment a) {
   switch (a) {
-    case PsAssignment::Mxnet: return "mxnet";
-    case PsAssignment::RoundRobin: return "round-robin";
-    case PsAssignment::Paa: return "paa";
-    case PsAssignment::PaaBalanced: return "paa-balanced";
+    case PsAssignment::Mxnet:
+      return "mxnet";
+    case PsAssignment::RoundRobin:
+      return "round-robin";
+    case PsAssignment::Paa:
+      return "paa";
+    case PsAssignment::PaaBalanced:
+      return "paa-balanced";
   }
   return "?";
 }
@@ -136,8 +140,7 @@ PsLoad assign_parameters(std::span<const double> block_bytes, int p, PsAssignmen
         } else {
           // Even contiguous parts: round(s/p (i+1)) - round(s/p i) elements.
           const double elems = s / 4.0;
-          for (int i = 0; i < p; ++i)
-            give(l, i, 4.0 * (std::round(elems / p * (i + 1)) - std::round(elems / p * i)));
+          for (int i = 0; i < p; ++i) give(l, i, 4.0 * (std::round(elems / p * (i + 1)) - std::round(elems / p * i)));
         }
       }
       break;

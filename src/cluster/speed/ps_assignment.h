@@ -18,10 +18,10 @@ PsAssignment parse_ps_assignment(const std::string& name);  // mxnet | round-rob
 const char* ps_assignment_name(PsAssignment a);
 
 struct PsLoad {
-  std::vector<double> bytes;   // per server
-  std::vector<int> requests;   // pieces per server (one request per piece per step)
+  std::vector<double> bytes;  // per server
+  std::vector<int> requests;  // pieces per server (one request per piece per step)
   double max_minus_min() const;
-  double imbalance() const;    // max / mean bytes (1 = perfectly balanced)
+  double imbalance() const;  // max / mean bytes (1 = perfectly balanced)
   int total_requests() const;
 };
 
@@ -41,11 +41,11 @@ class PsBalanceTable {
   static constexpr int kMaxPs = 64;
   PsBalanceTable(const std::string& data_dir, PsAssignment kind);
   PsAssignment kind() const { return kind_; }
-  double imbalance(int type, int p) const;          // under kind()
-  double mxnet_imbalance(int type, int p) const;    // under MXNet's default
+  double imbalance(int type, int p) const;        // under kind()
+  double mxnet_imbalance(int type, int p) const;  // under MXNet's default
  private:
   PsAssignment kind_;
-  std::vector<std::vector<double>> imb_, mxnet_;    // [type][p-1]
+  std::vector<std::vector<double>> imb_, mxnet_;  // [type][p-1]
 };
 
 }  // namespace dmlkit::cluster

@@ -124,12 +124,8 @@ double PsProgress::measure_speed(int p, int w, double cost_s) const {
   return std::max(0.0, true_speed(p, w) * (1.0 + noise()));
 }
 
-double PsProgress::observed_speed() const {
-  return std::max(0.0, current_speed() * (1.0 + noise()));
-}
+double PsProgress::observed_speed() const { return std::max(0.0, current_speed() * (1.0 + noise())); }
 
-double PsProgress::true_speed(int p, int w) const {
-  return speed_->samples_per_s(spec_, p, w, nullptr, comm_scale(p));
-}
+double PsProgress::true_speed(int p, int w) const { return speed_->samples_per_s(spec_, p, w, nullptr, comm_scale(p)); }
 
 }  // namespace dmlkit::cluster

@@ -57,8 +57,9 @@ TableSpeedModel::TableSpeedModel(const std::string& csv_path) {
     if (t.str(r, c_mode) != "dist_sync") t.fail(r, c_mode, "only dist_sync measurements are supported");
     const long batch = t.integer(r, c_batch);
     if (batch != types[type].global_batch)
-      t.fail(r, c_batch, "global batch " + std::to_string(batch) + " differs from the type's " +
-                             std::to_string(types[type].global_batch));
+      t.fail(r, c_batch,
+             "global batch " + std::to_string(batch) + " differs from the type's " +
+                 std::to_string(types[type].global_batch));
     const long p = t.integer(r, c_p), w = t.integer(r, c_w);
     if (p < 1) t.fail(r, c_p, "must be at least 1");
     if (w < 1) t.fail(r, c_w, "must be at least 1");
@@ -106,8 +107,8 @@ double TableSpeedModel::samples_per_s(const PsJobSpec& job, int p, int w, const 
   if (p <= 0 || w <= 0) return 0.0;
   if (job.mode == PsTrainingMode::Async) return formula_samples_per_s(job, p, w, comm_scale);
   const Rbf& m = models_[job.type];
-  double v = (p <= kGrid && w <= kGrid) ? m.grid[(p - 1) * kGrid + (w - 1)]
-                                        : std::max(0.0, interpolate(job.type, p, w));
+  double v =
+      (p <= kGrid && w <= kGrid) ? m.grid[(p - 1) * kGrid + (w - 1)] : std::max(0.0, interpolate(job.type, p, w));
   if (comm_scale != 1.0) {
     const PsJobType& t = job.job_type();
     v *= sync_step_s(t, p, w, 1.0) / sync_step_s(t, p, w, comm_scale);

@@ -27,7 +27,8 @@ T scalar(const std::string& path, const YAML::Node& n, const std::string& field)
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    throw Error(path, line_of(n), field, "bad value '" + (n.IsScalar() ? n.Scalar() : std::string("<not a scalar>")) + "'");
+    throw Error(path, line_of(n), field,
+                "bad value '" + (n.IsScalar() ? n.Scalar() : std::string("<not a scalar>")) + "'");
   }
 }
 
@@ -51,14 +52,16 @@ void check_keys(const std::string& path, const YAML::Node& map, const std::set<s
 
 PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (!w.IsMap()) throw Error(path, line_of(w), "workload", "expected a mapping");
-  check_keys(path, w, {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
-                       "epoch_jitter", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
-                       "loss_noise_sd", "convergence_threshold"});
+  check_keys(path, w,
+             {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
+              "epoch_jitter", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
+              "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
   if (w["num_jobs"]) s.num_jobs = static_cast<int>(number(path, w["num_jobs"], "num_jobs", 1, 1e6));
   if (w["arrivals"]) s.arrivals = scalar<std::string>(path, w["arrivals"], "arrivals");
   if (w["max_arrivals_per_slot"])
-    s.max_arrivals_per_slot = static_cast<int>(number(path, w["max_arrivals_per_slot"], "max_arrivals_per_slot", 1, 1e4));
+    s.max_arrivals_per_slot =
+        static_cast<int>(number(path, w["max_arrivals_per_slot"], "max_arrivals_per_slot", 1, 1e4));
   if (w["window_slots"]) s.window_slots = static_cast<int>(number(path, w["window_slots"], "window_slots", 1, 1e6));
   if (w["slot_s"]) s.slot_s = number(path, w["slot_s"], "slot_s", 1e-3, 1e9);
   if (w["max_num_epochs"]) s.max_num_epochs = number(path, w["max_num_epochs"], "max_num_epochs", 1e-6, 1e12);
@@ -80,7 +83,8 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
     s.user_workers_min = static_cast<int>(number(path, u[0], "user_workers", 1, 1000));
     s.user_workers_max = static_cast<int>(number(path, u[1], "user_workers", s.user_workers_min, 1000));
   }
-  if (w["user_ps_per_worker"]) s.user_ps_per_worker = number(path, w["user_ps_per_worker"], "user_ps_per_worker", 0.01, 100);
+  if (w["user_ps_per_worker"])
+    s.user_ps_per_worker = number(path, w["user_ps_per_worker"], "user_ps_per_worker", 0.01, 100);
   if (w["async_fraction"]) s.async_fraction = number(path, w["async_fraction"], "async_fraction", 0, 1);
   if (w["loss_noise_sd"]) s.loss_noise_sd = number(path, w["loss_noise_sd"], "loss_noise_sd", 0, 10);
   if (w["convergence_threshold"])
@@ -97,10 +101,12 @@ Experiment parse(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw Error(path, e.mark.line + 1, "", std::string("YAML syntax error: ") + e.msg);
   }
-  if (!root.IsMap() || !root["experiment"]) throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
-  check_keys(path, root, {"experiment", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
-                          "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
-                          "straggler_slowdown", "max_time_s", "workload"});
+  if (!root.IsMap() || !root["experiment"])
+    throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
+  check_keys(path, root,
+             {"experiment", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
+              "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
+              "straggler_slowdown", "max_time_s", "workload"});
   Experiment e;
   e.path = path;
   e.name = scalar<std::string>(path, root["experiment"], "experiment");
@@ -124,7 +130,8 @@ Experiment parse(const std::string& path) {
   if (root["policy_params"]) {
     const YAML::Node pp = root["policy_params"];
     if (!pp.IsMap()) throw Error(path, line_of(pp), "policy_params", "expected a mapping");
-    for (const auto& kv : pp) e.policy_params[kv.first.as<std::string>()] = scalar<std::string>(path, kv.second, kv.first.as<std::string>());
+    for (const auto& kv : pp)
+      e.policy_params[kv.first.as<std::string>()] = scalar<std::string>(path, kv.second, kv.first.as<std::string>());
   }
   if (root["speed_model"]) e.speed_model = scalar<std::string>(path, root["speed_model"], "speed_model");
   if (e.speed_model != "table" && e.speed_model != "formula" && e.speed_model != "analytic")
@@ -136,7 +143,8 @@ Experiment parse(const std::string& path) {
   }
   if (root["round_s"]) e.round_s = number(path, root["round_s"], "round_s", 1e-3, 1e9);
   if (root["restart_delay_s"]) e.restart_delay_s = number(path, root["restart_delay_s"], "restart_delay_s", 0, 1e9);
-  if (root["charge_first_start"]) e.charge_first_start = scalar<bool>(path, root["charge_first_start"], "charge_first_start");
+  if (root["charge_first_start"])
+    e.charge_first_start = scalar<bool>(path, root["charge_first_start"], "charge_first_start");
   if (root["measure_noise"]) e.measure_noise = number(path, root["measure_noise"], "measure_noise", 0, 1);
   if (root["straggler_prob"]) e.straggler_prob = number(path, root["straggler_prob"], "straggler_prob", 0, 1);
   if (root["straggler_slowdown"]) {

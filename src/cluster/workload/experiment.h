@@ -19,12 +19,12 @@ struct Experiment {
   std::string name;
   std::string description;
   std::string path;
-  std::string cluster;                    // a cluster spec ClusterSpec::parse accepts (resolved)
+  std::string cluster;  // a cluster spec ClusterSpec::parse accepts (resolved)
   std::vector<uint64_t> seeds = {1};
   std::vector<std::string> policies;
   std::map<std::string, std::string> policy_params;
-  std::string speed_model = "table";      // table | formula | analytic
-  std::string speed_table;                // table model: CSV path ("" = the bundled measurements)
+  std::string speed_model = "table";  // table | formula | analytic
+  std::string speed_table;            // table model: CSV path ("" = the bundled measurements)
   double round_s = 600;
   double restart_delay_s = 30;
   bool charge_first_start = true;

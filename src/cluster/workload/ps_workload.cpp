@@ -29,8 +29,7 @@ std::vector<int> google_pattern(const std::string& data_dir, int max_per_slot) {
   while (std::getline(in, line)) {
     ++lineno;
     if (lineno == 1) {
-      if (line.rfind("max_arrivals_per_slot,", 0) != 0)
-        throw Error(path, 1, "max_arrivals_per_slot", "missing column");
+      if (line.rfind("max_arrivals_per_slot,", 0) != 0) throw Error(path, 1, "max_arrivals_per_slot", "missing column");
       continue;
     }
     if (line.empty() || line == "\r") continue;
@@ -198,13 +197,15 @@ Workload load_ps_workload(const std::string& path) {
     PsTrainingMode mode = PsTrainingMode::Sync;
     if (c_mode >= 0) {
       const auto m = t.str(r, c_mode);
-      if (m == "async") mode = PsTrainingMode::Async;
-      else if (m != "sync" && !m.empty()) t.fail(r, c_mode, "expected sync or async");
+      if (m == "async")
+        mode = PsTrainingMode::Async;
+      else if (m != "sync" && !m.empty())
+        t.fail(r, c_mode, "expected sync or async");
     }
     fill_ps_job(j, type, epochs, static_cast<int>(ps), static_cast<int>(workers), mode, "testbed", 0.01, 0.05,
                 0x9E3779B97F4A7C15ULL * (r + 1));
     auto spec = std::make_shared<PsJobSpec>(*j.ps);
-    double* fields[] = {&spec->worker.cpus, nullptr, &spec->worker.mem_gb, &spec->worker.net_gbps,
+    double* fields[] = {&spec->worker.cpus, nullptr,          &spec->worker.mem_gb, &spec->worker.net_gbps,
                         &spec->ps.cpus,     &spec->ps.mem_gb, &spec->ps.net_gbps};
     for (int k = 0; k < 7; ++k) {
       if (c_dem[k] < 0 || t.str(r, c_dem[k]).empty()) continue;

@@ -22,15 +22,15 @@ struct PsWorkloadSpec {
   int window_slots = 20;
   double slot_s = 1200;
   double max_num_epochs = 30000;
-  double epoch_jitter = 0.0;              // epochs scaled by 1 + U(-jitter, jitter)
-  std::vector<std::string> types;         // empty: all eight, uniformly
-  std::string demands = "dl2";            // dl2 (CPU/GPU slots) | testbed (Optimus prototype)
-  int user_workers_min = 1;               // user's (p, w) for baselines [A]: w ~ U{min..max},
-  int user_workers_max = 4;               // p = max(1, round(w * ps_per_worker))
+  double epoch_jitter = 0.0;       // epochs scaled by 1 + U(-jitter, jitter)
+  std::vector<std::string> types;  // empty: all eight, uniformly
+  std::string demands = "dl2";     // dl2 (CPU/GPU slots) | testbed (Optimus prototype)
+  int user_workers_min = 1;        // user's (p, w) for baselines [A]: w ~ U{min..max},
+  int user_workers_max = 4;        // p = max(1, round(w * ps_per_worker))
   double user_ps_per_worker = 1.0;
-  double async_fraction = 0.0;            // share of asynchronous jobs
-  double loss_noise_sd = 0.01;            // validation-loss noise
-  double convergence_threshold = 0.05;    // Optimus' rule the loss curves are built for
+  double async_fraction = 0.0;          // share of asynchronous jobs
+  double loss_noise_sd = 0.01;          // validation-loss noise
+  double convergence_threshold = 0.05;  // Optimus' rule the loss curves are built for
 };
 
 // Throws Error on bad values (unknown type, arrival pattern or demand set, ...).

@@ -31,8 +31,8 @@ struct AppDemand {
   double mem_gb_per_gpu;
 };
 constexpr AppDemand kAppDemands[] = {
-    {"bert", 2.0, 16.0},        {"cifar10", 4.0, 8.0},  {"deepspeech2", 6.0, 24.0},
-    {"imagenet", 8.0, 48.0},   {"ncf", 2.0, 32.0},     {"yolov3", 6.0, 24.0},
+    {"bert", 2.0, 16.0},     {"cifar10", 4.0, 8.0}, {"deepspeech2", 6.0, 24.0},
+    {"imagenet", 8.0, 48.0}, {"ncf", 2.0, 32.0},    {"yolov3", 6.0, 24.0},
 };
 // Trace jobs (Philly, dmlkit traces without a known application, synthetic jobs).
 constexpr AppDemand kTraceDemand = {"", 4.0, 16.0};
@@ -101,9 +101,9 @@ std::set<std::string> known_applications(const std::string& data_dir) {
 long days_from_civil(long y, int m, int d) {
   y -= m <= 2 ? 1 : 0;
   const long era = (y >= 0 ? y : y - 399) / 400;
-  const long year_of_era = y - era * 400;                                 // [0, 399]
-  const int shifted_month = m > 2 ? m - 3 : m + 9;                        // March = 0
-  const long day_of_year = (153 * shifted_month + 2) / 5 + d - 1;         // [0, 365]
+  const long year_of_era = y - era * 400;                          // [0, 399]
+  const int shifted_month = m > 2 ? m - 3 : m + 9;                 // March = 0
+  const long day_of_year = (153 * shifted_month + 2) / 5 + d - 1;  // [0, 365]
   const long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + day_of_era - 719468;  // 719468 = days from 0000-03-01 to 1970-01-01
 }
@@ -114,8 +114,7 @@ bool is_leap(long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 bool parse_timestamp(std::string_view s, double& out_s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  if (s.size() != 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
-      s[16] != ':')
+  if (s.size() != 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
     return false;
   auto num = [&](size_t pos, size_t len, int& v) {
     v = 0;
@@ -139,7 +138,8 @@ bool parse_timestamp(std::string_view s, double& out_s) {
 // Row readers shared by the formats.
 double read_nonneg(const CsvTable& t, size_t r, int col, const char* what) {
   double v = 0;
-  if (!parse_double(t.str(r, col), v)) t.fail(r, col, std::string("not a number: '") + std::string(t.str(r, col)) + "'");
+  if (!parse_double(t.str(r, col), v))
+    t.fail(r, col, std::string("not a number: '") + std::string(t.str(r, col)) + "'");
   if (v < 0) t.fail(r, col, std::string("negative ") + what + ": " + std::string(t.str(r, col)));
   return v;
 }
@@ -197,7 +197,9 @@ ReadJobs read_pollux(const CsvTable& t, const std::string& data_dir) {
     j.arrival_s = read_nonneg(t, r, c_time, "time");
     j.application = std::string(t.str(r, c_app));
     if (!apps.count(j.application))
-      t.fail(r, c_app, "unknown application '" + j.application + "' (known: " + (known.empty() ? "none in " + data_dir + "/app-profiles" : known) + ")");
+      t.fail(r, c_app,
+             "unknown application '" + j.application +
+                 "' (known: " + (known.empty() ? "none in " + data_dir + "/app-profiles" : known) + ")");
     j.num_gpus = read_count(t, r, c_rep);
     j.batch_size = read_count(t, r, c_bsz);
     demand.apply(t, r, j);
@@ -341,9 +343,15 @@ Workload load_workload(const std::string& name_or_path, const WorkloadOptions& o
 
   ReadJobs read;
   switch (detect_format(table)) {
-    case Format::Pollux: read = read_pollux(table, dir); break;
-    case Format::Philly: read = read_philly(table, options, bundled ? name_or_path : stem); break;
-    case Format::DmlkitTrace: read = read_dmlkit_trace(table); break;
+    case Format::Pollux:
+      read = read_pollux(table, dir);
+      break;
+    case Format::Philly:
+      read = read_philly(table, options, bundled ? name_or_path : stem);
+      break;
+    case Format::DmlkitTrace:
+      read = read_dmlkit_trace(table);
+      break;
   }
 
   Workload w;
@@ -364,7 +372,8 @@ Workload load_workload(const std::string& name_or_path, const WorkloadOptions& o
   }
   if (w.jobs.empty()) {
     const std::string filters = filter_description(options);
-    throw Error(path, 0, "", "workload has no jobs" + (filters.empty() ? std::string() : " after filtering (" + filters + ")"));
+    throw Error(path, 0, "",
+                "workload has no jobs" + (filters.empty() ? std::string() : " after filtering (" + filters + ")"));
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) { return a.arrival_s < b.arrival_s; });
   for (size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<int>(i);

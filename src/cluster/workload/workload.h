@@ -12,7 +12,7 @@
 namespace dmlkit::cluster {
 
 struct WorkloadOptions {
-  std::string data_dir;                     // bundled data folder (default: DMLKIT_DATA_DIR)
+  std::string data_dir;  // bundled data folder (default: DMLKIT_DATA_DIR)
   // Philly trace: keep jobs submitted in [window_start_s, window_end_s) counted from the first
   // submission of the (filtered) trace; a negative end means "to the end".
   double window_start_s = 0;

@@ -37,15 +37,18 @@ class Pace final : public CommScheduler {
       double best = std::numeric_limits<double>::infinity();
       for (double mib : {1, 2, 4, 8, 16, 32, 64}) {
         const double bytes = mib * 1024 * 1024;
-        const double cost = PaceOracle(w, OracleNetwork{sync_alpha_s(net), sync_beta_s_per_byte(net), bytes}).evaluate(singletons);
+        const double cost =
+            PaceOracle(w, OracleNetwork{sync_alpha_s(net), sync_beta_s_per_byte(net), bytes}).evaluate(singletons);
         if (cost < best - 1e-12) best = cost, chosen_ = bytes;
       }
     } else {
       chosen_ = *partition_;
     }
     c.partition_bytes = chosen_;
-    if (credit_) c.credit_bytes = *credit_;
-    else c.max_in_flight = 1;  // strict priority: one partition on the network at a time
+    if (credit_)
+      c.credit_bytes = *credit_;
+    else
+      c.max_in_flight = 1;  // strict priority: one partition on the network at a time
     queue_.set_config(c);
     PaceOracle oracle(w, OracleNetwork{sync_alpha_s(net), sync_beta_s_per_byte(net), chosen_});
     groups_ = pace_fusion_plan(oracle);

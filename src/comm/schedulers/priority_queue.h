@@ -16,8 +16,8 @@ namespace dmlkit::comm {
 class PriorityCreditQueue {
  public:
   struct Config {
-    double partition_bytes = 0;                                    // 0 = whole tensors
-    double credit_bytes = std::numeric_limits<double>::infinity(); // window of bytes in flight
+    double partition_bytes = 0;                                     // 0 = whole tensors
+    double credit_bytes = std::numeric_limits<double>::infinity();  // window of bytes in flight
     CreditMode mode = CreditMode::any;
     int max_in_flight = std::numeric_limits<int>::max();
   };

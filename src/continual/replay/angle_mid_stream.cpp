@@ -49,7 +49,8 @@ AngleMidStreamBuffer::LeastMid AngleMidStreamBuffer::least_mid(int label, size_t
 
 void AngleMidStreamBuffer::offer(size_t row, int label, Rng& rng) {
   ++seen_;
-  if (std::find(seen_classes_.begin(), seen_classes_.end(), label) == seen_classes_.end()) seen_classes_.push_back(label);
+  if (std::find(seen_classes_.begin(), seen_classes_.end(), label) == seen_classes_.end())
+    seen_classes_.push_back(label);
   if (capacity_ == 0) return;
   if (rows_.size() < capacity_) {
     rows_.push_back(row);

@@ -9,15 +9,18 @@ namespace dmlkit::continual {
 
 std::string AngleStrategy::name() const {
   switch (mode_) {
-    case AngleMode::small: return "small-angle";
-    case AngleMode::mid: return "mid-angle";
-    case AngleMode::large: return "large-angle";
+    case AngleMode::small:
+      return "small-angle";
+    case AngleMode::mid:
+      return "mid-angle";
+    case AngleMode::large:
+      return "large-angle";
   }
   return "?";
 }
 
-std::vector<size_t> AngleStrategy::select(const learn::Matrix& features, const std::vector<int>& labels,
-                                          size_t budget, Rng&) const {
+std::vector<size_t> AngleStrategy::select(const learn::Matrix& features, const std::vector<int>& labels, size_t budget,
+                                          Rng&) const {
   return select_per_class(labels, budget, [&](std::vector<size_t> idx, size_t k) {
     const std::vector<double> cos = cosines_to_prototype(features, idx);
     std::vector<double> key(cos.size());

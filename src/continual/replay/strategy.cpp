@@ -11,8 +11,8 @@
 namespace dmlkit::continual {
 
 const std::vector<std::string>& replay_strategy_names() {
-  static const std::vector<std::string> names = {"random",      "reservoir",   "class-balanced", "herding",
-                                                 "small-angle", "mid-angle",   "large-angle",    "angle-mid-stream"};
+  static const std::vector<std::string> names = {"random",      "reservoir", "class-balanced", "herding",
+                                                 "small-angle", "mid-angle", "large-angle",    "angle-mid-stream"};
   return names;
 }
 

@@ -32,13 +32,16 @@ class Cucb : public Algorithm {
     keyed_.clear();
     for (NodeId n : *in.present_nodes) {
       double key;
-      if (count_[n] == 0) key = 1e300 * (1 + rng.uniform());  // untried: first, random order
-      else key = sum_[n] / count_[n] + reward_range_ * std::sqrt(alpha_ * log_t / count_[n]);
+      if (count_[n] == 0)
+        key = 1e300 * (1 + rng.uniform());  // untried: first, random order
+      else
+        key = sum_[n] / count_[n] + reward_range_ * std::sqrt(alpha_ * log_t / count_[n]);
       keyed_.push_back({key, n});
     }
     const auto k = static_cast<std::ptrdiff_t>(in.k);
-    std::partial_sort(keyed_.begin(), keyed_.begin() + k, keyed_.end(),
-                      [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    std::partial_sort(keyed_.begin(), keyed_.begin() + k, keyed_.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
     for (std::ptrdiff_t i = 0; i < k; ++i) seeds.push_back(keyed_[i].second);
   }
   void observe(const StepInput&, const std::vector<NodeId>& seeds, const std::vector<uint32_t>& marginal) override {

@@ -99,12 +99,15 @@ void Rsb::observe(const StepInput& in, const std::vector<NodeId>& seeds, const s
     const size_t cell = slot * num_nodes_ + seeds[slot];
     log_weight_[cell] += gamma_ * estimate / (n_present * c_);
     const double exponent = log_weight_[cell] - shift_[slot];
-    if (exponent > kMaxExponent) rescale(static_cast<int>(slot));
-    else scaled_[cell] = std::exp(exponent);
+    if (exponent > kMaxExponent)
+      rescale(static_cast<int>(slot));
+    else
+      scaled_[cell] = std::exp(exponent);
   }
 }
 
-double Rsb::probability(int slot, NodeId n, const std::vector<NodeId>& chosen, const std::vector<NodeId>& present) const {
+double Rsb::probability(int slot, NodeId n, const std::vector<NodeId>& chosen,
+                        const std::vector<NodeId>& present) const {
   const size_t base = static_cast<size_t>(slot) * num_nodes_;
   double total = 0;
   for (NodeId m : present) total += std::exp(log_weight_[base + m]);

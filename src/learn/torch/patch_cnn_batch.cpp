@@ -105,7 +105,7 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
   const float lr = static_cast<float>(config.learning_rate);
   auto batch_loss = [&]() {  // (B) mean logistic loss of each network
     auto h = torch::matmul(relu_pow(torch::bmm(U, W.transpose(1, 2)), shape.power_q), coef);  // B x u
-    auto f = h.gather(1, idx).view({B, n, P}).sum(2);                                          // B x n
+    auto f = h.gather(1, idx).view({B, n, P}).sum(2);                                         // B x n
     return torch::softplus(-y * f).mean(1);
   };
   std::vector<bool> diverged(static_cast<size_t>(B), false);
@@ -153,20 +153,24 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
 
 std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
                                        const BatchTrainConfig& batch) {
-  if (config.epochs < 0 || !(config.learning_rate > 0)) throw std::invalid_argument("train_full_batch_torch: bad config");
+  if (config.epochs < 0 || !(config.learning_rate > 0))
+    throw std::invalid_argument("train_full_batch_torch: bad config");
   if (config.batch_size != 0) throw std::invalid_argument("train_full_batch_torch: full batch only (batch_size 0)");
-  if (batch.chunk_models < 1 || batch.threads < 1) throw std::invalid_argument("train_full_batch_torch: bad batch config");
+  if (batch.chunk_models < 1 || batch.threads < 1)
+    throw std::invalid_argument("train_full_batch_torch: bad batch config");
   std::vector<GdResult> out(jobs.size());
   if (jobs.empty()) return out;
   for (const auto& job : jobs) check_job(job, jobs[0]);
   // Group by (unique patches, samples), keep job order within a group, cut into chunks.
   std::map<std::pair<int64_t, size_t>, std::vector<size_t>> groups;
-  for (size_t k = 0; k < jobs.size(); ++k) groups[{jobs[k].data->unique_patches.rows(), jobs[k].data->size()}].push_back(k);
+  for (size_t k = 0; k < jobs.size(); ++k)
+    groups[{jobs[k].data->unique_patches.rows(), jobs[k].data->size()}].push_back(k);
   std::vector<std::vector<size_t>> chunks;
   for (const auto& [key, members] : groups)
     for (size_t start = 0; start < members.size(); start += static_cast<size_t>(batch.chunk_models))
       chunks.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(start),
-                          members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), start + static_cast<size_t>(batch.chunk_models))));
+                          members.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                members.size(), start + static_cast<size_t>(batch.chunk_models))));
   parallel_for(chunks.size(), batch.threads, [&](size_t c) {
     train_chunk(jobs, chunks[c], config, batch, out);
     if (batch.on_chunk_done) batch.on_chunk_done(chunks[c].size());

@@ -43,7 +43,8 @@ at::Tensor label_tensor(const std::vector<int>& labels, Eigen::Index rows, int c
     bad("labels", std::to_string(labels.size()) + " labels for " + std::to_string(rows) + " images");
   std::vector<int64_t> y(labels.begin(), labels.end());
   for (int64_t v : y)
-    if (v < 0 || v >= classes) bad("labels", "label " + std::to_string(v) + " outside [0, " + std::to_string(classes) + ")");
+    if (v < 0 || v >= classes)
+      bad("labels", "label " + std::to_string(v) + " outside [0, " + std::to_string(classes) + ")");
   return at::from_blob(y.data(), {static_cast<int64_t>(y.size())}, at::kLong).clone();
 }
 
@@ -81,7 +82,8 @@ class TorchSmallCnn final : public SmallCnnEngine {
     Matrix out(x.rows(), want_logits ? shape_.classes : shape_.feature_dim);
     for (int64_t start = 0; start < all.size(0); start += kChunkRows) {
       at::Tensor l;
-      const at::Tensor f = forward(all.narrow(0, start, std::min(kChunkRows, all.size(0) - start)), want_logits ? &l : nullptr);
+      const at::Tensor f =
+          forward(all.narrow(0, start, std::min(kChunkRows, all.size(0) - start)), want_logits ? &l : nullptr);
       const at::Tensor& rows = want_logits ? l : f;
       out.middleRows(start, rows.size(0)) = to_matrix(rows);
     }

@@ -173,8 +173,10 @@ class TiresiasPolicy final : public Policy {
         scratch_.clear();
         size_t k = 0;
         for (int id : q) {
-          if (!out[state_[id].index].empty()) q[k++] = id;
-          else scratch_.push_back(id);
+          if (!out[state_[id].index].empty())
+            q[k++] = id;
+          else
+            scratch_.push_back(id);
         }
         std::copy(scratch_.begin(), scratch_.end(), q.begin() + static_cast<long>(k));
       }
@@ -184,12 +186,12 @@ class TiresiasPolicy final : public Policy {
 
  private:
   struct JobState {
-    int queue = -1;               // -1: not seen yet
-    double executed_offset_s = 0; // executed time at the last (re)entry to queue 0
-    double pending_s = 0;         // waiting time since the last promotion, once it has run
+    int queue = -1;                // -1: not seen yet
+    double executed_offset_s = 0;  // executed time at the last (re)entry to queue 0
+    double pending_s = 0;          // waiting time since the last promotion, once it has run
     double last_check_s = 0;
-    unsigned long seen = 0;       // decision stamp of the last view that held the job
-    int index = 0;                // index in the current view
+    unsigned long seen = 0;  // decision stamp of the last view that held the job
+    int index = 0;           // index in the current view
   };
 
   static int request(const JobView& v) { return std::max(1, v.job->num_gpus); }

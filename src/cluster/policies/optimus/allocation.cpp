@@ -73,7 +73,8 @@ void greedy_allocate(std::span<const AllocJob> jobs, const double capacity[4],
     const AllocJob& job = jobs[j];
     const double t0 = time_at(j, ps[j], workers[j]);
     double g_ps = -kNever, g_w = -kNever;
-    if (ps[j] < job.max_ps) g_ps = (t0 - time_at(j, ps[j] + 1, workers[j])) / dominant_amount(job.ps, capacity, options.gain_share);
+    if (ps[j] < job.max_ps)
+      g_ps = (t0 - time_at(j, ps[j] + 1, workers[j])) / dominant_amount(job.ps, capacity, options.gain_share);
     if (workers[j] < job.max_workers)
       g_w = (t0 - time_at(j, ps[j], workers[j] + 1)) / dominant_amount(job.worker, capacity, options.gain_share);
     return g_ps >= g_w ? Entry{g_ps, j, true} : Entry{g_w, j, false};

@@ -22,14 +22,14 @@
 namespace dmlkit::cluster {
 
 struct AllocJob {
-  double remaining = 0;   // Q, epochs
+  double remaining = 0;  // Q, epochs
   TaskDemand worker, ps;
   bool model_ready = true;
   int max_ps = 16, max_workers = 16;
 };
 
 struct AllocOptions {
-  bool gain_share = false;          // gain_norm: false = raw amount, true = dominant share
+  bool gain_share = false;  // gain_norm: false = raw amount, true = dominant share
   bool stop_on_first_fail = true;
 };
 

@@ -83,8 +83,10 @@ LossFit fit_loss_curve(std::span<const double> losses) {
       best_sse = sd;
       best = fd;
     }
-    if (sc < sd) b = d;
-    else a = c;
+    if (sc < sd)
+      b = d;
+    else
+      a = c;
   }
   return best;
 }

@@ -101,13 +101,14 @@ class OptimusPolicy final : public Policy {
     }
     double cap[kResources];
     for (int r = 0; r < kResources; ++r) cap[r] = pool_->total_cap(r);
-    greedy_allocate(alloc_jobs_, cap,
-                    [&](int i, int p, int w) {
-                      const PsJobMonitor& m = *monitors_[i];
-                      const double samples = oracle_speed_ ? m.true_speed(p, w) : states_[jobs[i].job->id].fit.predict(p, w);
-                      return samples / m.spec().job_type().epoch_size;
-                    },
-                    alloc_, ps_, wk_);
+    greedy_allocate(
+        alloc_jobs_, cap,
+        [&](int i, int p, int w) {
+          const PsJobMonitor& m = *monitors_[i];
+          const double samples = oracle_speed_ ? m.true_speed(p, w) : states_[jobs[i].job->id].fit.predict(p, w);
+          return samples / m.spec().job_type().epoch_size;
+        },
+        alloc_, ps_, wk_);
     pool_->reset();
     placer_.place(*pool_, specs_, ps_, wk_, avoid_, placed_);
     for (size_t i = 0; i < n; ++i) out[i] = std::move(placed_[i]);
@@ -227,8 +228,7 @@ class OptimusPolicy final : public Policy {
     size_t w = 0;
     for (const Slice& s : v.placement)
       for (int k = 0; k < s.workers; ++k, ++w)
-        if (pace_[w] < straggler_threshold_ * median &&
-            std::find(avoid.begin(), avoid.end(), s.server) == avoid.end())
+        if (pace_[w] < straggler_threshold_ * median && std::find(avoid.begin(), avoid.end(), s.server) == avoid.end())
           avoid.push_back(s.server);
   }
 

@@ -77,8 +77,7 @@ void OptimusPlacer::place(PsPool& pool, std::span<const PsJobSpec* const> jobs, 
   out.assign(n, Placement{});
   order_.resize(n);
   std::iota(order_.begin(), order_.end(), 0);
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](int a, int b) { return ps[a] + workers[a] < ps[b] + workers[b]; });
+  std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) { return ps[a] + workers[a] < ps[b] + workers[b]; });
   // Min-heap on (used CPU, id) as a binary heap with std::greater.
   heap_.clear();
   for (int s = 0; s < pool.num_servers(); ++s) heap_.emplace_back(pool.used(s, 0), s);

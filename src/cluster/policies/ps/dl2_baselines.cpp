@@ -49,7 +49,8 @@ class Dl2Base : public Policy {
     wk_.assign(jobs.size(), 0);
     for (auto& p : out) p.clear();
     for (const JobView& v : jobs)
-      if (ps_monitor(v) == nullptr) throw Error("the DL2 baselines schedule parameter-server jobs only ('" + v.job->name + "' is not one)");
+      if (ps_monitor(v) == nullptr)
+        throw Error("the DL2 baselines schedule parameter-server jobs only ('" + v.job->name + "' is not one)");
   }
   bool bundle(const PsJobSpec& job, size_t i, Placement& out, int server = -1) {
     const int s = server >= 0 ? (pool_->fits(server, job.ps, 1, job.worker, 1) ? server : -1)

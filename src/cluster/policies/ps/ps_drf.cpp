@@ -41,8 +41,7 @@ class PsDrf final : public Policy {
       heap.pop();
       const PsJobSpec& job = *jobs[i].job->ps;
       if (!grow(pool, job, i, out[i])) continue;
-      if (ps_[i] < job.user_ps || wk_[i] < job.user_workers)
-        heap.emplace(dominant_share(pool, job, ps_[i], wk_[i]), i);
+      if (ps_[i] < job.user_ps || wk_[i] < job.user_workers) heap.emplace(dominant_share(pool, job, ps_[i], wk_[i]), i);
     }
   }
 

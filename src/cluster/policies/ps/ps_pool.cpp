@@ -138,9 +138,12 @@ bool place_least_loaded(PsPool& pool, const PsJobSpec& job, int ps, int workers,
   int p = 0, w = 0;
   while (p < ps || w < workers) {
     bool as_ps;
-    if (p >= ps) as_ps = false;
-    else if (w >= workers) as_ps = true;
-    else as_ps = static_cast<double>(p) / ps <= static_cast<double>(w) / workers;
+    if (p >= ps)
+      as_ps = false;
+    else if (w >= workers)
+      as_ps = true;
+    else
+      as_ps = static_cast<double>(p) / ps <= static_cast<double>(w) / workers;
     const TaskDemand& d = as_ps ? job.ps : job.worker;
     const int s = pool.least_loaded_fitting(d, 1);
     if (s < 0) {
@@ -161,8 +164,10 @@ class KindDispatch final : public Policy {
  public:
   KindDispatch(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps) : gpu_(std::move(gpu)), ps_(std::move(ps)) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
-    if (!jobs.empty() && jobs.front().job->kind == WorkKind::ParameterServer) ps_->schedule(view, jobs, out);
-    else gpu_->schedule(view, jobs, out);
+    if (!jobs.empty() && jobs.front().job->kind == WorkKind::ParameterServer)
+      ps_->schedule(view, jobs, out);
+    else
+      gpu_->schedule(view, jobs, out);
   }
   const char* ps_assignment() const override { return ps_->ps_assignment(); }
   bool handles_ps_jobs() const override { return true; }
