@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/workload/experiment.h"
 #include "cluster/policies/optimus/allocation.h"
 #include "cluster/policies/optimus/placement.h"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cluster/model/cluster_spec.h"
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
 #include "cluster/sim/simulator.h"
@@ -18,7 +18,7 @@ static void BM_PolluxProfile(benchmark::State& state, const std::string& policy_
   const std::string workload_name = "pollux-" + std::to_string(state.range(0));
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse("16x4");
   cl::WorkloadOptions wo;
-  wo.data_dir = cl::default_data_dir();
+  wo.data_dir = dmlkit::default_data_dir();
   wo.cluster_gpus = cluster.total_gpus();
   const cl::Workload workload = cl::load_workload(workload_name, wo);
   cl::PolicyOptions po;

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "cluster/model/cluster_spec.h"
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
 #include "cluster/sim/simulator.h"
@@ -56,7 +56,7 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
-  o.data_dir = cl::default_data_dir();
+  o.data_dir = dmlkit::default_data_dir();
   cmd.add_option("--data-dir", o.data_dir,
                  "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
 }

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/model/placement.h"
 #include "core/error.h"
 #include "core/html_report.h"
@@ -74,7 +74,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   ro.restart_delay_s = o.restart_delay_s;
   ro.poll_s = o.poll_s;
   ro.max_wall_s = o.max_wall_s;
-  ro.data_dir = o.data_dir.empty() ? cluster::default_data_dir() : o.data_dir;
+  ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
   ro.log = &ctx.err;
   live::SlurmClientOptions so;

@@ -8,6 +8,7 @@
 #include <queue>
 #include <unordered_map>
 
+#include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/output_dir.h"
@@ -227,8 +228,7 @@ ModelGraph read_model_graph(const std::string& path, const std::string& name) {
 }
 
 std::string default_model_graph_dir() {
-  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env && *env) return std::string(env) + "/model-graphs";
-  return std::string(DMLKIT_COMM_DATA_DIR) + "/model-graphs";
+  return data_path("model-graphs");
 }
 
 std::vector<std::string> list_models(const std::string& dir) {

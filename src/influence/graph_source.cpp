@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -56,8 +57,7 @@ void check_keys(const std::map<std::string, double>& p, std::initializer_list<co
 }  // namespace
 
 std::string default_graph_data_dir() {
-  if (const char* env = std::getenv("DMLKIT_DATA_DIR"); env != nullptr && *env != '\0') return env;
-  return DMLKIT_INFLUENCE_DATA_DIR;
+  return default_data_dir();
 }
 
 EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed) {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <map>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/speed/progress_model.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
@@ -84,7 +84,7 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
   if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (o.work_dir.empty()) throw Error("replay: no work directory");
-  const std::string data_dir = o.data_dir.empty() ? cl::default_data_dir() : o.data_dir;
+  const std::string data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ReplayResult result;
 
   // The cluster as Slurm has it.

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/workload/experiment.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policies/optimus/allocation.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/workload/experiment.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policies/factories.h"

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <set>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/speed/ps_assignment.h"
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"

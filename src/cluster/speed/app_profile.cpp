@@ -11,7 +11,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/speed/linear_nd_interpolator.h"
 #include "core/csv.h"
 #include "core/error.h"

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "cluster/model/cluster_spec.h"
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/policy.h"
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"

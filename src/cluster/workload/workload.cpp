@@ -8,7 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "cluster/workload/data_dir.h"
+#include "core/data_dir.h"
 #include "cluster/workload/ps_workload.h"
 #include "core/csv.h"
 #include "core/error.h"
