@@ -3,6 +3,7 @@
 // view, and so will the live controller; a policy never knows which one it runs on.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -64,7 +65,7 @@ struct ClusterView {
 // Options every policy is created with. `params` holds policy-specific knobs as strings
 // (`--policy-param tiresias.queues=2`), documented per policy in docs/cluster.md.
 struct PolicyOptions {
-  std::string profile = "default";  // "default" or "pollux" (reference-compatible semantics)
+  std::string profile = "default";  // "default", "pollux" or "tiresias-sim" (reference-compatible semantics)
   PlacementKind placement = PlacementKind::Consolidate;
   uint64_t seed = 1;  // the run's --seed, for policies that draw random numbers
   std::map<std::string, std::string> params;
@@ -91,6 +92,14 @@ class Policy {
   // same size and starts as each job's current placement. A decision that exceeds a server's
   // GPUs is a bug in the policy: the simulator rejects it.
   virtual void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) = 0;
+  // Asked right after schedule() with the jobs as that decision left them: the earliest time
+  // (absolute, > view.now_s) at which the policy wants to decide again even if no job arrives or
+  // completes and no round falls due (e.g. Tiresias' next queue demotion or promotion); +inf for
+  // none. The event-driven simulator then decides at that time, so such a policy is exact at any
+  // round length. Loops with fixed ticks (Pollux profile) and the live controller may ignore it.
+  virtual double next_wakeup_s(const ClusterView& /*view*/, std::span<const JobView> /*jobs*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
   // How this policy's parameter-server jobs spread parameters over their PSs ("mxnet",
   // "round-robin" or "paa"); the simulator turns it into the PS load-balance factor of their speed.
   virtual const char* ps_assignment() const { return "mxnet"; }

@@ -30,7 +30,8 @@ std::string format_time(double t_s) {
 SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
                const SimConfig& config)
     : cluster_(cluster), workload_(workload), policy_name_(policy_name), policy_(policy), config_(config) {
-  if (!(config_.round_s > 0) || !std::isfinite(config_.round_s))
+  // +inf (no rounds) only for the event-driven loop; the Pollux loop ticks every round_s.
+  if (!(config_.round_s > 0) || (!std::isfinite(config_.round_s) && config_.profile == SimProfile::Pollux))
     throw Error("simulator: the scheduling round must be a positive number of seconds (got " +
                 format_time(config_.round_s) + ")");
   if (!(config_.restart_delay_s >= 0) || !std::isfinite(config_.restart_delay_s))
@@ -278,6 +279,8 @@ void SimRun::decide(double now_s) {
   sample.queued_jobs = static_cast<int>(n - running_.size());
   rounds_.push_back(sample);
   ++decisions_;
+  // The policy's wake-up request, with the views as this decision left them.
+  next_wakeup_s_ = policy_.next_wakeup_s(view, std::span<const JobView>(views_.data() + first, n));
 }
 
 void SimRun::apply(int j, const Placement& next, double now_s) {

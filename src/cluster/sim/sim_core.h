@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,8 @@ class SimRun {
   // next call.
   void decide(double now_s);
   const std::vector<int>& changed() const { return changed_; }
+  // Policy::next_wakeup_s() as asked after the last decision (+inf before the first).
+  double next_wakeup_s() const { return next_wakeup_s_; }
 
   // Reports progress through config.on_progress (at most every kProgressEvery decisions).
   void maybe_report_progress(double now_s);
@@ -128,6 +131,7 @@ class SimRun {
 
   std::vector<RoundSample> rounds_;
   uint64_t decisions_ = 0;
+  double next_wakeup_s_ = std::numeric_limits<double>::infinity();
 };
 
 // The two loops (sim_event.cpp, sim_pollux.cpp). Both stop with timed_out when the next step would

@@ -1,8 +1,9 @@
-// dmlkit's own simulation loop (SimProfile::Default): event-driven. Arrivals and completions happen
+// dmlkit's own simulation loop (SimProfile::Default, and TiresiasSim): event-driven. Arrivals and completions happen
 // at their exact times (a completion is predicted from JobProgress::time_to_finish_s() when a job
 // gets a placement, and an event is queued for it); the policy decides at every scheduling round
 // (times k * round_s while jobs are active) and, with schedule_on_events, also at every arrival and
-// completion; idle time without arrivals is skipped. Jobs are run lazily: a job's progress is
+// completion and at the time the policy asked to be woken at (Policy::next_wakeup_s); round_s = +inf
+// means no rounds. Idle time without arrivals is skipped. Jobs are run lazily: a job's progress is
 // brought up to date only when it completes or when a decision needs its state.
 #include <cmath>
 #include <cstdint>
@@ -30,7 +31,9 @@ class EventLoop {
     const auto& order = run_.arrival_order();
     const size_t n = order.size();
     size_t next_arrival = 0;
-    double next_round_s = 0;
+    const bool rounds = std::isfinite(cfg_.round_s);  // +inf: no rounds (the tiresias-sim profile)
+    double next_round_s = rounds ? 0 : kInf;
+    double wakeup_s = kInf;  // the policy's wake-up request after the last decision
     int stalled = 0;
     bool timed_out = false;
     while (run_.finished_count() < n) {
@@ -39,7 +42,8 @@ class EventLoop {
       const double t_completion = completions_.empty() ? kInf : completions_.next_time_s();
       const bool any_active = num_active() > 0;
       const double t_round = any_active ? next_round_s : kInf;
-      const double now = std::min({t_arrival, t_completion, t_round});
+      const double t_wakeup = any_active ? wakeup_s : kInf;
+      const double now = std::min({t_arrival, t_completion, t_round, t_wakeup});
       if (now == kInf) break;  // defensive: unfinished jobs can only be active or still to arrive
       if (now > cfg_.max_time_s) {
         timed_out = true;
@@ -56,12 +60,14 @@ class EventLoop {
         event = true;
       }
       // Rounds follow the grid k * round_s; after idle time the first round is the next grid point.
-      if (!any_active && num_active() > 0) next_round_s = std::ceil(now / cfg_.round_s) * cfg_.round_s;
+      if (rounds && !any_active && num_active() > 0) next_round_s = std::ceil(now / cfg_.round_s) * cfg_.round_s;
       const bool is_round = num_active() > 0 && now >= next_round_s;
-      if (num_active() > 0 && (is_round || (event && cfg_.schedule_on_events))) {
+      const bool is_wakeup = num_active() > 0 && now >= wakeup_s;
+      if (num_active() > 0 && (is_round || is_wakeup || (event && cfg_.schedule_on_events))) {
         bring_active_to(now);
         if (num_active() > 0) {
           run_.decide(now);
+          wakeup_s = cfg_.schedule_on_events && run_.next_wakeup_s() > now ? run_.next_wakeup_s() : kInf;
           for (int j : run_.changed()) schedule_completion(j, now);
           run_.maybe_report_progress(now);
           // Stalled: nothing will ever arrive or complete unless the policy acts.
