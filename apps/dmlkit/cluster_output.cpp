@@ -1,5 +1,6 @@
 #include "dmlkit/cluster_output.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cluster/report/report.h"
@@ -115,7 +116,7 @@ void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std
   info.cluster = desc.cluster + " (" + std::to_string(desc.cluster_servers) + " servers)";
   info.profile = desc.profile;
   info.seed = desc.seed;
-  info.extra = {{"Round length", fixed(desc.round_s, 0) + " s"},
+  info.extra = {{"Round length", std::isfinite(desc.round_s) ? fixed(desc.round_s, 0) + " s" : "none (events only)"},
                 {"Restart delay", fixed(desc.restart_delay_s, 0) + " s"},
                 {"Placement", desc.placement}};
   for (const auto& [k, v] : desc.policy_params) info.extra.push_back({"Policy knob " + k, v});

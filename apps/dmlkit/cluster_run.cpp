@@ -23,23 +23,30 @@ namespace cl = dmlkit::cluster;
 
 void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--workload", o.workload,
-                 "Workload: bundled name (pollux-1..8, pollux-0.5-1..8, philly, synthetic) or a CSV file "
-                 "(Pollux-style or Philly-format, recognised by its header)")
+                 "Workload: bundled name (pollux-1..8, pollux-0.5-1..8, philly, tiresias-60, synthetic) or a CSV "
+                 "file (Pollux-style, Philly or Tiresias-simulator format, recognised by its header)")
       ->capture_default_str();
   cmd.add_option("--cluster", o.cluster, "Cluster: NxG shorthand (16x4), a YAML/JSON file, or alibaba-2023")
       ->capture_default_str();
   cmd.add_option("--profile", o.profile,
-                 "Simulation semantics: default (event-driven) or pollux (the Pollux reference simulator's)")
-      ->check(CLI::IsMember({"default", "pollux"}))
+                 "Simulation semantics: default (event-driven), pollux (the Pollux reference simulator's) or "
+                 "tiresias-sim (the Tiresias authors' simulator's: no rounds, no restart cost, their policy "
+                 "defaults; --round, --restart-delay and --placement still override)")
+      ->check(CLI::IsMember({"default", "pollux", "tiresias-sim"}))
       ->capture_default_str();
   cmd.add_option("--placement", o.placement,
                  "Placement for policies that place GPU counts: "
-                 "consolidate, spread, first-fit, most-free")
-      ->capture_default_str();
+                 "consolidate, spread, first-fit, most-free (tiresias-sim profile: first-fit)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.placement_given = true; });
   cmd.add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable), e.g. tiresias.queues=2");
-  cmd.add_option("--round", o.round_s, "Scheduling round length in seconds")->capture_default_str();
-  cmd.add_option("--restart-delay", o.restart_delay_s, "Seconds a job loses when its placement changes")
-      ->capture_default_str();
+  cmd.add_option("--round", o.round_s, "Scheduling round length in seconds (tiresias-sim profile: no rounds)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.round_given = true; });
+  cmd.add_option("--restart-delay", o.restart_delay_s,
+                 "Seconds a job loses when its placement changes (tiresias-sim profile: 0)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.restart_delay_given = true; });
   cmd.add_flag("--no-event-replan", o.no_event_replan,
                "Default profile: re-plan only at round boundaries, not at arrivals and completions");
   cmd.add_flag("--free-first-start", o.free_first_start,
@@ -77,7 +84,9 @@ void check_options(const ClusterRunOptions& o) {
 cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
   cl::PolicyOptions p;
   p.profile = o.profile;
-  p.placement = cl::parse_placement_kind(o.placement);
+  // The authors' Tiresias simulator places by GPU count only; first-fit splits a job over servers
+  // whenever the count fits, so every kind gives the same decisions there.
+  p.placement = cl::parse_placement_kind(o.profile == "tiresias-sim" && !o.placement_given ? "first-fit" : o.placement);
   p.seed = o.seed;
   cl::add_policy_params(p.params, o.policy_params);
   return p;
@@ -127,6 +136,11 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.round_s = o.round_s;
   config.restart_delay_s = o.restart_delay_s;
   config.charge_first_start = !o.free_first_start;
+  if (o.profile == "tiresias-sim") {
+    config = cl::tiresias_sim_config();
+    if (o.round_given) config.round_s = o.round_s;
+    if (o.restart_delay_given) config.restart_delay_s = o.restart_delay_s;
+  }
   config.schedule_on_events = !o.no_event_replan;
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
@@ -139,11 +153,11 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.cluster_gpus = cluster.total_gpus();
   desc.cluster_servers = cluster.num_servers();
   desc.profile = o.profile;
-  desc.placement = o.placement;
+  desc.placement = o.profile == "tiresias-sim" && !o.placement_given ? "first-fit" : o.placement;
   desc.policy_params = popts.params;
   desc.seed = o.seed;
-  desc.round_s = o.round_s;
-  desc.restart_delay_s = o.restart_delay_s;
+  desc.round_s = config.round_s;  // +inf (JSON null): no rounds
+  desc.restart_delay_s = config.restart_delay_s;
   desc.jobs = workload.jobs.size();
   desc.dropped_oversized = workload.dropped_oversized;
 

@@ -14,11 +14,14 @@ struct ClusterRunOptions {
   std::string workload = "pollux-6";
   std::string cluster = "16x4";
   std::vector<std::string> policies;
-  std::string profile = "default";         // default | pollux
+  std::string profile = "default";         // default | pollux | tiresias-sim
   std::string placement = "consolidate";   // consolidate | spread | first-fit | most-free
   std::vector<std::string> policy_params;  // key=value
   double round_s = 60;
   double restart_delay_s = 30;
+  bool round_given = false;  // --round / --restart-delay / --placement given (profile defaults otherwise)
+  bool restart_delay_given = false;
+  bool placement_given = false;
   bool no_event_replan = false;
   bool free_first_start = false;
   double extra_server_slowdown = 0;

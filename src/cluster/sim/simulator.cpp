@@ -2,6 +2,8 @@
 // dmlkit semantics, or the Pollux reference simulator's fixed ticks). See docs/cluster-simulator.md.
 #include "cluster/sim/simulator.h"
 
+#include <limits>
+
 #include "cluster/sim/sim_core.h"
 
 namespace dmlkit::cluster {
@@ -13,9 +15,20 @@ SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const s
     case SimProfile::Pollux:
       return detail::run_pollux_profile(run);
     case SimProfile::Default:
+    case SimProfile::TiresiasSim:
       break;
   }
   return detail::run_event_profile(run);
+}
+
+SimConfig tiresias_sim_config() {
+  SimConfig c;
+  c.profile = SimProfile::TiresiasSim;
+  c.round_s = std::numeric_limits<double>::infinity();
+  c.restart_delay_s = 0;
+  c.charge_first_start = false;
+  c.schedule_on_events = true;
+  return c;
 }
 
 }  // namespace dmlkit::cluster

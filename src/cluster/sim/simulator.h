@@ -19,11 +19,15 @@ enum class SimProfile {
   Default,
   // The Pollux reference simulator's semantics (docs/cluster.md, specs/pollux-reference-semantics).
   Pollux,
+  // The Tiresias authors' simulator's semantics (SymbioticLab/Tiresias, simulator/run_sim.py):
+  // the event-driven loop re-planning at every arrival, completion and policy wake-up, with no
+  // rounds and no restart cost; tiresias_sim_config() sets these (docs/cluster-simulator.md).
+  TiresiasSim,
 };
 
 struct SimConfig {
   SimProfile profile = SimProfile::Default;
-  double round_s = 60.0;           // scheduling round length
+  double round_s = 60.0;           // scheduling round length; +inf: no rounds (event-driven profiles)
   double restart_delay_s = 30.0;   // charged whenever a job's placement changes
   bool charge_first_start = true;  // also charge the restart delay when a job first starts
   // Fixed-duration jobs: fractional slowdown per server used beyond the fewest that could hold the
@@ -78,6 +82,10 @@ struct SimResult {
   int dropped_oversized = 0;
   bool timed_out = false;  // max_time_s reached with unfinished jobs
 };
+
+// The configuration of SimProfile::TiresiasSim: no rounds (round_s = +inf), restart delay 0 (also on
+// a first start), re-planning at every arrival and completion; the rest as SimConfig's defaults.
+SimConfig tiresias_sim_config();
 
 // Runs the simulation. Throws Error on bad input (e.g. an application with no profile) and
 // std::logic_error if the policy returns an invalid decision while config.validate is set.

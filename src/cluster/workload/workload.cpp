@@ -60,6 +60,7 @@ bool all_digits(std::string_view s) {
 std::string bundled_path(const std::string& name, const std::string& data_dir) {
   std::string_view n = name;
   if (n == "philly") return data_dir + "/traces/philly.csv";
+  if (n == "tiresias-60") return data_dir + "/tiresias/60_job.csv";
   if (n.rfind("pollux-0.5-", 0) == 0 && all_digits(n.substr(11)))
     return data_dir + "/workloads/workloads-0.5/workload-" + std::string(n.substr(11)) + ".csv";
   if (n.rfind("pollux-", 0) == 0 && all_digits(n.substr(7)))
@@ -83,7 +84,7 @@ std::string bundled_names(const std::string& data_dir) {
       out += (out.empty() ? "" : ", ") + prefix + std::to_string(ids.front()) + ".." + std::to_string(ids.back());
     }
   }
-  out += std::string(out.empty() ? "" : ", ") + "philly";
+  out += std::string(out.empty() ? "" : ", ") + "philly, tiresias-60";
   return out;
 }
 
@@ -285,10 +286,39 @@ ReadJobs read_philly(const CsvTable& t, const WorkloadOptions& options, const st
   return out;
 }
 
-enum class Format { Pollux, Philly, DmlkitTrace };
+// The trace format of the Tiresias authors' simulator (SymbioticLab/Tiresias simulator/README.md;
+// read by run_sim.py parse_job_file and jobs.py add_job): job_id,num_gpu,submit_time,iterations,
+// model_name,duration,interval. Its scheduler uses num_gpu, submit_time and duration only;
+// model_name is kept as the job's application label (a trace job: no profile is looked up).
+ReadJobs read_tiresias(const CsvTable& t) {
+  const int c_id = t.column("job_id"), c_gpus = t.column("num_gpu"), c_time = t.column("submit_time"),
+            c_dur = t.column("duration");
+  const int c_model = t.has_column("model_name") ? t.column("model_name") : -1;
+  const DemandColumns demand(t);
+  ReadJobs out;
+  out.gpu_field = "num_gpu";
+  out.jobs.reserve(t.rows());
+  for (size_t r = 0; r < t.rows(); ++r) {
+    Job j;
+    j.kind = WorkKind::FixedDuration;
+    j.name = require_name(t, r, c_id);
+    j.arrival_s = read_nonneg(t, r, c_time, "submit_time");
+    j.num_gpus = read_count(t, r, c_gpus);
+    j.duration_s = read_nonneg(t, r, c_dur, "duration");
+    if (c_model >= 0) j.application = std::string(t.str(r, c_model));
+    demand.apply(t, r, j);
+    j.source_file = t.path();
+    j.source_line = t.line_of(r);
+    out.jobs.push_back(std::move(j));
+  }
+  return out;
+}
+
+enum class Format { Pollux, Philly, DmlkitTrace, Tiresias };
 
 Format detect_format(const CsvTable& t) {
   if (t.has_column("timestamp")) return Format::Philly;
+  if (t.has_column("job_id") && t.has_column("num_gpu") && t.has_column("submit_time")) return Format::Tiresias;
   if (t.has_column("num_replicas") || t.has_column("batch_size")) return Format::Pollux;
   if (t.has_column("num_gpus") || t.has_column("duration")) return Format::DmlkitTrace;
   std::string header;
@@ -296,7 +326,8 @@ Format detect_format(const CsvTable& t) {
   throw Error(t.path(), 1, "",
               "unrecognised workload header '" + header +
                   "' (expected name,time,application,num_replicas,batch_size or "
-                  "timestamp,duration,num_gpus,gpu_time,cluster or name,time,num_gpus,duration[,application])");
+                  "timestamp,duration,num_gpus,gpu_time,cluster or name,time,num_gpus,duration[,application] or "
+                  "job_id,num_gpu,submit_time,iterations,model_name,duration,interval)");
 }
 
 std::string filter_description(const WorkloadOptions& o) {
@@ -351,6 +382,9 @@ Workload load_workload(const std::string& name_or_path, const WorkloadOptions& o
       break;
     case Format::DmlkitTrace:
       read = read_dmlkit_trace(table);
+      break;
+    case Format::Tiresias:
+      read = read_tiresias(table);
       break;
   }
 

@@ -24,12 +24,13 @@ struct WorkloadOptions {
   bool drop_oversized = false;
 };
 
-// Resolves a bundled name (e.g. "pollux-6", "pollux-0.5-3", "philly") or a path to a file.
+// Resolves a bundled name (e.g. "pollux-6", "pollux-0.5-3", "philly", "tiresias-60") or a path.
 std::string resolve_workload_path(const std::string& name_or_path, const std::string& data_dir);
 // Reads a workload, recognising the format from the header:
 //   name,time,application,num_replicas,batch_size            -> Pollux-style (WorkKind::Profile)
 //   timestamp,duration,num_gpus,gpu_time,cluster            -> Philly trace (FixedDuration)
 //   name,time,num_gpus,duration[,application]               -> dmlkit trace (FixedDuration)
+//   job_id,num_gpu,submit_time,...,duration,...             -> Tiresias simulator's trace (FixedDuration)
 Workload load_workload(const std::string& name_or_path, const WorkloadOptions& options);
 
 struct SyntheticSpec {

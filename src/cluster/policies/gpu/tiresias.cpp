@@ -7,7 +7,10 @@
 //      included) since it last entered queue 0 ("2D"; `tiresias.service=time` uses the time alone).
 //   2. K priority queues; a new job enters queue 0; a running job whose service reaches the
 //      threshold of its queue moves to the tail of the next queue (straight to the queue its service
-//      belongs to: decisions are rounds apart, not exact queue-jump events).
+//      belongs to, should a decision come late). The policy asks the simulator to wake it at the
+//      next threshold crossing or promotion (Policy::next_wakeup_s, as the authors' simulator's
+//      "next_job_jump" in run_sim.py, dlas_sim_jobs), so in the event-driven loop queue changes
+//      happen at their exact times whatever the round length.
 //   3. Starvation avoidance (PROMOTE knob): a waiting job in a lower queue whose waiting time since
 //      its last promotion (counted once it has run) reaches knob x its service time since then is
 //      reset to zero service and moves to the tail of queue 0 (the simulator's rule; 0 disables).
@@ -28,6 +31,17 @@
 //                                  so that a long job cannot starve behind a stream of short ones
 //   tiresias.service=gpu-time      or "time" (the simulator's dlas)
 //   tiresias.pending_to_tail=1     step 6 on (1) or off (0)
+//   tiresias.wakeup=exact          when to ask to be woken for the next queue change: "exact" (the
+//                                  crossing time), "whole-s" (rounded up to a whole second: the
+//                                  authors' integer clock as their code intends) or "authors" (their
+//                                  "next_job_jump" formula as it runs: for GPU-time service it
+//                                  divides (limit - executed seconds) by the GPUs with floor
+//                                  division, so a demotion can be noticed late; the default of the
+//                                  tiresias-sim profile)
+// With PolicyOptions::profile == "tiresias-sim" the defaults become those of the authors' simulator's
+// `--schedule=dlas` (SymbioticLab/Tiresias simulator/run_sim.py dlas_sim_jobs; queues and limits
+// from jobs.py _TFJobs.__init__: 3 queues, limits 3250, 7200 s): service "time", no promotion
+// (dlas-gpu is service=gpu-time, dlas-gpu-2 adds promote_knob=2); the rest as above.
 // With PolicyOptions::profile == "pollux" the defaults become those of the Pollux study's copy of
 // Tiresias (specs/pollux-reference-semantics.md): 2 queues, threshold 57600 GPU-s (16 GPU-hours),
 // no promotion, no step 6, and placement "most-free" (repeatedly all free GPUs of the server with
@@ -67,6 +81,7 @@ class TiresiasPolicy final : public Policy {
  public:
   explicit TiresiasPolicy(const PolicyOptions& options) {
     const bool pollux = options.profile == "pollux";
+    const bool authors = options.profile == "tiresias-sim";
     const double queues = options.param("tiresias.queues", pollux ? 2 : 3);
     if (!(queues >= 1) || queues != std::floor(queues) || queues > 64)
       throw Error("--policy-param tiresias.queues: must be a whole number from 1 to 64");
@@ -76,24 +91,35 @@ class TiresiasPolicy final : public Policy {
       throw Error("--policy-param tiresias.thresholds: " + std::to_string(num_queues_) + " queues need " +
                   std::to_string(num_queues_ - 1) + " thresholds");
     thresholds_.resize(num_queues_ - 1);
-    promote_knob_ = options.param("tiresias.promote_knob", pollux ? 0 : 2);
+    promote_knob_ = options.param("tiresias.promote_knob", pollux || authors ? 0 : 2);
     if (!(promote_knob_ >= 0) || !std::isfinite(promote_knob_))
       throw Error("--policy-param tiresias.promote_knob: must be a non-negative number");
-    const std::string service = options.param_str("tiresias.service", "gpu-time");
+    const std::string service = options.param_str("tiresias.service", authors ? "time" : "gpu-time");
     if (service != "gpu-time" && service != "time")
       throw Error("--policy-param tiresias.service: 'gpu-time' or 'time', not '" + service + "'");
     gpu_time_ = service == "gpu-time";
     pending_to_tail_ = options.param("tiresias.pending_to_tail", pollux ? 0 : 1) != 0;
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
     if (const std::string* v = options.find_param("tiresias.placement")) placement_ = parse_placement_kind(*v);
+    const std::string wakeup = options.param_str("tiresias.wakeup", authors ? "authors" : "exact");
+    if (wakeup == "exact")
+      wakeup_ = Wakeup::Exact;
+    else if (wakeup == "whole-s")
+      wakeup_ = Wakeup::WholeSeconds;
+    else if (wakeup == "authors")
+      wakeup_ = Wakeup::Authors;
+    else
+      throw Error("--policy-param tiresias.wakeup: 'exact', 'whole-s' or 'authors', not '" + wakeup + "'");
     queues_.resize(num_queues_);
   }
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     const double now = view.now_s;
     // Same jobs as at the last decision and no threshold crossed since: the walk would return the
-    // placements the jobs already hold (out starts as them), so there is nothing to do.
-    if (now < next_change_s_ && same_jobs(jobs)) return;
+    // placements the jobs already hold (out starts as them), so there is nothing to do. At a
+    // wake-up time the decision is always made: with tiresias.wakeup=authors it may come before
+    // the crossing, and it must then compute the next wake-up as the authors' loop does.
+    if (now < next_change_s_ && now < next_jump_s_ && same_jobs(jobs)) return;
     ++stamp_;
     // Note the jobs of this view; admit new ones to queue 0 in arrival order.
     ids_.resize(jobs.size());
@@ -124,11 +150,11 @@ class TiresiasPolicy final : public Policy {
       if (v.running()) {
         const double service = gpu_time_ ? executed_s * request(v) : executed_s;
         int q = st.queue;
-        while (q < num_queues_ - 1 && service >= thresholds_[q]) ++q;
+        while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
         if (q != st.queue) move(ids_[i], q);
       } else {
         if (executed_s > 0) st.pending_s += now - st.last_check_s;
-        if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0 && st.pending_s >= executed_s * promote_knob_) {
+        if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0 && reached(st.pending_s, executed_s * promote_knob_)) {
           st.executed_offset_s = v.executed_s;
           st.pending_s = 0;
           move(ids_[i], 0);
@@ -184,6 +210,8 @@ class TiresiasPolicy final : public Policy {
     remember(now, jobs, out);
   }
 
+  double next_wakeup_s(const ClusterView&, std::span<const JobView>) const override { return next_jump_s_; }
+
  private:
   struct JobState {
     int queue = -1;                // -1: not seen yet
@@ -195,6 +223,10 @@ class TiresiasPolicy final : public Policy {
   };
 
   static int request(const JobView& v) { return std::max(1, v.job->num_gpus); }
+
+  // `value` has reached `limit`, up to rounding: at a wake-up time the simulator's sum of the run's
+  // stretches may fall an ulp short of the predicted crossing.
+  static bool reached(double value, double limit) { return value >= limit - 1e-9 * std::max(1.0, std::fabs(limit)); }
 
   bool same_jobs(std::span<const JobView> jobs) const {
     if (jobs.size() != last_jobs_.size()) return false;
@@ -209,21 +241,46 @@ class TiresiasPolicy final : public Policy {
   // the check on the safe side of rounding.
   void remember(double now, std::span<const JobView> jobs, std::span<Placement> out) {
     last_jobs_.resize(jobs.size());
-    double next = std::numeric_limits<double>::infinity();
+    double next = std::numeric_limits<double>::infinity();  // exact: for the early return
+    double wake = std::numeric_limits<double>::infinity();  // as tiresias.wakeup asks
     for (size_t i = 0; i < jobs.size(); ++i) {
       const JobView& v = jobs[i];
       last_jobs_[i] = v.job;
       const JobState& st = state_[ids_[i]];
       const double executed_s = v.executed_s - st.executed_offset_s;
+      double exact = std::numeric_limits<double>::infinity(), authors = exact;
       if (!out[i].empty()) {
         if (st.queue < num_queues_ - 1) {
           const double per_s = gpu_time_ ? request(v) : 1.0;
-          next = std::min(next, now + (thresholds_[st.queue] / per_s - executed_s));
+          const double limit = thresholds_[st.queue];
+          exact = now + (limit / per_s - executed_s);
+          // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
+          // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
+          authors =
+              now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s) : limit - std::floor(executed_s));
         }
       } else if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0) {
-        next = std::min(next, now + (executed_s * promote_knob_ - st.pending_s));
+        exact = now + (executed_s * promote_knob_ - st.pending_s);
+        authors = now + std::floor(executed_s * promote_knob_ - st.pending_s);
+      }
+      next = std::min(next, exact);
+      switch (wakeup_) {
+        case Wakeup::Exact:
+          wake = std::min(wake, exact);
+          break;
+        case Wakeup::WholeSeconds:
+          if (std::isfinite(exact)) {
+            double t = std::ceil(exact - 1e-9 * std::max(1.0, std::fabs(exact)));
+            if (t <= now) t = std::floor(now) + 1;
+            wake = std::min(wake, t);
+          }
+          break;
+        case Wakeup::Authors:
+          if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
+          break;
       }
     }
+    next_jump_s_ = wake;
     next_change_s_ = next - 1e-6 * std::max(1.0, std::fabs(next));
   }
 
@@ -240,6 +297,7 @@ class TiresiasPolicy final : public Policy {
   bool gpu_time_ = true;
   bool pending_to_tail_ = true;
   PlacementKind placement_ = PlacementKind::Consolidate;
+  enum class Wakeup { Exact, WholeSeconds, Authors } wakeup_ = Wakeup::Exact;
 
   std::vector<std::vector<int>> queues_;  // job ids, in queue order
   std::vector<JobState> state_;           // by job id
@@ -250,6 +308,7 @@ class TiresiasPolicy final : public Policy {
   std::vector<int> ids_;               // job id per view index, this decision
   std::vector<const Job*> last_jobs_;  // the jobs of the last full decision, in view order
   double next_change_s_ = -std::numeric_limits<double>::infinity();
+  double next_jump_s_ = std::numeric_limits<double>::infinity();  // exact time of that change
 };
 
 }  // namespace
