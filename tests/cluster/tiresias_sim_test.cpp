@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "apps/cli_test_util.h"
 #include "cluster/policy.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/sim/simulator.h"
@@ -116,6 +118,35 @@ TEST(TiresiasSim, ReproducesTheAuthorsFiguresOnTheir60JobTrace) {
   EXPECT_EQ(m.preemptions, 0);
 }
 
+// The command of the issue, through the CLI: their trace by name, their figures; the profile's
+// settings are recorded in results.json (no rounds: null; restart delay 0; first-fit placement).
+TEST(TiresiasSim, CommandLineGivesTheirFigures) {
+  dmlkit::testing::TempDir dir("tiresias-sim");
+  for (const std::string policy : {"tiresias", "fifo"}) {
+    const auto r = dmlkit::testing::run_cli({"cluster", "simulate", "--profile", "tiresias-sim", "--workload",
+                                             "tiresias-60", "--cluster", "16x4", "--policy", policy, "--format", "csv",
+                                             "--data-dir", kData, "--out", dir.path("out")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find(policy + ",178.4167,125.0,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(",3271.0,"), std::string::npos) << r.out;
+    std::ifstream f(dir.path("out/results.json"));
+    const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_NE(json.find("\"round_s\": null"), std::string::npos) << json.substr(0, 800);
+    EXPECT_NE(json.find("\"restart_delay_s\": 0.0"), std::string::npos);
+    EXPECT_NE(json.find("\"placement\": \"first-fit\""), std::string::npos);
+  }
+  // An explicit --round / --restart-delay still applies under the profile.
+  const auto r = dmlkit::testing::run_cli(
+      {"cluster",  "simulate", "--profile",  "tiresias-sim", "--workload", "tiresias-60",     "--cluster",
+       "16x4",     "--policy", "tiresias",   "--round",      "60",         "--restart-delay", "30",
+       "--format", "csv",      "--data-dir", kData,          "--out",      dir.path("out")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("tiresias,178.4167,"), std::string::npos) << r.out;  // first starts stay free
+  std::ifstream f(dir.path("out/results.json"));
+  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"round_s\": 60.0"), std::string::npos) << json.substr(0, 800);
+}
+
 // dmlkit's own defaults are not the authors': a 30 s restart delay charged also on a first start
 // (and, for tiresias, GPU-time service with promotion knob 2). On the same trace every job pays
 // the delay once: the average JCT is 30 s (17%) higher.
@@ -164,6 +195,14 @@ TEST(TiresiasSim, GpuTimeWakeupFollowsTheAuthorsArithmetic) {
     EXPECT_DOUBLE_EQ(r.jobs[0].finish_s, 2100);
     EXPECT_EQ(r.jobs[0].preemptions, 1);
   }
+  // Without wake-ups and without rounds, the demotion is noticed only at the next event: A's own
+  // completion at 2000 s, so B waits for it.
+  PolicyOptions none = authors_options();
+  none.params["tiresias.service"] = "gpu-time";
+  none.params["tiresias.wakeup"] = "none";
+  const SimResult r = run(w, ClusterSpec::homogeneous(1, 8), "tiresias", none, tiresias_sim_config());
+  EXPECT_DOUBLE_EQ(r.jobs[1].first_start_s, 2000);
+  EXPECT_EQ(r.jobs[0].preemptions, 0);
   PolicyOptions bad = authors_options();
   bad.params["tiresias.wakeup"] = "sometimes";
   EXPECT_THROW(make_policy("tiresias", bad), Error);

@@ -37,7 +37,8 @@
 //                                  "next_job_jump" formula as it runs: for GPU-time service it
 //                                  divides (limit - executed seconds) by the GPUs with floor
 //                                  division, so a demotion can be noticed late; the default of the
-//                                  tiresias-sim profile)
+//                                  tiresias-sim profile) or "none" (no wake-ups: queue changes
+//                                  wait for the next round or event, as before issue 11)
 // With PolicyOptions::profile == "tiresias-sim" the defaults become those of the authors' simulator's
 // `--schedule=dlas` (SymbioticLab/Tiresias simulator/run_sim.py dlas_sim_jobs; queues and limits
 // from jobs.py _TFJobs.__init__: 3 queues, limits 3250, 7200 s): service "time", no promotion
@@ -108,8 +109,10 @@ class TiresiasPolicy final : public Policy {
       wakeup_ = Wakeup::WholeSeconds;
     else if (wakeup == "authors")
       wakeup_ = Wakeup::Authors;
+    else if (wakeup == "none")
+      wakeup_ = Wakeup::None;
     else
-      throw Error("--policy-param tiresias.wakeup: 'exact', 'whole-s' or 'authors', not '" + wakeup + "'");
+      throw Error("--policy-param tiresias.wakeup: 'exact', 'whole-s', 'authors' or 'none', not '" + wakeup + "'");
     queues_.resize(num_queues_);
   }
 
@@ -278,6 +281,8 @@ class TiresiasPolicy final : public Policy {
         case Wakeup::Authors:
           if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
           break;
+        case Wakeup::None:
+          break;
       }
     }
     next_jump_s_ = wake;
@@ -297,7 +302,7 @@ class TiresiasPolicy final : public Policy {
   bool gpu_time_ = true;
   bool pending_to_tail_ = true;
   PlacementKind placement_ = PlacementKind::Consolidate;
-  enum class Wakeup { Exact, WholeSeconds, Authors } wakeup_ = Wakeup::Exact;
+  enum class Wakeup { Exact, WholeSeconds, Authors, None } wakeup_ = Wakeup::Exact;
 
   std::vector<std::vector<int>> queues_;  // job ids, in queue order
   std::vector<JobState> state_;           // by job id
