@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "dmlkit/commands.h"
 #include "live/controller.h"
+#include "live/slurm_client.h"
 
 namespace dmlkit::app {
 

@@ -1,13 +1,18 @@
-// The live controller: runs a registered cluster Policy against a real Slurm cluster. Every round
-// it builds the same ClusterView / JobView the simulator builds (from squeue/sinfo), calls the same
-// Policy object, and applies the decisions through scontrol:
-//   place    -> scontrol update JobId=X NumNodes=k-k NodeList=... Gres=gpu:g StartTime=now; release
-//   preempt  -> scontrol requeuehold X
-//   move     -> requeuehold, then place + release on the new nodes
+// The live controller: runs a registered cluster Policy against a real cluster manager (Slurm,
+// through the ClusterBackend interface of live/cluster_backend.h; tests use the in-memory
+// FakeSlurm). Every round it builds the same ClusterView / JobView the simulator builds (from the
+// backend's jobs and nodes), calls the same Policy object, turns the decisions into actions (the
+// pure step of live/reshape.h) and applies them:
+//   place    -> place on nodes (scontrol update JobId=X NumNodes=k-k NodeList=... Gres=gpu:g
+//               StartTime=now), then release
+//   preempt  -> requeue_hold (scontrol requeuehold X)
+//   move     -> requeue_hold, then place + release on the new nodes once Slurm shows it held
 // Jobs the controller has not placed are kept held (it holds any pending job it did not release,
-// e.g. one Slurm requeued after a node failure). Its own state (dense job ids, attained service,
-// which jobs it released where) is a small JSON file written atomically after every change, so it
-// can be killed and restarted at any time; everything else is re-derived from Slurm.
+// e.g. one Slurm requeued after a node failure). What policies read about a job's history
+// (cluster::JobAccount: attained service, preemptions, restarts) is kept exactly as the simulator
+// keeps it. Its own state (dense job ids, that accounting, which jobs it released where) is a
+// small JSON file written atomically after every change, so it can be killed and restarted at any
+// time; everything else is re-derived from the backend.
 // Security: it never runs a job's command, never gives a job more GPUs than its Slurm request, and
 // refuses to start if it cannot authenticate to slurmctld (docs/live-mode.md).
 #pragma once
@@ -20,8 +25,10 @@
 #include <vector>
 
 #include "cluster/policy.h"
+#include "cluster/sim/job_accounting.h"
 #include "cluster/speed/progress_model.h"
-#include "live/slurm_client.h"
+#include "live/cluster_backend.h"
+#include "live/reshape.h"
 
 namespace dmlkit::live {
 
@@ -60,21 +67,23 @@ struct RoundStat {
 
 class Controller {
  public:
-  Controller(const SlurmClient& slurm, cluster::Policy& policy, ControllerOptions options);
+  Controller(ClusterBackend& backend, cluster::Policy& policy, ControllerOptions options);
   ~Controller();
 
-  // Checks that Slurm answers and authenticates us (waits and retries while it is unreachable,
-  // until `give_up` returns true) and loads the state file. Throws Error if Slurm refuses our
-  // credentials or we lack operator rights.
+  // Checks that the backend answers and authenticates us (waits and retries while it is
+  // unreachable, until `give_up` returns true) and loads the state file. Throws Error if it refuses
+  // our credentials or we lack operator rights.
   void start(const std::function<bool()>& give_up = {});
 
   // Updates the accounting (attained service, executed time, oracles) from a poll taken at
-  // `wall_s` (seconds since the epoch). Returns true if a job arrived or finished.
+  // `wall_s` (seconds since the epoch, on the backend's clock). Returns true if a job arrived or
+  // finished, or a deferred restart may now go ahead.
   bool observe(const SlurmSnapshot& snap, double wall_s);
   // One decision round on the last observed snapshot: asks the policy and applies its decisions.
   RoundStat round(double wall_s);
-  // Poll / decide loop until `stop` returns true. Never throws for Slurm being unreachable: it logs
-  // and retries with back-off. `on_poll` (may be empty) sees every snapshot (replay's emulator).
+  // Poll / decide loop until `stop` returns true, on the backend's clock. Never throws for Slurm
+  // being unreachable: it logs and retries with back-off. `on_poll` (may be empty) sees every
+  // snapshot (replay's emulator).
   void run(const std::function<bool()>& stop, const std::function<void(const SlurmSnapshot&, double)>& on_poll = {});
 
   double model_time(double wall_s) const { return (wall_s - t0_wall_s_) / options_.time_scale; }
@@ -86,7 +95,9 @@ class Controller {
   const std::set<int64_t>& finished() const { return finished_; }
   // Jobs pending or running that the controller tracks (after the last observe).
   size_t tracked_jobs() const { return jobs_.size(); }
-  static double wall_now();
+  // What the policy reads about a tracked job's history (null if the controller does not track it).
+  const cluster::JobAccount* account(int64_t slurm_id) const;
+  static double wall_now();  // the system clock (seconds since the epoch)
 
  private:
   struct Segment {
@@ -95,12 +106,11 @@ class Controller {
   };
   struct Tracked {
     int64_t slurm_id = 0;
-    cluster::Job job;                                  // job.id: dense id, stable across restarts
-    int cap_gpus = 0;                                  // never place more than this (the user's request)
-    bool released = false;                             // the controller released it with `decided`
-    std::vector<std::pair<std::string, int>> decided;  // node, GPUs
-    double attained_gpu_s = 0, executed_s = 0, last_stopped_s = 0, queued_since_s = 0;
-    int preemptions = 0, restarts = 0;
+    cluster::Job job;             // job.id: dense id, stable across restarts
+    int cap_gpus = 0;             // never place more than this (the user's request)
+    bool released = false;        // the controller released it with `decided`
+    Alloc decided;                // node, GPUs
+    cluster::JobAccount account;  // what the policy reads (shared with the simulator)
     bool was_running = false;
     bool restart_pending = false;  // preempted to be placed elsewhere (transient, not saved)
     // Nodes it was requeued from and when (wall s): slurmd refuses to launch a job in the same
@@ -108,22 +118,51 @@ class Controller {
     // those nodes waits until requeue_ready_wall_s (transient, not saved).
     std::vector<std::string> requeued_nodes;
     double requeue_ready_wall_s = 0;
-    std::vector<std::pair<std::string, int>> last_alloc;  // last observed running allocation
-    std::vector<Segment> segments;                        // oracle history (placement, model seconds)
-    std::unique_ptr<cluster::JobProgress> progress;       // oracle
-    const SlurmJob* slurm = nullptr;                      // this poll's record (valid until the next observe)
+    Alloc last_alloc;                                // last observed running allocation
+    std::vector<Segment> segments;                   // oracle history (placement, model seconds)
+    std::unique_ptr<cluster::JobProgress> progress;  // oracle
+    const SlurmJob* slurm = nullptr;                 // this poll's record (valid until the next observe)
+  };
+  // What observe() found in one poll.
+  struct Observed {
+    bool event = false;    // a round should follow
+    bool changed = false;  // the state file must be written
+    std::set<int64_t> seen;
+  };
+  // The policy's input for one round, with the planner's view of each job.
+  struct RoundInput {
+    cluster::ClusterSpec cluster;  // usable GPUs only
+    std::vector<Tracked*> order;   // by arrival, then dense id
+    std::vector<cluster::JobView> views;
+    std::vector<PlanJob> plan;
   };
 
+  // start()
+  void connect(const std::function<bool()>& give_up);
+  // state file
   void load_state();
   void save_state() const;
   void log_decision(const Decision& d);
   void log_line(const std::string& line) const;
+  // observe()
+  void observe_job(const SlurmJob& j, double model_now, double dt, double wall_s, Observed& o);
+  void forget_departed(Observed& o);
   Tracked& track(const SlurmJob& j, double model_now, double wall_s);
   void make_oracle(Tracked& t) const;
+  void credit_run(Tracked& t, double dt);
+  void note_started(Tracked& t, const Alloc& alloc);
+  void note_stopped(Tracked& t, double model_now, double wall_s);
+  // round()
+  std::vector<int64_t> unplaced_pending();
+  cluster::ClusterSpec usable_cluster() const;
+  RoundInput build_round_input();
+  void hold_unplaced(const std::vector<int64_t>& ids, double model_now, double wall_s);
+  void apply_stop(const PlannedAction& a, Tracked& t, double model_now, double wall_s);
+  void apply_start(const PlannedAction& a, Tracked& t, double model_now);
   int server_of(const std::string& node) const;
-  cluster::Placement to_placement(const std::vector<std::pair<std::string, int>>& alloc) const;
+  cluster::Placement to_placement(const Alloc& alloc) const;
 
-  const SlurmClient& slurm_;
+  ClusterBackend& backend_;
   cluster::Policy& policy_;
   ControllerOptions options_;
   double t0_wall_s_ = 0;

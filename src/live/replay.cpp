@@ -65,7 +65,7 @@ struct Emulated {
 
 // Cancels every submitted job when the replay ends, however it ends.
 struct CancelGuard {
-  const SlurmClient& slurm;
+  ClusterBackend& slurm;
   std::vector<Emulated>& jobs;
   ~CancelGuard() {
     for (const auto& e : jobs)
@@ -80,7 +80,7 @@ struct CancelGuard {
 
 }  // namespace
 
-ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
+ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (o.work_dir.empty()) throw Error("replay: no work directory");
@@ -254,10 +254,16 @@ ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& o) {
       if (e.job->kind == cl::WorkKind::FixedDuration) meta.duration_s = e.job->duration_s;
       meta.name = e.name;
       const std::string done = o.work_dir + "/done/" + e.name;
-      e.slurm_id = slurm.submit(
-          {"-J", "dmlkit-" + e.name, "-N", std::to_string(e.nodes), "--gres=gpu:" + std::to_string(e.gpus_per_node),
-           "--comment=" + format_job_meta(meta), "-o", o.work_dir + "/out/%j.out", "--chdir=" + o.work_dir},
-          script, {fs::absolute(done).string()});
+      JobRequest q;
+      q.name = "dmlkit-" + e.name;
+      q.nodes = e.nodes;
+      q.gpus_per_node = e.gpus_per_node;
+      q.comment = format_job_meta(meta);
+      q.script = script;
+      q.script_args = {fs::absolute(done).string()};
+      q.output = o.work_dir + "/out/%j.out";
+      q.work_dir = o.work_dir;
+      e.slurm_id = slurm.submit(q);
       e.submitted = true;
       e.arrival_wall_s = t0 + e.job->arrival_s * o.time_scale;
       by_id[e.slurm_id] = static_cast<size_t>(&e - em.data());

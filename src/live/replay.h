@@ -64,7 +64,7 @@ struct ReplayResult {
 
 // Runs the replay (Slurm must be reachable; the cluster is read from sinfo). Cancels every job it
 // submitted before returning, also on error.
-ReplayResult run_replay(const SlurmClient& slurm, const ReplayOptions& options);
+ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& options);
 
 // The Slurm request for `gpus` GPUs on nodes of `gpus_per_node`: {nodes, GPUs per node} with
 // nodes x per-node == gpus, fewest nodes first; {0, 0} if impossible on `max_nodes` nodes.

@@ -1,8 +1,11 @@
 // Slurm client: subprocess calls with timeouts and failure classification.
 #include "live/slurm_client.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "core/error.h"
 
@@ -44,7 +47,7 @@ SlurmError::Kind classify_slurm_failure(const ProcessResult& r) {
 
 SlurmClient::SlurmClient(SlurmClientOptions options) : options_(std::move(options)) {}
 
-ProcessResult SlurmClient::run(std::vector<std::string> argv) const {
+ProcessResult SlurmClient::run(std::vector<std::string> argv) {
   if (!options_.bin_dir.empty()) argv[0] = options_.bin_dir + "/" + argv[0];
   std::vector<std::pair<std::string, std::string>> env;
   if (!options_.slurm_conf.empty()) env.emplace_back("SLURM_CONF", options_.slurm_conf);
@@ -52,7 +55,7 @@ ProcessResult SlurmClient::run(std::vector<std::string> argv) const {
   return run_process(argv, env, options_.timeout_s);
 }
 
-ProcessResult SlurmClient::run_checked(std::vector<std::string> argv) const {
+ProcessResult SlurmClient::run_checked(std::vector<std::string> argv) {
   std::string shown;
   for (const auto& a : argv) shown += (shown.empty() ? "" : " ") + a;
   ProcessResult r = run(argv);
@@ -82,30 +85,23 @@ auto parse_or_classify(const ProcessResult& r, const char* what, Parse parse) ->
   }
 }
 
-std::vector<SlurmJob> SlurmClient::jobs() const {
+std::vector<SlurmJob> SlurmClient::jobs() {
   const ProcessResult r = run_checked({"squeue", "--json"});
   return parse_or_classify(r, "squeue --json", parse_squeue_json);
 }
 
-std::vector<SlurmNode> SlurmClient::nodes() const {
+std::vector<SlurmNode> SlurmClient::nodes() {
   const ProcessResult r = run_checked({"sinfo", "--json"});
   return parse_or_classify(r, "sinfo --json", parse_sinfo_json);
 }
 
-SlurmSnapshot SlurmClient::snapshot() const {
-  SlurmSnapshot s;
-  s.nodes = nodes();
-  s.jobs = jobs();
-  return s;
-}
-
-std::string SlurmClient::show_job(int64_t id) const {
+std::string SlurmClient::show_job(int64_t id) {
   return run_checked({"scontrol", "show", "job", "-o", "-d", std::to_string(id)}).out;
 }
 
-std::string SlurmClient::show_config() const { return run_checked({"scontrol", "show", "config"}).out; }
+std::string SlurmClient::show_config() { return run_checked({"scontrol", "show", "config"}).out; }
 
-void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) const {
+void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
   if (nodes.empty() || gpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
   std::string list;
   for (const auto& n : nodes) {
@@ -121,22 +117,51 @@ void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int g
                "NodeList=" + list, "Gres=gpu:" + std::to_string(gpus_per_node), "StartTime=now"});
 }
 
-void SlurmClient::release(int64_t id) const { run_checked({"scontrol", "release", std::to_string(id)}); }
-void SlurmClient::hold(int64_t id) const { run_checked({"scontrol", "hold", std::to_string(id)}); }
-void SlurmClient::requeue_hold(int64_t id) const { run_checked({"scontrol", "requeuehold", std::to_string(id)}); }
-void SlurmClient::cancel(int64_t id) const { run_checked({"scancel", std::to_string(id)}); }
+void SlurmClient::release(int64_t id) { run_checked({"scontrol", "release", std::to_string(id)}); }
+void SlurmClient::hold(int64_t id) { run_checked({"scontrol", "hold", std::to_string(id)}); }
+void SlurmClient::requeue_hold(int64_t id) { run_checked({"scontrol", "requeuehold", std::to_string(id)}); }
+void SlurmClient::cancel(int64_t id) { run_checked({"scancel", std::to_string(id)}); }
 
-int64_t SlurmClient::submit(const std::vector<std::string>& args, const std::string& script,
-                            const std::vector<std::string>& script_args) const {
-  std::vector<std::string> argv = {"sbatch", "--parsable", "-H"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.push_back(script);
-  argv.insert(argv.end(), script_args.begin(), script_args.end());
+int64_t SlurmClient::submit(const JobRequest& q) {
+  std::vector<std::string> argv = {"sbatch", "--parsable", "-H", "-N", std::to_string(q.nodes), "-o", q.output};
+  if (!q.name.empty()) argv.push_back("--job-name=" + q.name);
+  if (q.gpus_per_node > 0) argv.push_back("--gres=gpu:" + std::to_string(q.gpus_per_node));
+  if (!q.comment.empty()) argv.push_back("--comment=" + q.comment);
+  if (!q.work_dir.empty()) argv.push_back("--chdir=" + q.work_dir);
+  argv.push_back(q.script);
+  argv.insert(argv.end(), q.script_args.begin(), q.script_args.end());
   const ProcessResult r = run_checked(argv);
   std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
   if (id.empty() || !std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isdigit(c); }))
     throw SlurmError(SlurmError::Kind::Command, "sbatch: unexpected output '" + r.out + "'");
   return std::stoll(id);
+}
+
+std::string operator_rights_problem(const std::string& config, uid_t uid) {
+  std::istringstream in(config);
+  std::string line, slurm_user, accounting;
+  auto value = [&](const std::string& key) -> std::string {
+    if (line.compare(0, key.size() + 1, key + " ") != 0) return {};
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) return {};
+    std::string v = line.substr(eq + 1);
+    v.erase(0, v.find_first_not_of(' '));
+    return v;
+  };
+  while (std::getline(in, line)) {
+    if (line.compare(0, 10, "SlurmUser ") == 0) slurm_user = value("SlurmUser");
+    if (line.compare(0, 22, "AccountingStorageType ") == 0) accounting = value("AccountingStorageType");
+  }
+  const bool is_slurm_user = slurm_user.find("(" + std::to_string(uid) + ")") != std::string::npos;
+  if (uid != 0 && !is_slurm_user && accounting == "accounting_storage/none")
+    return "live mode needs Slurm operator rights: run as root or as SlurmUser " + slurm_user +
+           " (this cluster has no accounting database, so there are no other operators)";
+  return {};
+}
+
+void SlurmClient::check_operator_rights() {
+  const std::string problem = operator_rights_problem(show_config(), getuid());
+  if (!problem.empty()) throw Error(problem);
 }
 
 }  // namespace dmlkit::live

@@ -24,15 +24,19 @@ inline std::string sleep_script(const SlurmLab& lab) {
   return path;
 }
 
-inline int64_t submit_sleep(const SlurmClient& slurm, const SlurmLab& lab, int nodes, int gpus_per_node, double seconds,
+inline int64_t submit_sleep(ClusterBackend& slurm, const SlurmLab& lab, int nodes, int gpus_per_node, double seconds,
                             const std::string& comment = "") {
-  std::vector<std::string> args = {"-N", std::to_string(nodes), "--gres=gpu:" + std::to_string(gpus_per_node),
-                                   "-o", "/dev/null",           "--chdir=" + lab.dir()};
-  if (!comment.empty()) args.push_back("--comment=" + comment);
-  return slurm.submit(args, sleep_script(lab), {std::to_string(seconds)});
+  JobRequest q;
+  q.nodes = nodes;
+  q.gpus_per_node = gpus_per_node;
+  q.comment = comment;
+  q.script = sleep_script(lab);
+  q.script_args = {std::to_string(seconds)};
+  q.work_dir = lab.dir();
+  return slurm.submit(q);
 }
 
-inline std::map<int64_t, SlurmJob> jobs_by_id(const SlurmClient& slurm) {
+inline std::map<int64_t, SlurmJob> jobs_by_id(ClusterBackend& slurm) {
   std::map<int64_t, SlurmJob> m;
   for (auto& j : slurm.jobs()) m[j.id] = j;
   return m;
@@ -49,7 +53,7 @@ bool wait_for(Pred pred, double timeout_s, double poll_s = 0.2) {
   return pred();
 }
 
-inline bool all_completed(const SlurmClient& slurm, const std::vector<int64_t>& ids) {
+inline bool all_completed(ClusterBackend& slurm, const std::vector<int64_t>& ids) {
   try {
     auto jobs = jobs_by_id(slurm);
     for (int64_t id : ids)

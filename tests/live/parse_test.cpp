@@ -118,6 +118,20 @@ TEST(LiveClient, ClassifiesFailures) {
   EXPECT_EQ(classify_slurm_failure(r), SlurmError::Kind::Unreachable);
 }
 
+TEST(LiveClient, OperatorRightsFromTheConfig) {
+  const std::string no_db =
+      "SlurmUser               = slurm(64030)\nAccountingStorageType   = accounting_storage/none\n";
+  EXPECT_EQ(operator_rights_problem(no_db, 0), "");      // root
+  EXPECT_EQ(operator_rights_problem(no_db, 64030), "");  // SlurmUser
+  const std::string refused = operator_rights_problem(no_db, 1000);
+  EXPECT_NE(refused.find("operator rights"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("slurm(64030)"), std::string::npos) << refused;
+  // With an accounting database Slurm decides at the first update.
+  EXPECT_EQ(
+      operator_rights_problem("SlurmUser = slurm(64030)\nAccountingStorageType = accounting_storage/slurmdbd\n", 1000),
+      "");
+}
+
 TEST(LiveProcess, ArgumentsAreNotInterpretedByAShell) {
   const ProcessResult r = run_process({"printf", "%s|", "a b", "$(echo x);true"}, {{"DMLKIT_T", "1"}}, 10);
   ASSERT_TRUE(r.ok());

@@ -86,8 +86,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
       throw Error(job.source_file, job.source_line, "time", "arrival time is not a finite number");
     jobs_[j].job = &job;
     jobs_[j].progress = make_job_progress(job, popts);
-    jobs_[j].last_stopped_s = job.arrival_s;
-    jobs_[j].queued_since_s = job.arrival_s;
+    jobs_[j].account = JobAccount::arrived_at(job.arrival_s);
     jobs_[j].last_update_s = job.arrival_s;
   }
   arrival_order_.resize(n);
@@ -115,12 +114,7 @@ void SimRun::fill_view(int j, JobView& v) const {
   const SimJob& s = jobs_[j];
   v.job = s.job;
   v.placement = s.placement;
-  v.attained_gpu_s = s.gpu_s;
-  v.executed_s = s.executed_s;
-  v.last_stopped_s = s.last_stopped_s;
-  v.queued_since_s = s.queued_since_s;
-  v.preemptions = s.preemptions;
-  v.restarts = s.restarts;
+  s.account.fill(v);
   v.oracle = s.progress.get();
 }
 
@@ -168,8 +162,7 @@ bool SimRun::step_job(int j, double t0_s, double dt_s) {
   if (dt_s - delay_s > 0 && !s.progress->finished()) used_s = s.progress->advance(dt_s - delay_s);
   const bool done = s.progress->finished() && s.restart_left_s <= 0;
   const double held_s = done ? delay_s + used_s : dt_s;
-  s.executed_s += held_s;
-  s.gpu_s += held_s * s.gpus;
+  s.account.credit(held_s, s.gpus);
   if (done) mark_finished(j, t0_s + held_s);
   return done;
 }
@@ -235,11 +228,7 @@ void SimRun::decide(double now_s) {
   compact_active();
   const size_t first = begin_, end = active_.size(), n = end - first;
   // Only running jobs' service changed since the last decision.
-  for (int j : running_) {
-    JobView& v = views_[slot_[j]];
-    v.attained_gpu_s = jobs_[j].gpu_s;
-    v.executed_s = jobs_[j].executed_s;
-  }
+  for (int j : running_) jobs_[j].account.fill_service(views_[slot_[j]]);
   ClusterView view;
   view.cluster = &cluster_;
   view.now_s = now_s;
@@ -295,15 +284,13 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
   s.last_update_s = now_s;
   ++s.version;
   if (!s.placement.empty()) {
-    ++s.restarts;
+    s.account.started();
     const bool first = s.first_start_s < 0;
     if (first) s.first_start_s = now_s;
     s.restart_left_s = (first && !config_.charge_first_start) ? 0.0 : config_.restart_delay_s;
   } else {
-    if (was_running) ++s.preemptions;
     s.restart_left_s = 0;
-    s.last_stopped_s = now_s;
-    s.queued_since_s = now_s;
+    if (was_running) s.account.stopped(now_s);
   }
 }
 
@@ -391,10 +378,10 @@ SimResult SimRun::result(bool timed_out) const {
     rec.arrival_s = job.arrival_s;
     rec.first_start_s = s.first_start_s;
     rec.finish_s = s.finished ? s.finish_s : -1;
-    rec.executed_s = s.executed_s;
-    rec.gpu_s = s.gpu_s;
-    rec.preemptions = s.preemptions;
-    rec.restarts = s.restarts;
+    rec.executed_s = s.account.executed_s;
+    rec.gpu_s = s.account.attained_gpu_s;
+    rec.preemptions = s.account.preemptions;
+    rec.restarts = s.account.restarts;
     r.jobs.push_back(std::move(rec));
     first_arrival_s = any_arrival ? std::min(first_arrival_s, job.arrival_s) : job.arrival_s;
     any_arrival = true;

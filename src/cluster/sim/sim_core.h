@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/sim/job_accounting.h"
 #include "cluster/speed/progress_model.h"
 #include "cluster/sim/simulator.h"
 
@@ -23,14 +24,9 @@ struct SimJob {
   int gpus = 0;               // placement_gpus(placement)
   double restart_left_s = 0;  // restart delay still to pay before the job makes progress
   double last_update_s = 0;   // time up to which the job has been run (event profile)
-  double executed_s = 0;      // wall time holding GPUs (restart delay included)
-  double gpu_s = 0;           // GPU-seconds held (restart delay included)
-  double last_stopped_s = 0;  // arrival, or when it last lost its GPUs
-  double queued_since_s = 0;  // start of the current wait
+  JobAccount account;         // what the policy reads: GPU-seconds and time held (restart delay included), ...
   double first_start_s = -1;
   double finish_s = -1;
-  int preemptions = 0;
-  int restarts = 0;      // placement changes to a non-empty placement (first start too)
   uint32_t version = 0;  // bumped on every placement change (stale completion events)
   bool arrived = false;
   bool finished = false;

@@ -117,8 +117,7 @@ class EventLoop {
       s.restart_left_s = 0;
       s.progress->advance(rest_s + tiny_s);
       if (s.progress->finished()) {
-        s.executed_s += rest_s;
-        s.gpu_s += rest_s * s.gpus;
+        s.account.credit(rest_s, s.gpus);
         run_.mark_finished(j, now);
         return true;
       }

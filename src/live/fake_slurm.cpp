@@ -1,0 +1,256 @@
+// The in-memory Slurm (see fake_slurm.h).
+#include "live/fake_slurm.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace dmlkit::live {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+}  // namespace
+
+FakeSlurm::FakeSlurm(double start_wall_s) : now_s_(start_wall_s) {}
+
+void FakeSlurm::add_node(const std::string& name, int gpus) {
+  if (find_node(name)) throw Error("fake slurm: node '" + name + "' exists");
+  nodes_.push_back({name, gpus, "", {}});
+}
+
+void FakeSlurm::add_nodes(int count, int gpus, const std::string& prefix) {
+  for (int i = 1; i <= count; ++i) add_node(prefix + std::to_string(i), gpus);
+}
+
+FakeSlurm::Node* FakeSlurm::find_node(const std::string& name) {
+  for (auto& n : nodes_)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+void FakeSlurm::set_node_state(const std::string& node, const std::string& state, std::vector<std::string> flags) {
+  Node* n = find_node(node);
+  if (!n) throw Error("fake slurm: no node '" + node + "'");
+  n->state = state;
+  n->flags = std::move(flags);
+}
+
+void FakeSlurm::fail_node(const std::string& node) {
+  set_node_state(node, "down*", {"NOT_RESPONDING"});
+  for (auto& [id, j] : jobs_) {
+    if (!j.record.active_running()) continue;
+    bool on_it = false;
+    for (const auto& a : j.record.allocation) on_it = on_it || a.node == node;
+    if (on_it) requeue(j, false, "BeginTime");
+  }
+}
+
+bool FakeSlurm::node_usable(const Node& n) const {
+  SlurmNode view;
+  view.state = n.state.empty() ? "idle" : n.state;
+  view.flags = n.flags;
+  return view.usable();
+}
+
+int FakeSlurm::free_gpus(const Node& n) const {
+  int used = 0;
+  for (const auto& [id, j] : jobs_)
+    if (j.record.active_running())
+      for (const auto& a : j.record.allocation)
+        if (a.node == n.name) used += a.gpus;
+  return n.gpus - used;
+}
+
+void FakeSlurm::set_run_time(int64_t id, double seconds) { find(id, "set_run_time").run_s = seconds; }
+
+void FakeSlurm::finish(int64_t id, const std::string& state) {
+  Job& j = find(id, "finish");
+  if (!j.record.finished()) end(j, state, now_s_);
+}
+
+const SlurmJob* FakeSlurm::job(int64_t id) const {
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : &it->second.record;
+}
+
+void FakeSlurm::fail_next(const std::string& command, SlurmError::Kind kind) { fail_next_[command] = kind; }
+
+void FakeSlurm::enter(const std::string& command) {
+  ++commands_run_;
+  if (unreachable_)
+    throw SlurmError(SlurmError::Kind::Unreachable, command + ": Unable to contact slurm controller (connect failure)");
+  if (auth_failure_) throw SlurmError(SlurmError::Kind::Auth, command + ": Invalid authentication credential");
+  auto it = fail_next_.find(command);
+  if (it != fail_next_.end()) {
+    const auto kind = it->second;
+    fail_next_.erase(it);
+    throw SlurmError(kind, command + ": injected failure");
+  }
+}
+
+FakeSlurm::Job& FakeSlurm::find(int64_t id, const std::string& command) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) throw SlurmError(SlurmError::Kind::Command, command + ": Invalid job id specified");
+  return it->second;
+}
+
+void FakeSlurm::end(Job& j, const std::string& state, double at_s) {
+  j.record.state = state;
+  j.record.reason = "None";
+  j.record.allocation.clear();
+  j.ended_s = at_s;
+}
+
+void FakeSlurm::requeue(Job& j, bool held, const std::string& reason) {
+  j.record.state = "PENDING";
+  j.record.reason = reason;
+  if (held) j.record.priority = 0;
+  j.record.allocation.clear();
+  ++j.record.restarts;
+}
+
+void FakeSlurm::advance(double seconds) {
+  if (seconds > 0) now_s_ += seconds;
+  tick();
+}
+
+void FakeSlurm::tick() {
+  // Completions first (in the order they are due), so their GPUs are free for the starts.
+  std::vector<Job*> due;
+  for (auto& [id, j] : jobs_)
+    if (j.record.active_running() && j.run_s && j.started_s + *j.run_s <= now_s_) due.push_back(&j);
+  std::stable_sort(due.begin(), due.end(),
+                   [](const Job* a, const Job* b) { return a->started_s + *a->run_s < b->started_s + *b->run_s; });
+  for (Job* j : due) end(*j, "COMPLETED", j->started_s + *j->run_s);
+  // Starts, in job id order (Slurm's priority order among equal priorities).
+  for (auto& [id, j] : jobs_) {
+    SlurmJob& r = j.record;
+    if (!r.pending() || r.held()) continue;
+    std::vector<Node*> chosen;
+    if (!j.required.empty()) {
+      for (const auto& name : j.required) chosen.push_back(find_node(name));
+    } else {
+      for (auto& n : nodes_)
+        if (static_cast<int>(chosen.size()) < r.node_count && node_usable(n) && free_gpus(n) >= r.gpus_per_node)
+          chosen.push_back(&n);
+    }
+    bool fits = static_cast<int>(chosen.size()) == r.node_count;
+    for (Node* n : chosen) fits = fits && n && node_usable(*n) && free_gpus(*n) >= r.gpus_per_node;
+    if (!fits) {
+      r.reason = "Resources";
+      continue;
+    }
+    r.state = "RUNNING";
+    r.reason = "None";
+    for (Node* n : chosen) r.allocation.push_back({n->name, r.gpus_per_node});
+    j.started_s = now_s_;
+  }
+  // Purge jobs finished long ago.
+  for (auto it = jobs_.begin(); it != jobs_.end();)
+    it = it->second.record.finished() && now_s_ - it->second.ended_s >= min_job_age_s ? jobs_.erase(it) : std::next(it);
+}
+
+std::vector<SlurmJob> FakeSlurm::jobs() {
+  enter("jobs");
+  std::vector<SlurmJob> out;
+  for (const auto& [id, j] : jobs_) out.push_back(j.record);
+  return out;
+}
+
+std::vector<SlurmNode> FakeSlurm::nodes() {
+  enter("nodes");
+  std::vector<SlurmNode> out;
+  for (const auto& n : nodes_) {
+    SlurmNode s;
+    s.name = n.name;
+    s.gpus = n.gpus;
+    s.gpus_used = n.gpus - free_gpus(n);
+    s.flags = n.flags;
+    s.state = !n.state.empty() ? n.state : s.gpus_used == 0 ? "idle" : s.gpus_used < n.gpus ? "mixed" : "allocated";
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void FakeSlurm::check_operator_rights() {
+  enter("check_operator_rights");
+  if (!operator_) throw Error("live mode needs Slurm operator rights (fake slurm: set_operator(false))");
+}
+
+void FakeSlurm::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
+  enter("place");
+  Job& j = find(id, "place");
+  if (!j.record.pending())
+    throw SlurmError(SlurmError::Kind::Command, "place: Invalid node name specified for job " + std::to_string(id));
+  if (nodes.empty() || gpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
+  for (const auto& n : nodes)
+    if (!find_node(n)) throw SlurmError(SlurmError::Kind::Command, "place: Invalid node name specified");
+  j.required = nodes;
+  j.record.required_nodes = join(nodes);
+  j.record.node_count = static_cast<int>(nodes.size());
+  j.record.gpus_per_node = gpus_per_node;
+  history_.push_back("place " + std::to_string(id) + " " + join(nodes) + " gpu:" + std::to_string(gpus_per_node));
+}
+
+void FakeSlurm::release(int64_t id) {
+  enter("release");
+  Job& j = find(id, "release");
+  if (!j.record.pending()) throw SlurmError(SlurmError::Kind::Command, "release: Job is no longer pending execution");
+  j.record.priority = 1;
+  j.record.reason = "None";
+  history_.push_back("release " + std::to_string(id));
+}
+
+void FakeSlurm::hold(int64_t id) {
+  enter("hold");
+  Job& j = find(id, "hold");
+  if (!j.record.pending()) throw SlurmError(SlurmError::Kind::Command, "hold: Job is no longer pending execution");
+  j.record.priority = 0;
+  j.record.reason = "JobHeldAdmin";
+  history_.push_back("hold " + std::to_string(id));
+}
+
+void FakeSlurm::requeue_hold(int64_t id) {
+  enter("requeue_hold");
+  Job& j = find(id, "requeue_hold");
+  if (!j.record.active_running()) throw SlurmError(SlurmError::Kind::Command, "requeuehold: Job is pending execution");
+  requeue(j, true, "job_requeued_in_held_state");
+  history_.push_back("requeue_hold " + std::to_string(id));
+}
+
+void FakeSlurm::cancel(int64_t id) {
+  enter("cancel");
+  Job& j = find(id, "cancel");
+  if (!j.record.finished()) end(j, "CANCELLED", now_s_);
+  history_.push_back("cancel " + std::to_string(id));
+}
+
+int64_t FakeSlurm::submit(const JobRequest& q) {
+  enter("submit");
+  int max_gpus = 0;
+  for (const auto& n : nodes_) max_gpus = std::max(max_gpus, n.gpus);
+  if (q.nodes < 1 || q.nodes > static_cast<int>(nodes_.size()) || q.gpus_per_node > max_gpus)
+    throw SlurmError(SlurmError::Kind::Command, "sbatch: Requested node configuration is not available");
+  Job j;
+  j.record.id = next_id_++;
+  j.record.name = q.name.empty() ? "job" : q.name;
+  j.record.state = "PENDING";
+  j.record.reason = "JobHeldUser";
+  j.record.comment = q.comment;
+  j.record.priority = 0;
+  j.record.submit_time = static_cast<int64_t>(now_s_);
+  j.record.node_count = q.nodes;
+  j.record.gpus_per_node = q.gpus_per_node;
+  const int64_t id = j.record.id;
+  jobs_.emplace(id, std::move(j));
+  history_.push_back("submit " + std::to_string(id));
+  return id;
+}
+
+}  // namespace dmlkit::live

@@ -1,0 +1,67 @@
+// The pure step between a policy's decision and Slurm: it turns the placements a policy returned
+// for one round into the actions the controller applies (stop, place + release, or wait), with no
+// Slurm call and no state of its own, so it is tested directly (tests/live/reshape_test.cpp).
+//
+// Slurm runs one GPU count on every node of a job. A placement with different counts per server
+// (4+2) is reshaped to the same total with a uniform count (3+3, or 2+2+2) on servers that have the
+// GPUs free after every other decision, preferring the policy's servers; if no such shape exists it
+// is narrowed to the smallest count on each of its servers. Either way a job never gets more GPUs
+// than decided in total nor more than its request (cap).
+#pragma once
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cluster/model/cluster_spec.h"
+#include "cluster/model/placement.h"
+
+namespace dmlkit::live {
+
+using Alloc = std::vector<std::pair<std::string, int>>;  // (node, GPUs on it)
+
+// "node1:2,node2:2" ("-" if empty).
+std::string alloc_text(const Alloc& a);
+
+// One job's decision made expressible in Slurm. `free_gpus` (per server of `cluster`: GPUs not
+// taken by any decision of this round) is updated for what the job gives back or takes in addition.
+struct Shape {
+  Alloc alloc;       // empty: the job is given no GPUs
+  std::string note;  // "" if the decision was taken as it is
+};
+Shape reshape_uniform(const cluster::ClusterSpec& cluster, const cluster::Placement& decided, int cap_gpus,
+                      std::vector<int>& free_gpus);
+
+// What the planner needs to know about one job.
+struct PlanJob {
+  int cap_gpus = 0;       // never more GPUs than this (the user's Slurm request)
+  bool running = false;   // Slurm runs it now, on `current`
+  bool released = false;  // pending, released by the controller on `current`
+  Alloc current;          // its running allocation or released decision (empty: neither)
+  // Nodes it was requeued from and until when (wall s) a restart on them must wait: slurmd refuses
+  // to launch a job in the same second its previous run there was killed.
+  std::vector<std::string> requeued_nodes;
+  double requeue_ready_wall_s = 0;
+};
+
+struct PlannedAction {
+  enum class Kind {
+    Stop,     // requeuehold a running job / hold a released one; nothing to start
+    Start,    // place + release on `start` (a released job is held first: a move)
+    Restart,  // a running job moves: requeuehold now, place at the round after Slurm shows it held
+    Defer,    // restart on nodes it just left: no action now, a round follows once they settle
+  };
+  size_t job = 0;  // index into the jobs given
+  Kind kind = Kind::Start;
+  bool stop = false;  // a stop comes first (requeuehold or hold)
+  Alloc start;        // Start: where to place it; Restart: where the policy wants it
+  std::string note;
+};
+
+// The actions for one round: `decided[i]` is the policy's placement of `jobs[i]` on `cluster` (the
+// servers' GPUs are those usable this round). Jobs whose decision equals what they have get no
+// action. Deterministic; in job order.
+std::vector<PlannedAction> plan_actions(const cluster::ClusterSpec& cluster, std::span<const PlanJob> jobs,
+                                        std::span<const cluster::Placement> decided, double wall_s);
+
+}  // namespace dmlkit::live
