@@ -1,7 +1,6 @@
 // Options, runs and outputs of `dmlkit comm simulate|compare` (see comm_run.h).
 #include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
-#include "dmlkit/option_checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,8 +43,7 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
   cmd.add_flag("--ring-stepwise", o.ring_stepwise,
                "Simulate ring all-reduce step by step (2(N-1) barriers) instead of the equivalent aggregated flows");
   cmd.add_option("--compute-scale", o.compute_scale, "Multiply the profiled compute times (another GPU)")
-      ->capture_default_str()
-      ->check(above(0));
+      ->capture_default_str();
   cmd.add_option("--batch", o.batch, "Per-worker batch size; compute scales by batch/128 (profiles are at 128)")
       ->capture_default_str();
   cmd.add_option("--iterations", o.iterations, "Simulated iterations")->capture_default_str();

@@ -165,7 +165,7 @@ TEST(CliNumbers, NegativeAndOutOfRangeValuesAreRefusedBeforeAnyWork) {
       {with(comm, {"--batch", "0"}), "batch"},
       {with(comm, {"--iterations", "0"}), "iterations"},
       {with(comm, {"--warmup", "-1"}), "warmup"},
-      {with(comm, {"--compute-scale", "0"}), "--compute-scale"},
+      {with(comm, {"--compute-scale", "0"}), "compute_scale"},
       {with(comm, {"--latency-us", "-1"}), "latency"},
       {with(comm, {"--racks", "0"}), "racks"},
       {{"comm", "tune", "--probes", "0", "--out", out}, "probes"},
