@@ -66,6 +66,19 @@ TEST(CliOut, CheckedBeforeAnyWork) {
   expect_refused(simulate(dir.path("missing.csv"), dir.path("mine")), {"--out"});
 }
 
+TEST(CliOut, ExperimentDefaultFolderCheckedBeforeTheRuns) {
+  TempDir dir("out-experiment");
+  fs::create_directories(dir.path("out/cluster-compare-dl2-96"));
+  dir.write("out/cluster-compare-dl2-96/notes.txt", "mine");
+  const fs::path before = fs::current_path();
+  fs::current_path(dir.path());
+  // The unknown policy is found by the runs: the --out problem is reported, so it came first.
+  expect_refused({"cluster", "compare", "--experiment", "dl2-96", "--policies", "no-such-policy"},
+                 {"--out out/cluster-compare-dl2-96", "not a dmlkit output"});
+  fs::current_path(before);
+  EXPECT_EQ(slurp(dir.path("out/cluster-compare-dl2-96/notes.txt")), "mine");
+}
+
 TEST(CliOut, RefusesTheWorkingFolderItsParentsAndRoot) {
   TempDir dir("out-cwd");
   fs::create_directories(dir.path("work"));
