@@ -1,12 +1,51 @@
 #include "dmlkit/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <ostream>
+#include <sstream>
 
+#include "core/data_dir.h"
 #include "core/error.h"
+#include "core/output_dir.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/option_checks.h"
 
 namespace dmlkit::app {
+namespace {
+
+// Before any work: the --out folder of the chosen command must be one dmlkit may replace
+// (core/output_dir.h). Its inputs are every other option value (or comma-separated part of one)
+// that names an existing file or folder, and the bundled data folder.
+void check_output_folder(CLI::App& app) {
+  for (CLI::App* sub = &app; sub != nullptr;) {
+    CLI::Option* out_opt = nullptr;
+    std::vector<std::string> inputs{default_data_dir()};
+    for (CLI::Option* opt : sub->get_options()) {
+      if (opt->check_lname("out")) {
+        out_opt = opt;
+        continue;
+      }
+      std::vector<std::string> values = opt->results();
+      if (opt->count() == 0 && !opt->get_default_str().empty()) values = {opt->get_default_str()};
+      for (const auto& v : values) {
+        std::stringstream parts(v);
+        for (std::string part; std::getline(parts, part, ',');) {
+          std::error_code ec;
+          if (!part.empty() && std::filesystem::exists(part, ec)) inputs.push_back(part);
+        }
+      }
+    }
+    if (out_opt != nullptr) {
+      const std::string out = out_opt->count() > 0 ? out_opt->results().front() : out_opt->get_default_str();
+      if (!out.empty()) check_output_target(out, inputs);
+    }
+    const auto chosen = sub->get_subcommands();
+    sub = chosen.empty() ? nullptr : chosen.front();
+  }
+}
+
+}  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"dmlkit: the systems side of distributed machine learning"};
@@ -17,6 +56,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_comm_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
+  reject_negative_unsigned(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -38,6 +78,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return 2;
   }
   try {
+    check_output_folder(app);
     return ctx.run ? ctx.run() : 0;
   } catch (const Error& e) {
     err << "dmlkit: " << e.what() << "\n";

@@ -186,6 +186,8 @@ std::string report_html(const cl::Experiment& e, const cl::ClusterSpec& cluster,
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
+  const std::string out_path = o.out.empty() ? "out/cluster-compare-" + e.name : o.out;
+  check_output_target(out_path);  // the default folder too, before the runs
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
   cl::add_policy_params(e.policy_params, o.policy_params);
@@ -198,7 +200,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   bar.update(static_cast<double>(done));
   bar.finish();
   const auto sums = summarize_policies(e, runs);
-  OutputDir out(o.out.empty() ? "out/cluster-compare-" + e.name : o.out);
+  OutputDir out(out_path);
   const ordered_json j = results_json(e, cluster, runs, sums);
   out.write("results.json", j.dump(2) + "\n");
   out.write("summary.csv", summary_table(sums, e.round_s).to_csv());

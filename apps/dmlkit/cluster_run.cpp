@@ -16,6 +16,7 @@
 #include "core/progress.h"
 #include "core/table.h"
 #include "dmlkit/cluster_output.h"
+#include "dmlkit/option_checks.h"
 
 namespace dmlkit::app {
 
@@ -56,8 +57,10 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
       ->capture_default_str();
   cmd.add_flag("--drop-oversized", o.drop_oversized,
                "Drop (and count) jobs needing more GPUs than the cluster has, instead of failing");
-  cmd.add_option("--window-start", o.window_start_s, "Philly trace: first second of the window to replay");
-  cmd.add_option("--window-end", o.window_end_s, "Philly trace: end of the window (seconds; default: all)");
+  cmd.add_option("--window-start", o.window_start_s, "Philly trace: first second of the window to replay")
+      ->check(at_least(0));
+  cmd.add_option("--window-end", o.window_end_s, "Philly trace: end of the window (seconds; default: all)")
+      ->check(at_least(0));
   cmd.add_option("--vc", o.virtual_clusters, "Philly trace: keep only these virtual clusters")->delimiter(',');
   cmd.add_option("--synthetic-jobs", o.synthetic_jobs, "Number of jobs of the synthetic workload")
       ->capture_default_str();
@@ -76,6 +79,8 @@ void check_options(const ClusterRunOptions& o) {
   if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
   if (!(o.extra_server_slowdown >= 0)) throw Error("--extra-server-slowdown: must not be negative");
   if (o.synthetic_jobs < 1) throw Error("--synthetic-jobs: must be at least 1");
+  if (o.window_end_s >= 0 && !(o.window_end_s > o.window_start_s))
+    throw Error("--window-end: must be after --window-start");
   for (size_t i = 0; i < o.policies.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (o.policies[i] == o.policies[k]) throw Error("--policies: '" + o.policies[i] + "' given twice");

@@ -15,6 +15,7 @@
 #include "core/table.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/option_checks.h"
 #include "live/replay.h"
 
 namespace dmlkit::app {
@@ -237,6 +238,7 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--poll", o.poll_s, "Wall seconds between polls of Slurm")->capture_default_str();
   cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")
+      ->check(at_least(0))
       ->capture_default_str();
   cmd->add_option("--slurm-conf", o.slurm_conf, "slurm.conf to use (default: $SLURM_CONF or Slurm's own)");
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")

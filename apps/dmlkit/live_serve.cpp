@@ -7,6 +7,7 @@
 #include "cluster/policy.h"
 #include "core/error.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/option_checks.h"
 #include "live/controller.h"
 #include "live/slurm_client.h"
 
@@ -92,9 +93,12 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--round", o.round_s, "Seconds between decision rounds")->capture_default_str();
   cmd->add_option("--poll", o.poll_s, "Seconds between polls of Slurm")->capture_default_str();
   cmd->add_option("--max-wall", o.max_wall_s, "Stop after this many seconds (0 = until SIGINT/SIGTERM)")
+      ->check(at_least(0))
       ->capture_default_str();
   cmd->add_flag("--until-idle", o.until_idle, "Stop once no job is pending or running (scripts, tests)");
-  cmd->add_option("--command-timeout", o.command_timeout_s, "Timeout of each Slurm command (s)")->capture_default_str();
+  cmd->add_option("--command-timeout", o.command_timeout_s, "Timeout of each Slurm command (s)")
+      ->check(above(0))
+      ->capture_default_str();
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
       ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");

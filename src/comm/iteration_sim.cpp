@@ -1,11 +1,7 @@
 // SimGrid S4U implementation of the iteration simulator (see iteration_sim.h).
 #include "comm/iteration_sim.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "core/subprocess.h"
 
 namespace sg4 = simgrid::s4u;
 
@@ -422,52 +419,17 @@ IterationResult simulate(const TrainingWorkload& workload, const NetworkConfig& 
   sim.validate();
   validate_scheduler(scheduler, options, net.arch);
   if (workload.layers.empty()) throw Error("", 0, "model", "the workload has no layers");
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::cout.flush();
   std::cerr.flush();
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    throw std::runtime_error("fork failed");
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    std::string payload;
+  const std::string data = run_in_child([&]() -> std::string {
     try {
-      payload = to_json(simulate_in_process(workload, net, scheduler, options, sim), true).dump();
+      return to_json(simulate_in_process(workload, net, scheduler, options, sim), true).dump();
     } catch (const Error& e) {
-      payload = nlohmann::json{{"error", e.what()}}.dump();
+      return nlohmann::json{{"error", e.what()}}.dump();
     } catch (const std::exception& e) {
-      payload = nlohmann::json{{"internal_error", e.what()}}.dump();
+      return nlohmann::json{{"internal_error", e.what()}}.dump();
     }
-    size_t off = 0;
-    while (off < payload.size()) {
-      const ssize_t n = write(fds[1], payload.data() + off, payload.size() - off);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      off += static_cast<size_t>(n);
-    }
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string data;
-  char buf[65536];
-  while (true) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty())
-    throw std::runtime_error("the simulation process failed (status " + std::to_string(status) + ")");
+  });
   auto j = nlohmann::json::parse(data);
   if (j.contains("error")) throw Error(j["error"].get<std::string>());
   if (j.contains("internal_error")) throw std::runtime_error(j["internal_error"].get<std::string>());

@@ -224,7 +224,7 @@ ModelGraph parse_model_graph(const std::string& text, const std::string& path, c
 }
 
 ModelGraph read_model_graph(const std::string& path, const std::string& name) {
-  return parse_model_graph(read_file(path), path, name);
+  return parse_model_graph(read_text_file(path), path, name);
 }
 
 std::string default_model_graph_dir() {

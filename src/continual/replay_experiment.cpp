@@ -145,6 +145,12 @@ void ReplayExperimentConfig::validate() const {
   if (strategies.empty()) bad("strategies", "no strategy");
   for (const auto& s : strategies) make_replay_strategy(s);
   if (buffer_sizes.empty()) bad("buffer_sizes", "no buffer size");
+  // A buffer larger than every training image of the run could never be filled.
+  const size_t images = 2 * static_cast<size_t>(train_per_class) * static_cast<size_t>(tasks);
+  for (size_t b : buffer_sizes)
+    if (b > images)
+      bad("buffer_sizes", std::to_string(b) + " exceeds the " + std::to_string(images) +
+                              " training images of the run (2 classes x --train-per-class x --tasks)");
   if (scenario == Scenario::class_il) {
     if (backend != learn::TrainBackend::torch)
       bad("backend", "class-il trains a libtorch CNN; the eigen backend exists for the task-il head only");

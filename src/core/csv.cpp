@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/output_dir.h"
 
 namespace dmlkit {
 
@@ -38,6 +39,7 @@ CsvTable CsvTable::parse(std::string text, const std::string& path) {
   CsvTable t;
   t.path_ = path;
   t.text_ = std::move(text);
+  normalise_text(t.text_);  // a spreadsheet's BOM and CRLF read as the plain file does
   const std::string& s = t.text_;
   size_t pos = 0;
   long line = 0;

@@ -1,6 +1,7 @@
 // CSV reading with errors that name file, line and column. Handles a header row, quoted fields
-// (RFC 4180 style, "" escapes), CRLF line ends and blank trailing lines. The whole file is kept in
-// memory as one string; fields are string_views into it, so reading is allocation-light.
+// (RFC 4180 style, "" escapes), a UTF-8 byte-order mark, CRLF line ends (also inside quoted
+// fields) and blank trailing lines, so a spreadsheet's export reads as the plain file does. The
+// whole file is kept in memory as one string; fields are string_views into it.
 #pragma once
 #include <string>
 #include <string_view>

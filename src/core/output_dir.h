@@ -1,27 +1,47 @@
 // Writes a run's output folder atomically: files go into a hidden sibling staging folder, and
-// commit() renames it into place (replacing an older folder of the same name). If the run fails
-// before commit(), the destructor removes the staging folder, so no half-written output is left.
+// commit() renames it into place. If the run fails before commit(), the destructor removes the
+// staging folder, so no half-written output is left.
+//
+// dmlkit never deletes what it did not write. Every output folder holds a marker file,
+// `.dmlkit-output`, listing the files dmlkit wrote there. An existing target is replaced only if it
+// is an empty folder or a previous dmlkit output that holds nothing but the files its marker lists;
+// anything else is refused with an Error (exit status 2). The root folder, the working folder (or a
+// folder holding it) and a folder holding one of the run's inputs are never accepted.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace dmlkit {
 
+// Name of the marker file in every output folder.
+inline constexpr const char* kOutputMarker = ".dmlkit-output";
+
+// Throws Error("--out PATH: reason") unless `path` may receive a new output (see above).
+// `input_paths` are the files and folders the run reads; `path` must not be or hold any of them.
+void check_output_target(const std::string& path, const std::vector<std::string>& input_paths = {});
+
 class OutputDir {
  public:
-  explicit OutputDir(std::string final_path);
+  // Checks the target with check_output_target (so construct it before the run's work) and creates
+  // the staging folder.
+  explicit OutputDir(std::string final_path, std::vector<std::string> input_paths = {});
   ~OutputDir();
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
 
-  // Writes `content` to `name` inside the staging folder; throws Error on I/O failure.
+  // Writes `content` to `name` (a plain file name) inside the staging folder; throws Error on I/O
+  // failure.
   void write(const std::string& name, const std::string& content);
-  // Moves the staging folder to the final path. Returns the final path.
+  // Checks the target again, writes the marker and moves the staging folder to the final path,
+  // replacing a previous dmlkit output there. Returns the final path.
   const std::string& commit();
   const std::string& final_path() const { return final_path_; }
 
  private:
   std::string final_path_;
   std::string staging_path_;
+  std::vector<std::string> input_paths_;
+  std::vector<std::string> written_;
   bool committed_ = false;
 };
 
@@ -29,5 +49,10 @@ class OutputDir {
 void write_file_atomic(const std::string& path, const std::string& content);
 // Reads a whole file; throws Error(path, 0, "", "cannot open file") if it cannot.
 std::string read_file(const std::string& path);
+// Reads a text file as read_file does, then normalise_text: what every text reader of the toolkit
+// uses, so a file saved by a spreadsheet program (BOM, CRLF) reads as the plain file does.
+std::string read_text_file(const std::string& path);
+// Drops a leading UTF-8 byte-order mark and turns CRLF line ends into LF (in place).
+void normalise_text(std::string& text);
 
 }  // namespace dmlkit

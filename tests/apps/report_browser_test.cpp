@@ -4,7 +4,6 @@
 // scripts/install-deps.sh; without it the test fails, unless DMLKIT_SKIP_BROWSER_TESTS=1.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -21,6 +20,7 @@
 #include "cluster/sim/simulator.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/subprocess.h"
 
 namespace fs = std::filesystem;
 using namespace dmlkit::cluster;
@@ -76,13 +76,6 @@ std::vector<SimResult> hand_made_results() {
     }
   }
   return {fifo, srtf};
-}
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Attributes of the first tag matching `tag_regex` (e.g. "<body[^>]*>") or of every such tag.
@@ -145,32 +138,28 @@ std::string dump_dom(const std::string& chromium, const TempDir& dir, const fs::
                      "DMLKIT_SKIP_BROWSER_TESTS=1 to skip";
     return "";
   }
-  const fs::path dom_file = fs::path(page.string() + ".dom");
-  const fs::path log_file = fs::path(page.string() + ".log");
-  const std::string command =
-      "timeout 60 '" + chromium +
-      "' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
-      " --disable-component-update --disable-sync --disable-dev-shm-usage --disable-extensions"
-      " --host-resolver-rules='MAP * ~NOTFOUND' --window-size=1200,900"
-      " --user-data-dir='" +
-      (dir.path / ("profile-" + page.stem().string())).string() + "' --virtual-time-budget=5000 --dump-dom 'file://" +
-      page.string() + "' > '" + dom_file.string() + "' 2> '" + log_file.string() + "'";
-  const int status = std::system(command.c_str());
-  if (!WIFEXITED(status)) {
-    ADD_FAILURE() << "chromium did not exit normally";
+  const dmlkit::ProcessResult r = dmlkit::run_process(
+      {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+       "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+       "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1200,900",
+       "--user-data-dir=" + (dir.path / ("profile-" + page.stem().string())).string(), "--virtual-time-budget=5000",
+       "--dump-dom", "file://" + page.string()},
+      {}, 60);
+  if (!r.started) {
+    ADD_FAILURE() << "chromium could not be started";
     return "";
   }
-  if (WEXITSTATUS(status) == 124) {
-    ADD_FAILURE() << "chromium timed out after 60 s; log:\n" << read_all(log_file);
+  if (r.timed_out) {
+    ADD_FAILURE() << "chromium timed out after 60 s; log:\n" << r.err;
     return "";
   }
-  if (WEXITSTATUS(status) != 0) {
-    ADD_FAILURE() << "chromium failed with status " << WEXITSTATUS(status) << "; log:\n" << read_all(log_file);
+  if (r.exit_code != 0) {
+    ADD_FAILURE() << "chromium failed with status " << r.exit_code << "; log:\n" << r.err;
     return "";
   }
-  std::string dom = read_all(dom_file);
+  std::string dom = r.out;
   if (dom.find("</html>") == std::string::npos) {
-    ADD_FAILURE() << "no DOM dumped; log:\n" << read_all(log_file);
+    ADD_FAILURE() << "no DOM dumped; log:\n" << r.err;
     return "";
   }
   return dom;

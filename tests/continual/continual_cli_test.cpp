@@ -9,9 +9,9 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include <sys/wait.h>
-
+#include "core/subprocess.h"
 #include "dmlkit/cli.h"
 
 namespace dmlkit::continual {
@@ -63,17 +63,15 @@ TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
   EXPECT_FALSE(fs::exists(dir));
 }
 
-// Runs the dmlkit binary with DMLKIT_TORCH_PLUGIN pointing nowhere; returns (exit status, output).
+// Runs the dmlkit binary with DMLKIT_TORCH_PLUGIN pointing nowhere; returns (exit status, stderr
+// then stdout). `args` are separated by single spaces.
 std::pair<int, std::string> run_without_plugin(const std::string& args) {
-  const std::string command =
-      "env DMLKIT_TORCH_PLUGIN=/nonexistent/libdmlkit_torch.so " + std::string(DMLKIT_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::string output;
-  char buffer[4096];
-  while (const size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  std::vector<std::string> argv{DMLKIT_BINARY};
+  std::stringstream ss(args);
+  for (std::string a; std::getline(ss, a, ' ');)
+    if (!a.empty()) argv.push_back(a);
+  const ProcessResult r = run_process(argv, {{"DMLKIT_TORCH_PLUGIN", "/nonexistent/libdmlkit_torch.so"}}, 600);
+  return {r.started && !r.timed_out ? r.exit_code : -1, r.err + r.out};
 }
 
 // libtorch is a plugin loaded on first use: commands that train no network run without it, and

@@ -38,3 +38,21 @@ TEST(Csv, RejectsNonFiniteNumbers) {
   EXPECT_THROW(t.num(1, 0), Error);
   EXPECT_DOUBLE_EQ(t.num(2, 0), 1000.0);
 }
+
+// A spreadsheet's export (UTF-8 BOM, CRLF, also inside a quoted field) reads as the plain file does
+// (issue 11, defect 2: the BOM made the first column 'name' a missing column).
+TEST(Csv, ByteOrderMarkAndCrlfReadAsThePlainFile) {
+  const std::string plain = "name,time,note\njob-1,0,\"two\nlines\"\njob-2,5,x\n";
+  std::string excel = "\xEF\xBB\xBF";
+  for (char c : plain) excel += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto a = CsvTable::parse(plain, "w.csv");
+  const auto b = CsvTable::parse(excel, "w.csv");
+  EXPECT_EQ(a.header(), b.header());
+  EXPECT_EQ(b.column("name"), 0);
+  ASSERT_EQ(a.rows(), b.rows());
+  for (size_t r = 0; r < a.rows(); ++r) {
+    EXPECT_EQ(a.line_of(r), b.line_of(r));
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(a.str(r, c), b.str(r, c));
+  }
+  EXPECT_EQ(b.str(0, 2), "two\nlines");
+}

@@ -2,8 +2,6 @@
 // node list CSV (also bundled as "alibaba-2023"). Format reference: docs/cluster-workloads.md.
 #include "cluster/model/cluster_spec.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +11,7 @@
 #include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/yaml.h"
 
 namespace dmlkit::cluster {
 
@@ -121,103 +120,65 @@ ClusterSpec parse_alibaba(const std::string& path) {
   return spec;
 }
 
-long mark_line(const YAML::Node& node) {
-  const auto& m = node.Mark();
-  return m.line >= 0 ? m.line + 1 : 0;
-}
-
-double yaml_number(const std::string& path, const YAML::Node& node, const std::string& field) {
-  if (!node.IsScalar()) throw Error(path, mark_line(node), field, "expected a number");
-  double v = 0;
-  if (!parse_double(node.Scalar(), v))
-    throw Error(path, mark_line(node), field, "not a number: '" + node.Scalar() + "'");
-  return v;
-}
-
-int yaml_int(const std::string& path, const YAML::Node& node, const std::string& field, int lo, int hi) {
-  if (!node.IsScalar()) throw Error(path, mark_line(node), field, "expected an integer");
-  long v = 0;
-  if (!parse_long(node.Scalar(), v))
-    throw Error(path, mark_line(node), field, "not an integer: '" + node.Scalar() + "'");
-  if (v < lo || v > hi)
-    throw Error(
-        path, mark_line(node), field,
-        "out of range: " + std::to_string(v) + " (allowed " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
-  return static_cast<int>(v);
-}
-
-std::string yaml_string(const std::string& path, const YAML::Node& node, const std::string& field) {
-  if (!node.IsScalar() || node.Scalar().empty())
-    throw Error(path, mark_line(node), field, "expected a non-empty string");
-  return node.Scalar();
-}
-
 // YAML (or JSON) cluster file:
 //   name: my-cluster            # optional
 //   servers:
 //     - {count: 8, gpus: 4, gpu_type: V100, cpus: 32, mem_gb: 256, net_gbps: 25, name: rack-a}
 ClusterSpec parse_yaml(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    throw Error(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "invalid YAML: " + e.msg);
-  } catch (const YAML::BadFile&) {
-    throw Error(path, 0, "", "cannot open file");
-  }
-  if (!root.IsMap()) throw Error(path, mark_line(root), "", "expected a mapping with a 'servers' list");
+  const YAML::Node root = yaml::load_file(path);
+  if (!root.IsMap()) throw Error(path, yaml::line_of(root), "", "expected a mapping with a 'servers' list");
   ClusterSpec spec;
   spec.name = file_stem(path);
   for (const auto& kv : root) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
     if (key == "name") {
-      spec.name = yaml_string(path, kv.second, "name");
+      spec.name = yaml::string(path, kv.second, "name");
     } else if (key != "servers") {
-      throw Error(path, mark_line(kv.first), key, "unknown field (known: name, servers)");
+      throw Error(path, yaml::line_of(kv.first), key, "unknown field (known: name, servers)");
     }
   }
   const YAML::Node servers = root["servers"];
-  if (!servers) throw Error(path, mark_line(root), "servers", "missing field");
+  if (!servers) throw Error(path, yaml::line_of(root), "servers", "missing field");
   if (!servers.IsSequence() || servers.size() == 0)
-    throw Error(path, mark_line(servers), "servers", "expected a non-empty list of server groups");
+    throw Error(path, yaml::line_of(servers), "servers", "expected a non-empty list of server groups");
   static const std::set<std::string> known = {"count", "gpus", "gpu_type", "cpus", "mem_gb", "net_gbps", "name"};
   for (const auto& group : servers) {
-    if (!group.IsMap()) throw Error(path, mark_line(group), "servers", "expected a mapping per server group");
+    if (!group.IsMap()) throw Error(path, yaml::line_of(group), "servers", "expected a mapping per server group");
     for (const auto& kv : group) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       if (!known.count(key))
-        throw Error(path, mark_line(kv.first), key,
+        throw Error(path, yaml::line_of(kv.first), key,
                     "unknown field (known: count, gpus, gpu_type, cpus, mem_gb, net_gbps, name)");
     }
-    const int count = group["count"] ? yaml_int(path, group["count"], "count", 1, 1000000) : 1;
-    if (!group["gpus"]) throw Error(path, mark_line(group), "gpus", "missing field");
-    const int gpus = yaml_int(path, group["gpus"], "gpus", 0, 1000000);
-    Server proto = default_server(0, gpus, group["gpu_type"] ? yaml_string(path, group["gpu_type"], "gpu_type") : "");
+    const int count = group["count"] ? static_cast<int>(yaml::integer(path, group["count"], "count", 1, 1000000)) : 1;
+    if (!group["gpus"]) throw Error(path, yaml::line_of(group), "gpus", "missing field");
+    const int gpus = static_cast<int>(yaml::integer(path, group["gpus"], "gpus", 0, 1000000));
+    Server proto = default_server(0, gpus, group["gpu_type"] ? yaml::string(path, group["gpu_type"], "gpu_type") : "");
     if (gpus == 0) proto.gpu_type = group["gpu_type"] ? proto.gpu_type : "none";
     if (group["cpus"]) {
-      proto.cpus = yaml_number(path, group["cpus"], "cpus");
-      if (proto.cpus < 0) throw Error(path, mark_line(group["cpus"]), "cpus", "must be >= 0");
+      proto.cpus = yaml::number(path, group["cpus"], "cpus");
+      if (proto.cpus < 0) throw Error(path, yaml::line_of(group["cpus"]), "cpus", "must be >= 0");
     } else if (gpus == 0) {
-      throw Error(path, mark_line(group), "cpus", "missing field (required for a server with 0 GPUs)");
+      throw Error(path, yaml::line_of(group), "cpus", "missing field (required for a server with 0 GPUs)");
     }
     if (group["mem_gb"]) {
-      proto.mem_gb = yaml_number(path, group["mem_gb"], "mem_gb");
-      if (proto.mem_gb < 0) throw Error(path, mark_line(group["mem_gb"]), "mem_gb", "must be >= 0");
+      proto.mem_gb = yaml::number(path, group["mem_gb"], "mem_gb");
+      if (proto.mem_gb < 0) throw Error(path, yaml::line_of(group["mem_gb"]), "mem_gb", "must be >= 0");
     } else if (gpus == 0) {
-      throw Error(path, mark_line(group), "mem_gb", "missing field (required for a server with 0 GPUs)");
+      throw Error(path, yaml::line_of(group), "mem_gb", "missing field (required for a server with 0 GPUs)");
     }
     if (group["net_gbps"]) {
-      proto.net_gbps = yaml_number(path, group["net_gbps"], "net_gbps");
-      if (proto.net_gbps <= 0) throw Error(path, mark_line(group["net_gbps"]), "net_gbps", "must be > 0");
+      proto.net_gbps = yaml::number(path, group["net_gbps"], "net_gbps");
+      if (proto.net_gbps <= 0) throw Error(path, yaml::line_of(group["net_gbps"]), "net_gbps", "must be > 0");
     }
-    const std::string prefix = group["name"] ? yaml_string(path, group["name"], "name") : "";
+    const std::string prefix = group["name"] ? yaml::string(path, group["name"], "name") : "";
     for (int i = 0; i < count; ++i) {
       Server s = proto;
       s.id = static_cast<int>(spec.servers.size());
       s.name =
           prefix.empty() ? "server-" + std::to_string(s.id) : (count == 1 ? prefix : prefix + "-" + std::to_string(i));
       spec.servers.push_back(std::move(s));
-      if (spec.servers.size() > 1000000) throw Error(path, mark_line(group), "count", "more than 1000000 servers");
+      if (spec.servers.size() > 1000000) throw Error(path, yaml::line_of(group), "count", "more than 1000000 servers");
     }
   }
   return spec;

@@ -13,9 +13,11 @@
 #include <cmath>
 #include <fstream>
 #include <numeric>
+#include <sstream>
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/output_dir.h"
 #include "cluster/model/ps_job.h"
 
 namespace dmlkit::cluster {
@@ -156,8 +158,8 @@ PsLoad assign_parameters(std::span<const double> block_bytes, int p, PsAssignmen
 }
 
 std::vector<double> load_model_parameters(const std::string& graph_path) {
-  std::ifstream in(graph_path);
-  if (!in) throw Error(graph_path, 0, "", "cannot open model graph");
+  if (!std::ifstream(graph_path)) throw Error(graph_path, 0, "", "cannot open model graph");
+  std::istringstream in(read_text_file(graph_path));
   std::vector<std::pair<long, double>> nodes;
   std::string line;
   long lineno = 0;

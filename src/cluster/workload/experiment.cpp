@@ -1,8 +1,6 @@
 // Experiment presets: parsing experiments/<name>.yaml and running them; see experiment.h.
 #include "cluster/workload/experiment.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +11,7 @@
 #include "cluster/policy.h"
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"
+#include "core/yaml.h"
 
 namespace dmlkit::cluster {
 
@@ -20,34 +19,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-long line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+using yaml::check_keys;
+using yaml::line_of;
+using yaml::number;
 
-template <typename T>
-T scalar(const std::string& path, const YAML::Node& n, const std::string& field) {
-  try {
-    return n.as<T>();
-  } catch (const YAML::Exception&) {
-    throw Error(path, line_of(n), field,
-                "bad value '" + (n.IsScalar() ? n.Scalar() : std::string("<not a scalar>")) + "'");
-  }
-}
-
-double number(const std::string& path, const YAML::Node& n, const std::string& field, double lo, double hi) {
-  const double v = scalar<double>(path, n, field);
-  if (!(v >= lo && v <= hi))
-    throw Error(path, line_of(n), field, "out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return v;
-}
-
-void check_keys(const std::string& path, const YAML::Node& map, const std::set<std::string>& known) {
-  for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
-    if (!known.count(key)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw Error(path, line_of(kv.first), key, "unknown field (known: " + list + ")");
-    }
-  }
+// A scalar as text (may be empty); Error naming file, line and field if it is a list or mapping.
+std::string text(const std::string& path, const YAML::Node& n, const std::string& field) {
+  if (!n.IsScalar()) throw Error(path, line_of(n), field, "expected a value, got a list or mapping");
+  return n.Scalar();
 }
 
 PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
@@ -58,7 +37,7 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
               "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
   if (w["num_jobs"]) s.num_jobs = static_cast<int>(number(path, w["num_jobs"], "num_jobs", 1, 1e6));
-  if (w["arrivals"]) s.arrivals = scalar<std::string>(path, w["arrivals"], "arrivals");
+  if (w["arrivals"]) s.arrivals = text(path, w["arrivals"], "arrivals");
   if (w["max_arrivals_per_slot"])
     s.max_arrivals_per_slot =
         static_cast<int>(number(path, w["max_arrivals_per_slot"], "max_arrivals_per_slot", 1, 1e4));
@@ -69,12 +48,12 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (w["types"]) {
     if (!w["types"].IsSequence()) throw Error(path, line_of(w["types"]), "types", "expected a list");
     for (const auto& t : w["types"]) {
-      const std::string name = scalar<std::string>(path, t, "types");
+      const std::string name = text(path, t, "types");
       if (find_ps_job_type(name) < 0) throw Error(path, line_of(t), "types", "unknown job type '" + name + "'");
       s.types.push_back(name);
     }
   }
-  if (w["demands"]) s.demands = scalar<std::string>(path, w["demands"], "demands");
+  if (w["demands"]) s.demands = text(path, w["demands"], "demands");
   if (s.demands != "dl2" && s.demands != "testbed")
     throw Error(path, line_of(w["demands"]), "demands", "expected dl2 or testbed");
   if (w["user_workers"]) {
@@ -93,14 +72,7 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
 }
 
 Experiment parse(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw Error(path, 0, "", "cannot open experiment file");
-  } catch (const YAML::Exception& e) {
-    throw Error(path, e.mark.line + 1, "", std::string("YAML syntax error: ") + e.msg);
-  }
+  const YAML::Node root = yaml::load_file(path);
   if (!root.IsMap() || !root["experiment"])
     throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
   check_keys(path, root,
@@ -109,10 +81,10 @@ Experiment parse(const std::string& path) {
               "straggler_slowdown", "max_time_s", "workload"});
   Experiment e;
   e.path = path;
-  e.name = scalar<std::string>(path, root["experiment"], "experiment");
-  if (root["description"]) e.description = scalar<std::string>(path, root["description"], "description");
+  e.name = text(path, root["experiment"], "experiment");
+  if (root["description"]) e.description = text(path, root["description"], "description");
   if (!root["cluster"]) throw Error(path, 1, "cluster", "missing field");
-  e.cluster = scalar<std::string>(path, root["cluster"], "cluster");
+  e.cluster = text(path, root["cluster"], "cluster");
   // A relative cluster file is relative to the experiment file.
   if (e.cluster.find('/') != std::string::npos || e.cluster.ends_with(".yaml") || e.cluster.ends_with(".json")) {
     const fs::path p(e.cluster);
@@ -122,29 +94,30 @@ Experiment parse(const std::string& path) {
     const YAML::Node s = root["seeds"];
     if (!s.IsSequence() || s.size() == 0) throw Error(path, line_of(s), "seeds", "expected a non-empty list");
     e.seeds.clear();
-    for (const auto& v : s) e.seeds.push_back(scalar<uint64_t>(path, v, "seeds"));
+    for (const auto& v : s)
+      e.seeds.push_back(static_cast<uint64_t>(yaml::integer(path, v, "seeds", 0, 9000000000000000L)));
   }
   if (!root["policies"] || !root["policies"].IsSequence() || root["policies"].size() == 0)
     throw Error(path, root["policies"] ? line_of(root["policies"]) : 1, "policies", "expected a non-empty list");
-  for (const auto& p : root["policies"]) e.policies.push_back(scalar<std::string>(path, p, "policies"));
+  for (const auto& p : root["policies"]) e.policies.push_back(text(path, p, "policies"));
   if (root["policy_params"]) {
     const YAML::Node pp = root["policy_params"];
     if (!pp.IsMap()) throw Error(path, line_of(pp), "policy_params", "expected a mapping");
     for (const auto& kv : pp)
-      e.policy_params[kv.first.as<std::string>()] = scalar<std::string>(path, kv.second, kv.first.as<std::string>());
+      e.policy_params[text(path, kv.first, "policy_params")] = text(path, kv.second, kv.first.Scalar());
   }
-  if (root["speed_model"]) e.speed_model = scalar<std::string>(path, root["speed_model"], "speed_model");
+  if (root["speed_model"]) e.speed_model = text(path, root["speed_model"], "speed_model");
   if (e.speed_model != "table" && e.speed_model != "formula" && e.speed_model != "analytic")
     throw Error(path, line_of(root["speed_model"]), "speed_model", "expected table, formula or analytic");
   if (root["speed_table"]) {
-    e.speed_table = scalar<std::string>(path, root["speed_table"], "speed_table");
+    e.speed_table = text(path, root["speed_table"], "speed_table");
     const fs::path p(e.speed_table);
     if (p.is_relative()) e.speed_table = (fs::path(path).parent_path() / p).string();
   }
   if (root["round_s"]) e.round_s = number(path, root["round_s"], "round_s", 1e-3, 1e9);
   if (root["restart_delay_s"]) e.restart_delay_s = number(path, root["restart_delay_s"], "restart_delay_s", 0, 1e9);
   if (root["charge_first_start"])
-    e.charge_first_start = scalar<bool>(path, root["charge_first_start"], "charge_first_start");
+    e.charge_first_start = yaml::boolean(path, root["charge_first_start"], "charge_first_start");
   if (root["measure_noise"]) e.measure_noise = number(path, root["measure_noise"], "measure_noise", 0, 1);
   if (root["straggler_prob"]) e.straggler_prob = number(path, root["straggler_prob"], "straggler_prob", 0, 1);
   if (root["straggler_slowdown"]) {
@@ -177,8 +150,8 @@ std::vector<Experiment> list_experiments(const std::string& dir) {
   for (const auto& f : files) {
     YAML::Node root;
     try {
-      root = YAML::LoadFile(f);
-    } catch (const YAML::Exception&) {
+      root = yaml::load_file(f);
+    } catch (const Error&) {
       continue;  // not ours to judge: only experiment files are listed
     }
     if (root.IsMap() && root["experiment"]) out.push_back(parse(f));

@@ -23,7 +23,7 @@ namespace {
 // each data line is `max,"n n n ..."`.
 std::vector<int> google_pattern(const std::string& data_dir, int max_per_slot) {
   const std::string path = data_dir + "/dl2-measurements/google_arrival_patterns.csv";
-  std::istringstream in(read_file(path));
+  std::istringstream in(read_text_file(path));
   std::string line;
   long lineno = 0;
   while (std::getline(in, line)) {

@@ -1,6 +1,6 @@
 // Subprocess runner: fork + execvp with pipes, poll() until both pipes close or the timeout
 // passes, then SIGKILL the child's process group.
-#include "live/process.h"
+#include "core/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,10 +10,12 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
-namespace dmlkit::live {
+namespace dmlkit {
 
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::vector<std::pair<std::string, std::string>>& env, double timeout_s) {
@@ -115,4 +117,45 @@ ProcessResult run_process(const std::vector<std::string>& argv,
   return r;
 }
 
-}  // namespace dmlkit::live
+std::string run_in_child(const std::function<std::string()>& work) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  std::fflush(nullptr);  // nothing buffered is written twice
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    throw std::runtime_error("fork failed");
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string payload = work();
+    size_t off = 0;
+    while (off < payload.size()) {
+      const ssize_t n = write(fds[1], payload.data() + off, payload.size() - off);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string data;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty())
+    throw std::runtime_error("the child process failed (status " + std::to_string(status) + ")");
+  return data;
+}
+
+}  // namespace dmlkit

@@ -1,0 +1,20 @@
+// Range checks for numeric command-line options, so a bad value is one line and exit status 2
+// before any work. Every unsigned option also rejects a leading '-' (CLI11 would wrap -1 around to
+// 18446744073709551615); run_cli adds that check to all of them (reject_negative_unsigned).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace dmlkit::app {
+
+// value >= lo (e.g. counts: at_least(1); durations and rates that may be zero: at_least(0)).
+CLI::Validator at_least(double lo);
+// value > lo (durations, rates, sizes that must be positive: above(0)).
+CLI::Validator above(double lo);
+// lo <= value <= hi (fractions: between(0, 1)).
+CLI::Validator between(double lo, double hi);
+// Adds "must not be negative" to every unsigned (CLI11 type UINT) option of `app` and of all its
+// subcommands.
+void reject_negative_unsigned(CLI::App& app);
+
+}  // namespace dmlkit::app
