@@ -9,6 +9,14 @@
 
 namespace dmlkit {
 
+// The default of every --threads option: the hardware threads (1 if unknown). `requested` > 0 is
+// returned as is.
+inline int resolve_threads(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
 template <typename Fn>
 void parallel_for(size_t count, int threads, Fn fn) {
   std::atomic<size_t> next{0};
