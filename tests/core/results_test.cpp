@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
+#include "core/parallel_for.h"
 #include "core/results.h"
 #include "core/stats.h"
 #include "core/table.h"
@@ -100,4 +102,22 @@ TEST(Percentile, LinearInterpolationAsNumpy) {
   EXPECT_DOUBLE_EQ(dmlkit::percentile({1, 2, 3, 4}, 50), 2.5);
   EXPECT_DOUBLE_EQ(dmlkit::percentile({7}, 99), 7);
   EXPECT_DOUBLE_EQ(dmlkit::percentile({}, 99), 0);
+}
+
+// A failing index in a parallel run raises, in the caller, the error a serial loop would have:
+// the smallest failing index's (it used to terminate the process from a worker thread).
+TEST(ParallelFor, RethrowsTheSmallestFailingIndex) {
+  for (int threads : {1, 2, 4}) {
+    std::vector<int> ran(50, 0);
+    try {
+      dmlkit::parallel_for(ran.size(), threads, [&](size_t i) {
+        ran[i] = 1;
+        if (i == 7 || i == 9) throw std::runtime_error("index " + std::to_string(i));
+      });
+      ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "index 7") << threads;
+    }
+    for (size_t i = 0; i < 7; ++i) EXPECT_EQ(ran[i], 1) << i;
+  }
 }
