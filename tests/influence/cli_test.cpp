@@ -45,8 +45,11 @@ TEST(InfluenceCli, RunWritesResultsAndIsDeterministic) {
   const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
   EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["inputs"]["dynamics"], "trivalency");
-  ASSERT_EQ(j["records"].size(), 6u);  // five default algorithms + best-fixed
+  ASSERT_EQ(j["records"].size(), 12u);  // (five default algorithms + best-fixed) x 2 runs
   EXPECT_EQ(j["records"][0]["name"], "rsb");
+  EXPECT_EQ(j["records"][1]["seed"], 1);  // the run index
+  ASSERT_EQ(j["summary"].size(), 6u);
+  EXPECT_EQ(j["summary"][5]["name"], "best-fixed");
   EXPECT_EQ(j["derived"]["algorithms"][0]["curves"]["activated"]["mean"].size(), 15u);
   EXPECT_TRUE(j["records"][0]["metrics"].contains("regret_oracle_final"));
   EXPECT_TRUE(j["summary"][0]["metrics"].contains("regret_fixed_final"));
