@@ -21,6 +21,10 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--seeds", exp.seeds, "With --experiment: comma-separated seeds replacing the preset's")
       ->delimiter(',');
   cmd->add_option("--experiments-dir", exp.experiments_dir, "Folder of experiment presets")->capture_default_str();
+  cmd->add_option("--threads", o.threads,
+                  "Runs in parallel (policies, or policies x seeds with --experiment); 0 = all hardware threads, "
+                  "1 = serial; results do not depend on it")
+      ->capture_default_str();
   cmd->callback([&, cmd] {
     if (!exp.experiment.empty()) {
       if (cmd->count("--policies") > 0) exp.policies = policies;
@@ -29,6 +33,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.out = o.out;
       exp.format = o.format;
       exp.data_dir = o.data_dir;
+      exp.threads = o.threads;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
       return;
     }

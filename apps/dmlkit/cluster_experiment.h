@@ -19,6 +19,7 @@ struct ExperimentCliOptions {
   std::string out;
   std::string format = "table";
   std::string data_dir;
+  int threads = 0;  // 0 = hardware threads
 };
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx);

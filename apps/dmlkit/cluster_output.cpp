@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/report/report.h"
+#include "cluster/report/results.h"
 #include "core/table.h"
 
 namespace dmlkit::app {
@@ -12,80 +13,6 @@ namespace cl = dmlkit::cluster;
 using nlohmann::ordered_json;
 
 namespace {
-
-ordered_json metrics_json(const cl::Metrics& m) {
-  ordered_json j;
-  j["jobs"] = m.jobs;
-  j["finished"] = m.finished;
-  j["avg_jct_s"] = m.avg_jct_s;
-  j["median_jct_s"] = m.median_jct_s;
-  j["p95_jct_s"] = m.p95_jct_s;
-  j["p99_jct_s"] = m.p99_jct_s;
-  j["makespan_s"] = m.makespan_s;
-  j["avg_queue_s"] = m.avg_queue_s;
-  j["gpu_utilization"] = m.gpu_utilization;
-  j["preemptions"] = m.preemptions;
-  return j;
-}
-
-ordered_json results_json(const RunDescription& d, const std::vector<cl::SimResult>& results,
-                          const std::vector<cl::Metrics>& metrics) {
-  ordered_json j;
-  j["schema_version"] = kResultsSchemaVersion;
-  j["tool"] = "dmlkit";
-  j["version"] = DMLKIT_VERSION;
-  j["command"] = d.command;
-  ordered_json in;
-  in["workload"] = d.workload;
-  in["workload_path"] = d.workload_path;
-  in["jobs"] = d.jobs;
-  in["dropped_oversized"] = d.dropped_oversized;
-  in["cluster"] = d.cluster;
-  in["cluster_servers"] = d.cluster_servers;
-  in["cluster_gpus"] = d.cluster_gpus;
-  in["profile"] = d.profile;
-  in["placement"] = d.placement;
-  in["policy_params"] = d.policy_params;
-  in["seed"] = d.seed;
-  in["round_s"] = d.round_s;
-  in["restart_delay_s"] = d.restart_delay_s;
-  j["inputs"] = in;
-  ordered_json records = ordered_json::array();
-  for (size_t i = 0; i < results.size(); ++i) {
-    ordered_json r;
-    r["policy"] = results[i].policy;
-    r["timed_out"] = results[i].timed_out;
-    r["metrics"] = metrics_json(metrics[i]);
-    r["jobs_csv"] = "jobs-" + results[i].policy + ".csv";
-    r["rounds_csv"] = "rounds-" + results[i].policy + ".csv";
-    records.push_back(r);
-  }
-  j["records"] = records;
-  return j;
-}
-
-std::string num(double v) { return fixed(v, 3); }
-
-TextTable jobs_table(const cl::SimResult& r) {
-  TextTable t({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s", "queued_s",
-               "executed_s", "gpu_s", "preemptions", "restarts"});
-  for (const auto& j : r.jobs) {
-    const bool done = j.finished();
-    t.add_row({std::to_string(j.id), j.name, j.application, std::to_string(j.num_gpus), num(j.arrival_s),
-               j.first_start_s >= 0 ? num(j.first_start_s) : "", done ? num(j.finish_s) : "",
-               done ? num(j.jct_s()) : "", done ? num(j.queued_s()) : "", num(j.executed_s), num(j.gpu_s),
-               std::to_string(j.preemptions), std::to_string(j.restarts)});
-  }
-  return t;
-}
-
-TextTable rounds_table(const cl::SimResult& r) {
-  TextTable t({"time_s", "gpus_busy", "running_jobs", "queued_jobs"});
-  for (const auto& s : r.rounds)
-    t.add_row(
-        {num(s.time_s), std::to_string(s.gpus_busy), std::to_string(s.running_jobs), std::to_string(s.queued_jobs)});
-  return t;
-}
 
 // The summary table. Average JCT keeps 4 decimals so it can be compared with published tables
 // printed to that precision; other times are rounded to 0.1 s.
@@ -103,14 +30,31 @@ TextTable summary_table(const std::vector<cl::SimResult>& results, const std::ve
 
 }  // namespace
 
-void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std::vector<cl::SimResult>& results,
-                           const std::vector<cl::Metrics>& metrics) {
-  out.write("results.json", results_json(desc, results, metrics).dump(2) + "\n");
-  out.write("metrics.csv", summary_table(results, metrics).to_csv());
-  for (const auto& r : results) {
-    out.write("jobs-" + r.policy + ".csv", jobs_table(r).to_csv());
-    out.write("rounds-" + r.policy + ".csv", rounds_table(r).to_csv());
-  }
+Results cluster_results(const RunDescription& d, const std::vector<cl::SimResult>& results,
+                        const std::vector<cl::Metrics>& metrics) {
+  Results res(d.command, "policy");
+  auto& in = res.inputs();
+  in["workload"] = d.workload;
+  in["workload_path"] = d.workload_path;
+  in["jobs"] = d.jobs;
+  in["dropped_oversized"] = d.dropped_oversized;
+  in["cluster"] = d.cluster;
+  in["cluster_servers"] = d.cluster_servers;
+  in["cluster_gpus"] = d.cluster_gpus;
+  in["profile"] = d.profile;
+  in["placement"] = d.placement;
+  in["policy_params"] = d.policy_params;
+  in["seeds"] = ordered_json::array({d.seed});
+  in["round_s"] = d.round_s;
+  in["restart_delay_s"] = d.restart_delay_s;
+  for (size_t i = 0; i < results.size(); ++i) cl::add_run_record(res, results[i], metrics[i], d.seed);
+  return res;
+}
+
+void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const Results& res,
+                           const std::vector<cl::SimResult>& results, const std::vector<cl::Metrics>& metrics) {
+  res.write(out);
+  for (const auto& r : results) cl::write_run_detail_files(out, r, desc.seed);
   cl::ReportInfo info;
   info.workload = desc.workload;
   info.cluster = desc.cluster + " (" + std::to_string(desc.cluster_servers) + " servers)";
@@ -123,9 +67,10 @@ void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std
   out.write("report.html", cl::cluster_report_html(info, results, metrics));
 }
 
-std::string render_cluster_summary(const RunDescription& desc, const std::vector<cl::SimResult>& results,
-                                   const std::vector<cl::Metrics>& metrics, const std::string& format) {
-  if (format == "json") return results_json(desc, results, metrics).dump(2) + "\n";
+std::string render_cluster_summary(const RunDescription& desc, const Results& res,
+                                   const std::vector<cl::SimResult>& results, const std::vector<cl::Metrics>& metrics,
+                                   const std::string& format) {
+  if (format == "json") return res.json_text();
   TextTable t = summary_table(results, metrics);
   if (format == "csv") return t.to_csv();
   std::string head = "workload " + desc.workload + " (" + std::to_string(desc.jobs) + " jobs";

@@ -1,5 +1,6 @@
-// The output of a cluster run: results.json (versioned schema), CSV tables, report.html, and the
-// summary printed on stdout as a table, JSON or CSV.
+// The output of a cluster run: results.json, records.csv, summary.csv (core/results.h), the
+// per-run jobs-/rounds- tables, report.html, and the summary printed on stdout as a table, JSON or
+// CSV. docs/results-schema.md describes the folder.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -9,11 +10,9 @@
 #include "cluster/sim/metrics.h"
 #include "cluster/sim/simulator.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 
 namespace dmlkit::app {
-
-// Version of the results.json layout; bump it when a field changes meaning or disappears.
-inline constexpr int kResultsSchemaVersion = 1;
 
 struct RunDescription {
   std::string command;
@@ -32,10 +31,15 @@ struct RunDescription {
   int dropped_oversized = 0;
 };
 
-void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const std::vector<cluster::SimResult>& results,
+// The records (one per policy, all with desc.seed) and inputs of a run.
+Results cluster_results(const RunDescription& desc, const std::vector<cluster::SimResult>& results,
+                        const std::vector<cluster::Metrics>& metrics);
+void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const Results& res,
+                           const std::vector<cluster::SimResult>& results,
                            const std::vector<cluster::Metrics>& metrics);
 // The summary of all policies: format is "table", "json" or "csv".
-std::string render_cluster_summary(const RunDescription& desc, const std::vector<cluster::SimResult>& results,
+std::string render_cluster_summary(const RunDescription& desc, const Results& res,
+                                   const std::vector<cluster::SimResult>& results,
                                    const std::vector<cluster::Metrics>& metrics, const std::string& format);
 
 }  // namespace dmlkit::app

@@ -2,7 +2,9 @@
 #include "dmlkit/cluster_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <mutex>
 #include <ostream>
 
 #include "cluster/model/cluster_spec.h"
@@ -13,6 +15,7 @@
 #include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/table.h"
 #include "dmlkit/cluster_output.h"
@@ -81,6 +84,7 @@ void check_options(const ClusterRunOptions& o) {
   if (o.synthetic_jobs < 1) throw Error("--synthetic-jobs: must be at least 1");
   if (o.window_end_s >= 0 && !(o.window_end_s > o.window_start_s))
     throw Error("--window-end: must be after --window-start");
+  if (o.threads < 0) throw Error("--threads: must be at least 1 (0: all hardware threads)");
   for (size_t i = 0; i < o.policies.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (o.policies[i] == o.policies[k]) throw Error("--policies: '" + o.policies[i] + "' given twice");
@@ -166,24 +170,58 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.jobs = workload.jobs.size();
   desc.dropped_oversized = workload.dropped_oversized;
 
-  std::vector<cl::SimResult> results;
-  for (size_t i = 0; i < policies.size(); ++i) {
-    ProgressBar bar(o.policies[i], static_cast<double>(workload.jobs.size()));
-    config.on_progress = [&bar](double now_s, size_t finished, size_t) {
-      bar.update(static_cast<double>(finished), "t=" + fixed(now_s / 3600.0, 1) + " h");
+  std::vector<cl::SimResult> results(policies.size());
+  const int threads = std::min<int>(resolve_threads(o.threads), static_cast<int>(policies.size()));
+  const double jobs = static_cast<double>(workload.jobs.size());
+  if (threads <= 1) {
+    for (size_t i = 0; i < policies.size(); ++i) {
+      ProgressBar bar(o.policies[i], jobs);
+      config.on_progress = [&bar](double now_s, size_t finished, size_t) {
+        bar.update(static_cast<double>(finished), "t=" + fixed(now_s / 3600.0, 1) + " h");
+      };
+      results[i] = cl::simulate(cluster, workload, o.policies[i], *policies[i], config);
+      bar.update(jobs);
+      bar.finish();
+    }
+  } else {
+    // Policies in parallel, each into its own slot (same results as serial). One bar for all:
+    // jobs finished summed over the policies; a thread that finds the bar busy skips the redraw.
+    ProgressBar bar(std::to_string(policies.size()) + " policies", jobs * static_cast<double>(policies.size()));
+    std::vector<std::atomic<size_t>> finished(policies.size());
+    std::atomic<int> done{0};
+    std::mutex bar_mutex;
+    auto redraw = [&](bool wait) {
+      std::unique_lock<std::mutex> lock(bar_mutex, std::defer_lock);
+      if (wait)
+        lock.lock();
+      else if (!lock.try_lock())
+        return;
+      double sum = 0;
+      for (const auto& f : finished) sum += static_cast<double>(f.load());
+      bar.update(sum, std::to_string(done.load()) + "/" + std::to_string(policies.size()) + " done");
     };
-    results.push_back(cl::simulate(cluster, workload, o.policies[i], *policies[i], config));
-    bar.update(static_cast<double>(workload.jobs.size()));
+    parallel_for(policies.size(), threads, [&](size_t i) {
+      cl::SimConfig c = config;
+      c.on_progress = [&, i](double, size_t n, size_t) {
+        finished[i] = n;
+        redraw(false);
+      };
+      results[i] = cl::simulate(cluster, workload, o.policies[i], *policies[i], c);
+      finished[i] = workload.jobs.size();
+      ++done;
+      redraw(true);
+    });
     bar.finish();
   }
   std::vector<cl::Metrics> metrics;
   for (const auto& r : results) metrics.push_back(cl::compute_metrics(r));
 
+  const Results res = cluster_results(desc, results, metrics);
   OutputDir out(o.out);
-  write_cluster_outputs(out, desc, results, metrics);
+  write_cluster_outputs(out, desc, res, results, metrics);
   const std::string path = commit_output(out);
 
-  ctx.out << render_cluster_summary(desc, results, metrics, o.format);
+  ctx.out << render_cluster_summary(desc, res, results, metrics, o.format);
   print_output_location(ctx, o.format, path);
   return 0;
 }

@@ -31,6 +31,7 @@ struct ClusterRunOptions {
   std::vector<std::string> virtual_clusters;
   int synthetic_jobs = 200;
   uint64_t seed = 1;
+  int threads = 0;  // compare: policies run in parallel on this many threads (0 = hardware threads)
   std::string out;
   std::string format = "table";  // table | json | csv
   std::string data_dir;

@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "comm/compare.h"
 #include "comm/model_graph.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/table.h"
 
 namespace dmlkit::app {
@@ -114,19 +116,11 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
 
 namespace {
 
-struct Row {
-  comm::IterationResult r;
-  double speedup_over_fifo = std::nan("");
-  double distance_to_bound = 0;  // iteration / lower bound - 1
-};
+using comm::SchedulerRun;
 
-ordered_json results_json(const CommRunOptions& o, const CommSetup& s, const std::vector<Row>& rows) {
-  ordered_json j;
-  j["schema_version"] = 1;
-  j["tool"] = "dmlkit";
-  j["version"] = DMLKIT_VERSION;
-  j["command"] = o.command;
-  ordered_json in;
+Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
+  Results res(o.command, "scheduler");
+  auto& in = res.inputs();
   in["model"] = o.model;
   in["tensors"] = o.tensors;
   in["arch"] = o.arch;
@@ -148,33 +142,19 @@ ordered_json results_json(const CommRunOptions& o, const CommSetup& s, const std
   if (s.sched.credit_bytes) in["credit_bytes"] = *s.sched.credit_bytes;
   if (s.sched.fusion_bytes) in["fusion_bytes"] = *s.sched.fusion_bytes;
   if (s.sched.cycle_s) in["cycle_s"] = *s.sched.cycle_s;
-  in["seed"] = o.seed;
-  j["inputs"] = in;
-  j["compute_s"] = s.workload.compute_s();
-  j["gradient_bytes"] = s.workload.total_bytes();
-  j["tensors"] = s.workload.tensors.size();
-  j["comm_bound_s"] = comm::comm_bound_s(s.workload, s.net);
-  j["lower_bound_s"] = comm::lower_bound_s(s.workload, s.net);
-  ordered_json records = ordered_json::array();
-  for (const auto& row : rows) {
-    ordered_json r;
-    r["scheduler"] = row.r.scheduler;
-    r["iteration_mean_s"] = row.r.iteration_mean_s;
-    r["iteration_s"] = row.r.iteration_s;
-    if (std::isfinite(row.speedup_over_fifo)) r["speedup_over_fifo"] = row.speedup_over_fifo;
-    r["distance_to_lower_bound"] = row.distance_to_bound;
-    r["overlap"] = row.r.overlap;
-    r["comm_busy_s"] = row.r.comm_busy_s;
-    r["max_in_flight_bytes"] = row.r.max_in_flight_bytes;
-    r["transfers"] = row.r.transfers;
-    r["timeline_csv"] = "timeline-" + row.r.scheduler + ".csv";
-    records.push_back(r);
-  }
-  j["records"] = records;
-  return j;
+  in["schedulers"] = o.schedulers;
+  in["seeds"] = ordered_json::array({o.seed});
+  auto& d = res.derived();
+  d["compute_s"] = s.workload.compute_s();
+  d["gradient_bytes"] = s.workload.total_bytes();
+  d["tensors"] = s.workload.tensors.size();
+  d["comm_bound_s"] = comm::comm_bound_s(s.workload, s.net);
+  d["lower_bound_s"] = comm::lower_bound_s(s.workload, s.net);
+  comm::add_scheduler_records(res, rows, o.seed);
+  return res;
 }
 
-TextTable summary(const std::vector<Row>& rows, double lb) {
+TextTable summary(const std::vector<SchedulerRun>& rows, double lb) {
   TextTable t(
       {"scheduler", "iteration_ms", "speedup_vs_fifo", "lower_bound_ms", "above_bound_pct", "overlap", "transfers"});
   for (const auto& row : rows)
@@ -184,59 +164,7 @@ TextTable summary(const std::vector<Row>& rows, double lb) {
   return t;
 }
 
-TextTable timeline_table(const comm::IterationResult& r) {
-  TextTable t({"row", "resource", "start_s", "end_s", "what"});
-  for (const auto& s : r.spans)
-    t.add_row({std::to_string(s.row), r.rows[s.row], fixed(s.start_s, 6), fixed(s.end_s, 6), s.label});
-  return t;
-}
-
-// A Gantt-like chart from step lines: each resource has a baseline at its row index and rises
-// while busy (the GPU rises to +0.8 in forward, +0.5 in backward), so busy periods read as bars.
-LineChart gantt(const comm::IterationResult& r) {
-  LineChart c;
-  c.title = "Timeline of one steady-state iteration: " + r.scheduler;
-  c.x_title = "time in the iteration (ms)";
-  c.y_title = "resource (0 = GPU, then network)";
-  c.x_min = 0;
-  c.x_max = r.iteration_mean_s * 1e3;
-  for (size_t row = 0; row < r.rows.size(); ++row) {
-    struct Bar {
-      double start, end, height;
-    };
-    std::vector<Bar> bars;
-    for (const auto& s : r.spans)
-      if (s.row == static_cast<int>(row))
-        bars.push_back({s.start_s, s.end_s, row == 0 && s.label.rfind("B ", 0) == 0 ? 0.5 : 0.8});
-    std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.start < b.start; });
-    ChartSeries series;
-    series.label = r.rows[row];
-    series.step = true;
-    const double base = static_cast<double>(row);
-    auto point = [&](double t_s, double y) {
-      series.x.push_back(t_s * 1e3);
-      series.y.push_back(y);
-    };
-    point(0, base);
-    double busy_until = -1, height = 0;
-    for (const auto& b : bars) {
-      if (b.start > busy_until + 1e-12) {
-        if (busy_until >= 0) point(busy_until, base);
-        point(b.start, base + b.height);
-      } else if (b.height != height) {
-        point(b.start, base + b.height);
-      }
-      busy_until = std::max(busy_until, b.end);
-      height = b.height;
-    }
-    if (busy_until >= 0) point(busy_until, base);
-    point(r.iteration_mean_s, base);
-    c.series.push_back(std::move(series));
-  }
-  return c;
-}
-
-std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::vector<Row>& rows) {
+std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
   HtmlReport rep("dmlkit comm: " + o.model + " on " + std::to_string(s.net.workers) + " workers (" + o.arch + ")");
   rep.add_facts({{"Model", o.model + " (" + std::to_string(s.workload.tensors.size()) + " gradient tensors, " +
                                fixed(s.workload.total_bytes() / 1e6, 1) + " MB)"},
@@ -255,7 +183,7 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
       "One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
       "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
       "line means busy. Every span with its tensor is in timeline-<scheduler>.csv.");
-  for (const auto& row : rows) rep.add_chart(gantt(row.r));
+  for (const auto& row : rows) rep.add_chart(comm::iteration_gantt(row.r));
   return rep.render();
 }
 
@@ -269,24 +197,18 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
     for (size_t k = 0; k < i; ++k)
       if (o.schedulers[i] == o.schedulers[k]) throw Error("", 0, "schedulers", "'" + o.schedulers[i] + "' given twice");
   }
-  std::vector<Row> rows;
+  std::vector<SchedulerRun> rows;
   for (const auto& name : o.schedulers) rows.push_back({comm::simulate(s.workload, s.net, name, s.sched, s.sim)});
   const double lb = comm::lower_bound_s(s.workload, s.net);
-  const Row* fifo = nullptr;
-  for (const auto& r : rows)
-    if (r.r.scheduler == "fifo") fifo = &r;
-  for (auto& r : rows) {
-    if (fifo) r.speedup_over_fifo = fifo->r.iteration_mean_s / r.r.iteration_mean_s;
-    r.distance_to_bound = lb > 0 ? std::max(0.0, r.r.iteration_mean_s / lb - 1) : 0;  // rounding below 0
-  }
+  comm::add_speedups(rows, lb);
+  const Results res = comm_results(o, s, rows);
   OutputDir out(o.out);
-  out.write("results.json", results_json(o, s, rows).dump(2) + "\n");
-  out.write("metrics.csv", summary(rows, lb).to_csv());
-  for (const auto& r : rows) out.write("timeline-" + r.r.scheduler + ".csv", timeline_table(r.r).to_csv());
+  res.write(out);
+  for (const auto& r : rows) out.write("timeline-" + r.r.scheduler + ".csv", comm::timeline_table(r.r).to_csv());
   out.write("report.html", report_html(o, s, rows));
   const std::string path = commit_output(out);
   if (o.format == "json") {
-    ctx.out << results_json(o, s, rows).dump(2) << "\n";
+    ctx.out << res.json_text();
   } else if (o.format == "csv") {
     ctx.out << summary(rows, lb).to_csv();
   } else {

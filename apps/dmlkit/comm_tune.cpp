@@ -5,10 +5,12 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "comm/tune_space.h"
 #include "comm/tuner.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
@@ -24,28 +26,6 @@ struct TuneOptions {
   int initial = 5;
   int grid = 8;
 };
-
-std::vector<comm::TuneDimension> dimensions(const std::string& scheduler) {
-  // Search boxes [A]: ByteScheduler's tuner searches credit in 1-16 M parameters (PS) or 4-64 M
-  // (all-reduce) and partition in 2-32 M parameters (spec 1.6); we search one box covering both,
-  // in MB: partition 1-128 MB, credit 4-256 MB. Horovod: threshold 1-256 MiB, cycle 0.5-20 ms.
-  if (scheduler == "bytescheduler") return {{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}};
-  if (scheduler == "horovod") return {{"fusion_mib", 1, 256, true}, {"cycle_ms", 0.5, 20, true}};
-  throw Error("", 0, "scheduler", "tune supports bytescheduler and horovod, not '" + scheduler + "'");
-}
-
-comm::SchedulerOptions apply(const std::string& scheduler, comm::SchedulerOptions o, const std::vector<double>& x) {
-  if (scheduler == "bytescheduler") {
-    o.partition_bytes = x[0] * 1e6;
-    o.credit_bytes = x[1] * 1e6;
-    if (o.credit_mode == comm::CreditMode::skip && *o.credit_bytes < *o.partition_bytes)
-      o.credit_bytes = o.partition_bytes;  // skip needs credit >= partition
-  } else {
-    o.fusion_bytes = x[0] * 1024 * 1024;
-    o.cycle_s = x[1] * 1e-3;
-  }
-  return o;
-}
 
 TextTable probes_table(const std::vector<comm::TuneDimension>& dims, const comm::TuneResult& r) {
   std::vector<std::string> header{"probe"};
@@ -78,14 +58,15 @@ ChartSeries best_so_far(const std::string& label, const comm::TuneResult& r) {
 }
 
 int run_tune(const TuneOptions& t, Context& ctx) {
-  const auto dims = dimensions(t.scheduler);
+  const auto dims = comm::tune_dimensions(t.scheduler);
   const CommSetup s = make_comm_setup(t.run);
   comm::validate_scheduler(t.scheduler, s.sched, s.net.arch);
   if (t.probes < 1 || t.probes > 500) throw Error("", 0, "probes", "must be between 1 and 500");
   if (t.initial < 1) throw Error("", 0, "initial", "must be >= 1");
   if (t.grid != 0 && (t.grid < 2 || t.grid > 30)) throw Error("", 0, "grid", "must be 0 (off) or 2..30");
   auto objective = [&](const std::vector<double>& x) {
-    return comm::simulate(s.workload, s.net, t.scheduler, apply(t.scheduler, s.sched, x), s.sim).iteration_mean_s;
+    return comm::simulate(s.workload, s.net, t.scheduler, comm::apply_tune_point(t.scheduler, s.sched, x), s.sim)
+        .iteration_mean_s;
   };
   comm::BayesOptions bo;
   bo.max_probes = t.probes;
@@ -96,23 +77,17 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   const double default_s = comm::simulate(s.workload, s.net, t.scheduler, s.sched, s.sim).iteration_mean_s;
   const double lb = comm::lower_bound_s(s.workload, s.net);
 
-  nlohmann::ordered_json j;
-  j["schema_version"] = 1;
-  j["tool"] = "dmlkit";
-  j["version"] = DMLKIT_VERSION;
-  j["command"] = "comm tune";
-  j["inputs"] = {{"model", t.run.model},
-                 {"arch", t.run.arch},
-                 {"workers", s.net.workers},
-                 {"servers", s.net.arch == comm::Arch::ps ? s.net.servers : 0},
-                 {"bandwidth_Bps", s.net.bandwidth_Bps},
-                 {"scheduler", t.scheduler},
-                 {"probes", t.probes},
-                 {"initial", t.initial},
-                 {"grid", t.grid},
-                 {"seed", t.run.seed}};
-  j["lower_bound_s"] = lb;
-  j["default_iteration_s"] = default_s;
+  Results res("comm tune", "method");
+  res.inputs() = {{"model", t.run.model},
+                  {"arch", t.run.arch},
+                  {"workers", s.net.workers},
+                  {"servers", s.net.arch == comm::Arch::ps ? s.net.servers : 0},
+                  {"bandwidth_Bps", s.net.bandwidth_Bps},
+                  {"scheduler", t.scheduler},
+                  {"probes", t.probes},
+                  {"initial", t.initial},
+                  {"grid", t.grid},
+                  {"seeds", nlohmann::ordered_json::array({t.run.seed})}};
   auto probe_json = [&](const comm::TuneResult& r) {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
     for (const auto& p : r.probes) {
@@ -123,16 +98,26 @@ int run_tune(const TuneOptions& t, Context& ctx) {
     }
     return a;
   };
-  j["bayes"] = {
-      {"best_index", bayes.best}, {"best_iteration_s", bayes.best_probe().value}, {"probes", probe_json(bayes)}};
-  if (t.grid > 0) {
-    const double gap = bayes.best_probe().value / grid.best_probe().value - 1;
-    j["grid"] = {
-        {"best_index", grid.best}, {"best_iteration_s", grid.best_probe().value}, {"probes", probe_json(grid)}};
-    j["bayes_gap_to_grid"] = gap;
-  }
+  // One record per method: the knobs it ends with and their iteration time.
+  auto add_method = [&](const std::string& name, const comm::TuneResult* r, double best_s) {
+    ResultRecord& rec = res.add(name, t.run.seed);
+    rec.metrics["iteration_s"] = best_s;
+    rec.metrics["probes"] = r ? r->probes.size() : 1;
+    rec.metrics["best_index"] = r ? nlohmann::ordered_json(r->best) : nlohmann::ordered_json();
+    for (size_t k = 0; k < dims.size(); ++k)
+      rec.metrics[dims[k].name] = r ? nlohmann::ordered_json(r->best_probe().x[k]) : nlohmann::ordered_json();
+    if (r) {
+      rec.detail["probes"] = probe_json(*r);
+      rec.files["probes_csv"] = "probes-" + name + ".csv";
+    }
+  };
+  add_method("default", nullptr, default_s);
+  add_method("bayes", &bayes, bayes.best_probe().value);
+  if (t.grid > 0) add_method("grid", &grid, grid.best_probe().value);
+  res.derived()["lower_bound_s"] = lb;
+  if (t.grid > 0) res.derived()["bayes_gap_to_grid"] = bayes.best_probe().value / grid.best_probe().value - 1;
   OutputDir out(t.run.out);
-  out.write("results.json", j.dump(2) + "\n");
+  res.write(out);
   out.write("probes-bayes.csv", probes_table(dims, bayes).to_csv());
   if (t.grid > 0) out.write("probes-grid.csv", probes_table(dims, grid).to_csv());
   HtmlReport rep("dmlkit comm tune: " + t.scheduler + " on " + t.run.model);
@@ -159,7 +144,7 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   const std::string path = commit_output(out);
 
   if (t.run.format == "json") {
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << res.json_text();
   } else {
     TextTable summary({"method", "probes", dims[0].name, dims[1].name, "iteration_ms"});
     summary.add_row({"default", "1", "", "", fixed(default_s * 1e3, 3)});

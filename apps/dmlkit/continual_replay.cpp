@@ -1,15 +1,18 @@
 // `dmlkit continual replay`: compares replay sampling strategies across buffer sizes on sequential
 // two-class Fashion-MNIST tasks (spec B.7/B.8), task-incremental (ReLU^q head, pixel features) or
-// class-incremental (small CNN, backbone features); writes results.json (one record per strategy
-// and buffer size), replay.csv, runs.csv, task_angles.csv and report.html.
+// class-incremental (small CNN, backbone features); writes results.json, records.csv and
+// summary.csv (one record per strategy, buffer size and seed; core/results.h), task_angles.csv and
+// report.html.
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "continual/image_datasets.h"
 #include "continual/replay/strategy.h"
 #include "continual/replay_experiment.h"
+#include "continual/results.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/continual_image_options.h"
 #include "dmlkit/commands.h"
@@ -19,8 +22,6 @@ namespace dmlkit::app {
 namespace cont = dmlkit::continual;
 
 namespace {
-
-constexpr int kReplaySchemaVersion = 1;
 
 struct ReplayOptions {
   cont::ReplayExperimentConfig config;
@@ -47,15 +48,6 @@ TextTable points_table(const cont::ReplayExperimentResult& r) {
   return t;
 }
 
-TextTable runs_table(const cont::ReplayExperimentResult& r) {
-  TextTable t(
-      {"strategy", "buffer_size", "seed_index", "old_task_accuracy", "average_forgetting", "last_task_accuracy"});
-  for (const auto& x : r.runs)
-    t.add_row({x.strategy, std::to_string(x.buffer_size), std::to_string(x.seed_index), fixed(x.old_task_accuracy, 4),
-               fixed(x.average_forgetting, 4), fixed(x.last_task_accuracy, 4)});
-  return t;
-}
-
 TextTable angles_table(const cont::ReplayExperimentResult& r) {
   TextTable t({"from_task", "to_task", "angle_deg"});
   for (size_t i = 0; i < r.task_angles_deg.size(); ++i)
@@ -63,47 +55,35 @@ TextTable angles_table(const cont::ReplayExperimentResult& r) {
   return t;
 }
 
-nlohmann::json results_json(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
+Results replay_results(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
   const auto& c = o.config;
-  nlohmann::json j;
-  j["schema_version"] = kReplaySchemaVersion;
-  j["command"] = "continual replay";
-  j["config"] = {{"dataset", o.run.dataset},
-                 {"data_dir", o.run.data_dir},
-                 {"scenario", o.scenario},
-                 {"tasks", c.tasks},
-                 {"backend", o.run.backend},
-                 {"task_classes", tasks_text(c)},
-                 {"train_per_class", c.train_per_class},
-                 {"test_per_class", c.test_per_class},
-                 {"filters_per_class", c.filters_per_class},
-                 {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate},
-                 {"epochs", c.epochs},
-                 {"batch_size", c.batch_size},
-                 {"strategies", c.strategies},
-                 {"cnn_conv1_channels", c.cnn_conv1_channels},
-                 {"cnn_conv2_channels", c.cnn_conv2_channels},
-                 {"cnn_kernel", c.cnn_kernel},
-                 {"cnn_feature_dim", c.cnn_feature_dim},
-                 {"cnn_learning_rate", c.cnn_learning_rate},
-                 {"cnn_batch_size", c.cnn_batch_size},
-                 {"cnn_momentum", c.cnn_momentum},
-                 {"buffer_sizes", c.buffer_sizes},
-                 {"seeds", c.seeds},
-                 {"seed", c.seed}};
-  j["task_angles_deg"] = r.task_angles_deg;
-  auto& recs = j["records"] = nlohmann::json::array();
-  for (const auto& p : r.points)
-    recs.push_back({{"strategy", p.strategy},
-                    {"buffer_size", p.buffer_size},
-                    {"runs", p.runs},
-                    {"old_task_accuracy_mean", p.old_acc_mean},
-                    {"old_task_accuracy_std", p.old_acc_std},
-                    {"average_forgetting_mean", p.forgetting_mean},
-                    {"average_forgetting_std", p.forgetting_std},
-                    {"last_task_accuracy_mean", p.last_acc_mean}});
-  return j;
+  Results res("continual replay", "strategy");
+  res.inputs() = {{"dataset", o.run.dataset},
+                  {"data_dir", o.run.data_dir},
+                  {"scenario", o.scenario},
+                  {"tasks", c.tasks},
+                  {"backend", o.run.backend},
+                  {"task_classes", tasks_text(c)},
+                  {"train_per_class", c.train_per_class},
+                  {"test_per_class", c.test_per_class},
+                  {"filters_per_class", c.filters_per_class},
+                  {"power_q", c.power_q},
+                  {"learning_rate", c.learning_rate},
+                  {"epochs", c.epochs},
+                  {"batch_size", c.batch_size},
+                  {"strategies", c.strategies},
+                  {"cnn_conv1_channels", c.cnn_conv1_channels},
+                  {"cnn_conv2_channels", c.cnn_conv2_channels},
+                  {"cnn_kernel", c.cnn_kernel},
+                  {"cnn_feature_dim", c.cnn_feature_dim},
+                  {"cnn_learning_rate", c.cnn_learning_rate},
+                  {"cnn_batch_size", c.cnn_batch_size},
+                  {"cnn_momentum", c.cnn_momentum},
+                  {"buffer_sizes", c.buffer_sizes},
+                  {"seeds", c.seeds},
+                  {"seed", c.seed}};
+  cont::add_replay_records(res, r);
+  return res;
 }
 
 std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
@@ -178,13 +158,11 @@ int run(ReplayOptions& o, Context& ctx) {
   c.pixel_std = data.pixel_std;
   const auto result = cont::run_replay_experiment(train, test, o.config);
   OutputDir out(o.run.out);
-  const auto j = results_json(o, result);
-  out.write("results.json", j.dump(2) + "\n");
-  out.write("replay.csv", points_table(result).to_csv());
-  out.write("runs.csv", runs_table(result).to_csv());
+  const Results res = replay_results(o, result);
+  res.write(out);
   out.write("task_angles.csv", angles_table(result).to_csv());
   out.write("report.html", report_html(o, result));
-  finish_image_run(out, ctx, o.run, j.dump(2), points_table(result));
+  finish_image_run(out, ctx, o.run, res.to_json().dump(2), points_table(result));
   return 0;
 }
 

@@ -1,15 +1,17 @@
 // `dmlkit continual sign-angle`: the "+class vs -class" angle study on Fashion-MNIST (spec B.8):
 // old-task accuracy after the new task against the replay size, per task pair, with the measured
-// angle between the tasks; writes results.json (one record per pair and replay size),
-// sign_angle.csv, runs.csv and report.html.
+// angle between the tasks; writes results.json, records.csv and summary.csv (one record per pair,
+// replay size and seed; core/results.h) and report.html.
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "continual/image_datasets.h"
+#include "continual/results.h"
 #include "continual/sign_task_experiment.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/continual_image_options.h"
 #include "dmlkit/commands.h"
@@ -19,8 +21,6 @@ namespace dmlkit::app {
 namespace cont = dmlkit::continual;
 
 namespace {
-
-constexpr int kSignAngleSchemaVersion = 1;
 
 struct SignAngleOptions {
   cont::SignTaskConfig config;
@@ -39,15 +39,6 @@ TextTable points_table(const cont::SignTaskResult& r) {
   return t;
 }
 
-TextTable runs_table(const cont::SignTaskResult& r) {
-  TextTable t({"old_class", "new_class", "replay_size", "seed_index", "old_acc_before", "old_acc_after", "new_acc"});
-  for (const auto& x : r.runs)
-    t.add_row({std::to_string(x.old_class), std::to_string(x.new_class), std::to_string(x.replay_size),
-               std::to_string(x.seed_index), fixed(x.old_accuracy_before, 4), fixed(x.old_accuracy_after, 4),
-               fixed(x.new_accuracy, 4)});
-  return t;
-}
-
 int run(SignAngleOptions& o, Context& ctx) {
   auto& c = o.config;
   c.pairs = parse_class_pairs(o.pairs, "pairs");
@@ -60,35 +51,23 @@ int run(SignAngleOptions& o, Context& ctx) {
   c.pixel_std = data.pixel_std;
   const auto r = cont::run_sign_task_experiment(train, test, c);
 
-  nlohmann::json j;
-  j["schema_version"] = kSignAngleSchemaVersion;
-  j["command"] = "continual sign-angle";
-  j["config"] = {{"dataset", o.run.dataset},
-                 {"data_dir", o.run.data_dir},
-                 {"backend", o.run.backend},
-                 {"pairs", o.pairs},
-                 {"replay_sizes", c.replay_sizes},
-                 {"train_per_class", c.train_per_class},
-                 {"test_per_class", c.test_per_class},
-                 {"filters_per_class", c.filters_per_class},
-                 {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate},
-                 {"epochs", c.epochs},
-                 {"batch_size", c.batch_size},
-                 {"seeds", c.seeds},
-                 {"seed", c.seed},
-                 {"flip_new_task", c.flip_new_task}};
-  auto& recs = j["records"] = nlohmann::json::array();
-  for (const auto& p : r.points)
-    recs.push_back({{"old_class", p.old_class},
-                    {"new_class", p.new_class},
-                    {"angle_deg", p.angle_deg},
-                    {"replay_size", p.replay_size},
-                    {"runs", p.runs},
-                    {"old_acc_before_mean", p.old_acc_before_mean},
-                    {"old_acc_after_mean", p.old_acc_mean},
-                    {"old_acc_after_std", p.old_acc_std},
-                    {"new_acc_mean", p.new_acc_mean}});
+  Results res("continual sign-angle", "pair");
+  res.inputs() = {{"dataset", o.run.dataset},
+                  {"data_dir", o.run.data_dir},
+                  {"backend", o.run.backend},
+                  {"pairs", o.pairs},
+                  {"replay_sizes", c.replay_sizes},
+                  {"train_per_class", c.train_per_class},
+                  {"test_per_class", c.test_per_class},
+                  {"filters_per_class", c.filters_per_class},
+                  {"power_q", c.power_q},
+                  {"learning_rate", c.learning_rate},
+                  {"epochs", c.epochs},
+                  {"batch_size", c.batch_size},
+                  {"seeds", c.seeds},
+                  {"seed", c.seed},
+                  {"flip_new_task", c.flip_new_task}};
+  cont::add_sign_task_records(res, r);
 
   HtmlReport rep("Continual learning: +class vs -class tasks on " + o.run.dataset);
   rep.add_paragraph(
@@ -125,11 +104,9 @@ int run(SignAngleOptions& o, Context& ctx) {
   rep.add_table(points_table(r));
 
   OutputDir out(o.run.out);
-  out.write("results.json", j.dump(2) + "\n");
-  out.write("sign_angle.csv", points_table(r).to_csv());
-  out.write("runs.csv", runs_table(r).to_csv());
+  res.write(out);
   out.write("report.html", rep.render());
-  finish_image_run(out, ctx, o.run, j.dump(2), points_table(r));
+  finish_image_run(out, ctx, o.run, res.to_json().dump(2), points_table(r));
   return 0;
 }
 

@@ -1,13 +1,16 @@
 // `dmlkit continual angle-sweep`: the synthetic study of "Angle Matters" (spec B.2-B.4, B.8):
 // task-1 test error after task 2 against the angle between the task signals, per variant, over
-// seeds; writes results.json (one record per variant and angle), sweep.csv, runs.csv,
-// critical_angles.csv and report.html, and prints the critical angles.
+// seeds; writes results.json, records.csv and summary.csv (one record per variant, angle and
+// seed; the summary over seeds is core/results.h's), critical_angles.csv and report.html, and
+// prints the critical angles.
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "continual/angle_sweep.h"
+#include "continual/results.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/progress.h"
 #include "core/table.h"
 #include "dmlkit/run_output.h"
@@ -18,8 +21,6 @@ namespace dmlkit::app {
 namespace cont = dmlkit::continual;
 
 namespace {
-
-constexpr int kAngleSweepSchemaVersion = 1;
 
 struct AngleSweepOptions {
   cont::AngleSweepConfig config;
@@ -32,48 +33,28 @@ struct AngleSweepOptions {
 
 std::string opt_angle(const std::optional<double>& a) { return a ? fixed(*a, 1) : "none"; }
 
-nlohmann::json results_json(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
-  nlohmann::json j;
-  j["schema_version"] = kAngleSweepSchemaVersion;
-  j["command"] = "continual angle-sweep";
-  j["config"] = {{"patch_len", c.data.patch_len},
-                 {"num_patches", c.data.num_patches},
-                 {"signal_norm", c.data.signal_norm},
-                 {"noise_std", c.data.noise_std},
-                 {"noise_orthogonal", c.data.noise_orthogonal},
-                 {"train_per_task", c.data.train_per_task},
-                 {"test_per_task", c.data.test_per_task},
-                 {"filters_per_class", c.filters_per_class},
-                 {"power_q", c.power_q},
-                 {"learning_rate", c.learning_rate},
-                 {"epochs", c.epochs},
-                 {"replay_fraction", c.replay_fraction},
-                 {"ewc_lambda", c.ewc_lambda},
-                 {"harmful_error", c.harmful_error},
-                 {"seeds", c.seeds},
-                 {"seed", c.seed},
-                 {"angles_deg", c.angles_deg},
-                 {"backend", cont::backend_name(c.backend)}};
-  j["task1"] = {{"train_error_mean", r.task1_train_error_mean}, {"test_error_mean", r.task1_test_error_mean}};
-  auto& recs = j["records"] = nlohmann::json::array();
-  for (const auto& p : r.points)
-    recs.push_back({{"variant", cont::variant_name(p.variant)},
-                    {"angle_deg", p.angle_deg},
-                    {"runs", p.runs},
-                    {"diverged_runs", p.diverged_runs},
-                    {"task1_error_mean", p.error_mean},
-                    {"task1_error_std", p.error_std},
-                    {"task1_error_min", p.error_min},
-                    {"task1_error_max", p.error_max},
-                    {"forgetting_mean", p.forgetting_mean},
-                    {"task2_error_mean", p.task2_error_mean}});
-  auto& crit = j["variants"] = nlohmann::json::array();
-  for (const auto& s : r.summary)
-    crit.push_back(
-        {{"variant", cont::variant_name(s.variant)},
-         {"critical_angle_deg", s.critical_angle_deg ? nlohmann::json(*s.critical_angle_deg) : nlohmann::json()},
-         {"max_task1_error_mean", s.max_error_mean}});
-  return j;
+Results sweep_results(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
+  Results res("continual angle-sweep", "variant");
+  res.inputs() = {{"patch_len", c.data.patch_len},
+                  {"num_patches", c.data.num_patches},
+                  {"signal_norm", c.data.signal_norm},
+                  {"noise_std", c.data.noise_std},
+                  {"noise_orthogonal", c.data.noise_orthogonal},
+                  {"train_per_task", c.data.train_per_task},
+                  {"test_per_task", c.data.test_per_task},
+                  {"filters_per_class", c.filters_per_class},
+                  {"power_q", c.power_q},
+                  {"learning_rate", c.learning_rate},
+                  {"epochs", c.epochs},
+                  {"replay_fraction", c.replay_fraction},
+                  {"ewc_lambda", c.ewc_lambda},
+                  {"harmful_error", c.harmful_error},
+                  {"seeds", c.seeds},
+                  {"seed", c.seed},
+                  {"angles_deg", c.angles_deg},
+                  {"backend", cont::backend_name(c.backend)}};
+  cont::add_angle_sweep_records(res, c, r);
+  return res;
 }
 
 TextTable critical_table(const cont::AngleSweepResult& r) {
@@ -90,16 +71,6 @@ TextTable sweep_table(const cont::AngleSweepResult& r) {
     t.add_row({cont::variant_name(p.variant), fixed(p.angle_deg, 2), std::to_string(p.runs), fixed(p.error_mean, 4),
                fixed(p.error_std, 4), fixed(p.error_min, 4), fixed(p.error_max, 4), fixed(p.forgetting_mean, 4),
                fixed(p.task2_error_mean, 4), std::to_string(p.diverged_runs)});
-  return t;
-}
-
-TextTable runs_table(const cont::AngleSweepResult& r) {
-  TextTable t(
-      {"variant", "angle_deg", "seed_index", "task1_error_before", "task1_error_after", "task2_error", "diverged"});
-  for (const auto& x : r.runs)
-    t.add_row({cont::variant_name(x.variant), fixed(x.angle_deg, 2), std::to_string(x.seed_index),
-               fixed(x.task1_error_before, 4), fixed(x.task1_error_after, 4), fixed(x.task2_error, 4),
-               x.diverged ? "1" : "0"});
   return t;
 }
 
@@ -159,15 +130,13 @@ int run(AngleSweepOptions& o, Context& ctx) {
   const auto result = cont::run_angle_sweep(c, [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
   bar.finish();
   OutputDir out(o.out);
-  const auto j = results_json(c, result);
-  out.write("results.json", j.dump(2) + "\n");
-  out.write("sweep.csv", sweep_table(result).to_csv());
-  out.write("runs.csv", runs_table(result).to_csv());
+  const Results res = sweep_results(c, result);
+  res.write(out);
   out.write("critical_angles.csv", critical_table(result).to_csv());
   out.write("report.html", report_html(c, result));
   const std::string path = commit_output(out);
   if (o.format == "json") {
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << res.json_text();
   } else if (o.format == "csv") {
     ctx.out << sweep_table(result).to_csv();
   } else {

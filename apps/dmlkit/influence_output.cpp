@@ -6,6 +6,7 @@
 #include "core/html_report.h"
 #include "core/table.h"
 #include "influence/dynamics.h"
+#include "influence/results.h"
 
 namespace dmlkit::app {
 
@@ -13,13 +14,6 @@ namespace inf = dmlkit::influence;
 using nlohmann::ordered_json;
 
 namespace {
-
-ordered_json curve_json(const inf::Curve& c) {
-  ordered_json j;
-  j["mean"] = c.mean;
-  j["stddev"] = c.stddev;
-  return j;
-}
 
 ordered_json inputs_json(const InfluenceRunDescription& d) {
   const auto& c = d.config;
@@ -57,48 +51,17 @@ ordered_json inputs_json(const InfluenceRunDescription& d) {
   return in;
 }
 
-ordered_json results_json(const InfluenceRunDescription& d, const inf::ExperimentResult& result,
+}  // namespace
+
+Results influence_results(const InfluenceRunDescription& d, const inf::ExperimentResult& result,
                           const std::vector<inf::AlgorithmSummary>& summary) {
-  ordered_json j;
-  j["schema_version"] = kInfluenceResultsSchemaVersion;
-  j["tool"] = "dmlkit";
-  j["version"] = DMLKIT_VERSION;
-  j["command"] = "influence run";
-  j["inputs"] = inputs_json(d);
-  j["mean_present_nodes"] = result.mean_present_nodes;
-  j["mean_present_edges"] = result.mean_present_edges;
-  ordered_json records = ordered_json::array();
-  for (const auto& s : summary) {
-    ordered_json r;
-    r["algorithm"] = s.name;
-    r["reference"] = s.name == "best-fixed";
-    ordered_json m;
-    m["total_activated_mean"] = s.total_mean;
-    m["total_activated_stddev"] = s.total_stddev;
-    m["activated_per_step_mean"] = s.mean_per_step;
-    if (s.regret_oracle) {
-      m["regret_oracle_final_mean"] = s.regret_oracle->mean.back();
-      m["regret_oracle_final_stddev"] = s.regret_oracle->stddev.back();
-    }
-    if (s.regret_fixed) {
-      m["regret_fixed_final_mean"] = s.regret_fixed->mean.back();
-      m["regret_fixed_final_stddev"] = s.regret_fixed->stddev.back();
-    }
-    m["regret_fixed_growth_exponent"] =
-        s.regret_fixed_growth ? ordered_json(*s.regret_fixed_growth) : ordered_json(nullptr);
-    r["metrics"] = m;
-    ordered_json curves;
-    curves["activated"] = curve_json(s.reward);
-    curves["cumulative"] = curve_json(s.cumulative);
-    if (s.regret_oracle) curves["regret_oracle"] = curve_json(*s.regret_oracle);
-    if (s.regret_fixed) curves["regret_fixed"] = curve_json(*s.regret_fixed);
-    r["curves"] = curves;
-    records.push_back(r);
-  }
-  j["records"] = records;
-  if (!result.best_fixed_seeds.empty()) j["best_fixed_seeds"] = result.best_fixed_seeds;
-  return j;
+  Results res("influence run", "algorithm");
+  res.inputs() = inputs_json(d);
+  inf::add_experiment_records(res, result, summary);
+  return res;
 }
+
+namespace {
 
 std::string num(double v) { return fixed(v, 3); }
 
@@ -206,18 +169,17 @@ std::string report_html(const InfluenceRunDescription& d, const inf::ExperimentR
 
 }  // namespace
 
-void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc, const inf::ExperimentResult& result,
-                             const std::vector<inf::AlgorithmSummary>& summary) {
-  out.write("results.json", results_json(desc, result, summary).dump(2) + "\n");
-  out.write("summary.csv", summary_table(summary).to_csv());
+void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc, const Results& res,
+                             const inf::ExperimentResult& result, const std::vector<inf::AlgorithmSummary>& summary) {
+  res.write(out);
   out.write("steps.csv", steps_table(summary).to_csv());
   out.write("runs.csv", runs_table(result).to_csv());
   out.write("report.html", report_html(desc, result, summary));
 }
 
-std::string render_influence_summary(const InfluenceRunDescription& desc, const inf::ExperimentResult& result,
+std::string render_influence_summary(const InfluenceRunDescription& desc, const Results& res,
                                      const std::vector<inf::AlgorithmSummary>& summary, const std::string& format) {
-  if (format == "json") return results_json(desc, result, summary).dump(2) + "\n";
+  if (format == "json") return res.json_text();
   const TextTable t = summary_table(summary);
   if (format == "csv") return t.to_csv();
   const auto& c = desc.config;

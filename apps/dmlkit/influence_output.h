@@ -1,5 +1,5 @@
-// The output of `dmlkit influence run`: results.json (versioned schema), CSV tables (per-step
-// curves, per-run rewards, summary), report.html with the curves, and the summary printed on
+// The output of `dmlkit influence run`: results.json, records.csv, summary.csv (core/results.h),
+// detail CSV tables (per-step curves, per-run rewards), report.html with the curves, and the summary printed on
 // stdout as a table, JSON or CSV.
 #pragma once
 #include <cstdint>
@@ -7,13 +7,11 @@
 #include <vector>
 
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "influence/experiment.h"
 #include "influence/experiment_stats.h"
 
 namespace dmlkit::app {
-
-// Version of the influence results.json layout; bump it when a field changes meaning or disappears.
-inline constexpr int kInfluenceResultsSchemaVersion = 1;
 
 struct InfluenceRunDescription {
   std::string graph;
@@ -23,10 +21,13 @@ struct InfluenceRunDescription {
   influence::ExperimentConfig config;
 };
 
-void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc,
+// results.json, records.csv, summary.csv (core/results.h) of the run.
+Results influence_results(const InfluenceRunDescription& desc, const influence::ExperimentResult& result,
+                          const std::vector<influence::AlgorithmSummary>& summary);
+void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc, const Results& res,
                              const influence::ExperimentResult& result,
                              const std::vector<influence::AlgorithmSummary>& summary);
-std::string render_influence_summary(const InfluenceRunDescription& desc, const influence::ExperimentResult& result,
+std::string render_influence_summary(const InfluenceRunDescription& desc, const Results& res,
                                      const std::vector<influence::AlgorithmSummary>& summary,
                                      const std::string& format);
 

@@ -64,10 +64,11 @@ int run(InfluenceRunOptions& o, Context& ctx) {
   desc.nodes = graph.num_nodes;
   desc.edges = graph.num_edges();
   desc.config = c;
+  const Results res = influence_results(desc, result, summary);
   OutputDir out(o.out);
-  write_influence_outputs(out, desc, result, summary);
+  write_influence_outputs(out, desc, res, result, summary);
   const std::string path = commit_output(out);
-  ctx.out << render_influence_summary(desc, result, summary, o.format);
+  ctx.out << render_influence_summary(desc, res, summary, o.format);
   print_output_location(ctx, o.format, path);
   return 0;
 }

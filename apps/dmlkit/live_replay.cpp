@@ -1,7 +1,7 @@
 // `dmlkit cluster replay --slurm --workload W --policy P --time-scale S`: replays a workload on a
 // live Slurm cluster under a policy and compares measured JCTs with the simulator's prediction for
-// the same policy, cluster and jobs (docs/live-mode.md). Writes results.json, jobs.csv,
-// rounds.csv, decisions.csv and report.html to --out.
+// the same policy, cluster and jobs (docs/live-mode.md). Writes results.json, records.csv,
+// summary.csv (core/results.h), jobs.csv, rounds.csv, decisions.csv and report.html to --out.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -12,11 +12,13 @@
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "live/replay.h"
+#include "live/replay_stats.h"
 
 namespace dmlkit::app {
 
@@ -41,20 +43,6 @@ struct ReplayCliOptions {
   std::string format = "table";
   std::string data_dir;
 };
-
-double mean(const std::vector<double>& v) {
-  if (v.empty()) return 0;
-  double s = 0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
-}
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i = static_cast<size_t>(std::min<double>(v.size() - 1, std::floor(q * (v.size() - 1) + 0.5)));
-  return v[i];
-}
 
 int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
@@ -91,81 +79,71 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   // Tables.
   TextTable jobs({"job", "application", "gpus", "arrival_s", "slurm_id", "sim_jct_s", "real_jct_s", "gap_s",
                   "sim_preemptions", "real_starts"});
-  std::vector<double> abs_gaps, rel_gaps;
+  const live::ReplayStats st = live::replay_stats(r);
   for (const auto& j : r.jobs) {
     const bool both = j.sim_jct_s >= 0 && j.real_jct_s >= 0;
-    if (both) {
-      abs_gaps.push_back(std::fabs(j.gap_s()));
-      if (j.sim_jct_s > 0) rel_gaps.push_back(j.gap_s() / j.sim_jct_s);
-    }
     jobs.add_row({j.name, j.application.empty() ? "-" : j.application, std::to_string(j.num_gpus),
                   fixed(j.arrival_s, 1), std::to_string(j.slurm_id), j.sim_jct_s >= 0 ? fixed(j.sim_jct_s, 1) : "",
                   j.real_jct_s >= 0 ? fixed(j.real_jct_s, 1) : "", both ? fixed(j.gap_s(), 1) : "",
                   std::to_string(j.sim_preemptions), std::to_string(j.real_restarts)});
   }
   TextTable rounds({"t_s", "active_jobs", "actions", "slurm_commands", "decide_ms", "apply_ms"});
-  std::vector<double> decide_ms, apply_ms, per_action_ms;
-  int placements = 0;
-  for (const auto& d : r.decisions)
-    if (d.action == "place" || d.action == "move") ++placements;
-  for (const auto& s : r.rounds) {
+  for (const auto& s : r.rounds)
     rounds.add_row({fixed(s.model_time_s, 1), std::to_string(s.active_jobs), std::to_string(s.actions),
                     std::to_string(s.slurm_commands), fixed(s.decide_ms, 3), fixed(s.apply_ms, 1)});
-    decide_ms.push_back(s.decide_ms);
-    if (s.actions > 0) {
-      apply_ms.push_back(s.apply_ms);
-      per_action_ms.push_back(s.apply_ms / s.actions);
-    }
-  }
   TextTable decisions({"t_s", "slurm_id", "job", "action", "placement", "note"});
   for (const auto& d : r.decisions)
     decisions.add_row(
         {fixed(d.model_time_s, 1), std::to_string(d.slurm_id), d.job_name, d.action, d.placement, d.note});
 
-  const double gap = r.real_avg_jct_s - r.sim_avg_jct_s;
-  const double gap_rel = r.sim_avg_jct_s > 0 ? gap / r.sim_avg_jct_s : 0;
-  nlohmann::json res;
-  res["schema_version"] = 1;
-  res["command"] = "cluster replay";
-  res["backend"] = "slurm";
-  res["workload"] = o.workload;
-  res["policy"] = o.policy;
-  res["placement"] = o.placement;
-  res["time_scale"] = o.time_scale;
-  res["round_s"] = o.round_s;
-  res["restart_delay_s"] = o.restart_delay_s;
-  res["cluster"] = {{"nodes", r.cluster_nodes}, {"gpus", r.cluster_gpus}};
-  res["jobs_total"] = r.jobs.size();
-  res["jobs_dropped"] = r.dropped;
-  res["complete"] = r.complete;
-  res["summary"] = {{"sim_avg_jct_s", r.sim_avg_jct_s},
-                    {"real_avg_jct_s", r.real_avg_jct_s},
-                    {"gap_avg_jct_s", gap},
-                    {"gap_avg_jct_rel", gap_rel},
-                    {"mean_abs_job_gap_s", mean(abs_gaps)},
-                    {"mean_rel_job_gap", mean(rel_gaps)},
-                    {"sim_makespan_s", r.sim_makespan_s},
-                    {"real_makespan_s", r.real_makespan_s}};
-  res["controller"] = {{"rounds", r.rounds.size()},
-                       {"decisions", r.decisions.size()},
-                       {"placements", placements},
-                       {"decide_ms_mean", mean(decide_ms)},
-                       {"decide_ms_p99", percentile(decide_ms, 0.99)},
-                       {"apply_ms_per_action_mean", mean(per_action_ms)},
-                       {"start_latency_s_mean", mean(r.start_latency_s)},
-                       {"start_latency_s_p50", percentile(r.start_latency_s, 0.5)},
-                       {"start_latency_s_max", percentile(r.start_latency_s, 1.0)}};
-  res["jobs"] = nlohmann::json::array();
+  const double gap = st.gap_avg_jct_s;
+  const double gap_rel = st.gap_avg_jct_rel;
+  Results res("cluster replay", "policy");
+  res.inputs() = {{"backend", "slurm"},
+                  {"workload", o.workload},
+                  {"policy", o.policy},
+                  {"placement", o.placement},
+                  {"policy_params", ro.policy_options.params},
+                  {"time_scale", o.time_scale},
+                  {"round_s", o.round_s},
+                  {"restart_delay_s", o.restart_delay_s},
+                  {"cluster_nodes", r.cluster_nodes},
+                  {"cluster_gpus", r.cluster_gpus},
+                  {"jobs", r.jobs.size()},
+                  {"jobs_dropped", r.dropped},
+                  {"seeds", nlohmann::ordered_json::array({o.seed})}};
+  ResultRecord& rec = res.add(o.policy, o.seed);
+  rec.metrics = {{"complete", r.complete},
+                 {"sim_avg_jct_s", r.sim_avg_jct_s},
+                 {"real_avg_jct_s", r.real_avg_jct_s},
+                 {"gap_avg_jct_s", gap},
+                 {"gap_avg_jct_rel", gap_rel},
+                 {"mean_abs_job_gap_s", st.mean_abs_job_gap_s},
+                 {"mean_rel_job_gap", st.mean_rel_job_gap},
+                 {"sim_makespan_s", r.sim_makespan_s},
+                 {"real_makespan_s", r.real_makespan_s},
+                 {"rounds", r.rounds.size()},
+                 {"decisions", r.decisions.size()},
+                 {"placements", st.placements},
+                 {"decide_ms_mean", st.decide_ms_mean},
+                 {"decide_ms_p99", st.decide_ms_p99},
+                 {"apply_ms_per_action_mean", st.apply_ms_per_action_mean},
+                 {"start_latency_s_mean", st.start_latency_s_mean},
+                 {"start_latency_s_p50", st.start_latency_s_p50},
+                 {"start_latency_s_max", st.start_latency_s_max}};
+  rec.files = {{"jobs_csv", "jobs.csv"}, {"rounds_csv", "rounds.csv"}, {"decisions_csv", "decisions.csv"}};
+  auto& jobs_json = rec.detail["jobs"] = nlohmann::ordered_json::array();
   for (const auto& j : r.jobs)
-    res["jobs"].push_back({{"name", j.name},
-                           {"application", j.application},
-                           {"num_gpus", j.num_gpus},
-                           {"arrival_s", j.arrival_s},
-                           {"slurm_id", j.slurm_id},
-                           {"sim_jct_s", j.sim_jct_s >= 0 ? nlohmann::json(j.sim_jct_s) : nlohmann::json()},
-                           {"real_jct_s", j.real_jct_s >= 0 ? nlohmann::json(j.real_jct_s) : nlohmann::json()},
-                           {"sim_preemptions", j.sim_preemptions},
-                           {"real_starts", j.real_restarts}});
+    jobs_json.push_back(
+        {{"name", j.name},
+         {"application", j.application},
+         {"num_gpus", j.num_gpus},
+         {"arrival_s", j.arrival_s},
+         {"slurm_id", j.slurm_id},
+         {"sim_jct_s", j.sim_jct_s >= 0 ? nlohmann::ordered_json(j.sim_jct_s) : nlohmann::ordered_json()},
+         {"real_jct_s", j.real_jct_s >= 0 ? nlohmann::ordered_json(j.real_jct_s) : nlohmann::ordered_json()},
+         {"sim_preemptions", j.sim_preemptions},
+         {"real_starts", j.real_restarts}});
 
   HtmlReport report("dmlkit cluster replay: " + o.policy + " on " + o.workload + " (Slurm)");
   report.add_facts(
@@ -176,10 +154,10 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
        {"Average JCT, simulator", fixed(r.sim_avg_jct_s, 1) + " s"},
        {"Average JCT, Slurm", fixed(r.real_avg_jct_s, 1) + " s"},
        {"Sim-to-real gap of average JCT", fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)"},
-       {"Mean |per-job gap|", fixed(mean(abs_gaps), 1) + " s"},
-       {"Decision latency per round (mean)", fixed(mean(decide_ms), 3) + " ms"},
-       {"scontrol time per applied decision (mean)", fixed(mean(per_action_ms), 1) + " ms"},
-       {"Release to RUNNING (mean)", fixed(mean(r.start_latency_s), 2) + " wall s"}});
+       {"Mean |per-job gap|", fixed(st.mean_abs_job_gap_s, 1) + " s"},
+       {"Decision latency per round (mean)", fixed(st.decide_ms_mean, 3) + " ms"},
+       {"scontrol time per applied decision (mean)", fixed(st.apply_ms_per_action_mean, 1) + " ms"},
+       {"Release to RUNNING (mean)", fixed(st.start_latency_s_mean, 2) + " wall s"}});
   report.add_paragraph(
       "Measured JCTs are in model seconds: (time Slurm reported the job COMPLETED - scheduled "
       "arrival) / time scale. Each job's work follows the simulator's speed model on the "
@@ -201,7 +179,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   report.add_table(decisions);
 
   OutputDir out(o.out);
-  out.write("results.json", res.dump(2) + "\n");
+  res.write(out);
   out.write("jobs.csv", jobs.to_csv());
   out.write("rounds.csv", rounds.to_csv());
   out.write("decisions.csv", decisions.to_csv());
@@ -209,13 +187,13 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   const std::string path = commit_output(out);
 
   if (o.format == "json") {
-    ctx.out << res["summary"].dump(2) << "\n";
+    ctx.out << res.json_text();
   } else {
     TextTable summary(
         {"policy", "jobs", "sim_avg_jct_s", "real_avg_jct_s", "gap_s", "gap_pct", "decide_ms", "start_latency_s"});
     summary.add_row({o.policy, std::to_string(r.jobs.size()), fixed(r.sim_avg_jct_s, 1), fixed(r.real_avg_jct_s, 1),
-                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(mean(decide_ms), 3),
-                     fixed(mean(r.start_latency_s), 2)});
+                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(st.decide_ms_mean, 3),
+                     fixed(st.start_latency_s_mean, 2)});
     ctx.out << (o.format == "csv" ? summary.to_csv() : summary.render());
   }
   print_output_location(ctx, o.format, path);

@@ -145,13 +145,16 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
       pt.replay_size = c.replay_sizes[r];
       pt.angle_deg = angles[p];
       pt.runs = static_cast<int>(N);
-      std::vector<double> acc;
+      std::vector<double> acc, new_acc, before;
       for (size_t n = 0; n < N; ++n) {
         const auto& run = result.runs[(p * N + n) * R + r];
         acc.push_back(run.old_accuracy_after);
-        pt.new_acc_mean += run.new_accuracy / static_cast<double>(N);
-        pt.old_acc_before_mean += run.old_accuracy_before / static_cast<double>(N);
+        new_acc.push_back(run.new_accuracy);
+        before.push_back(run.old_accuracy_before);
       }
+      // Means as core/stats.h summarize() (and so results.json's summary) computes them.
+      pt.new_acc_mean = summarize(new_acc).mean;
+      pt.old_acc_before_mean = summarize(before).mean;
       const Summary old_acc = summarize(acc);
       pt.old_acc_mean = old_acc.mean;
       pt.old_acc_std = old_acc.sd;

@@ -57,13 +57,14 @@ TEST(Cli, CompareWritesOutputFolder) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("avg_jct_s"), std::string::npos);
   EXPECT_NE(r.out.find(dir.path("out")), std::string::npos) << "prints where the output is";
-  for (const char* f :
-       {"results.json", "metrics.csv", "jobs-fifo.csv", "jobs-tiresias.csv", "rounds-fifo.csv", "report.html"})
+  for (const char* f : {"results.json", "records.csv", "summary.csv", "jobs-fifo-seed3.csv", "jobs-tiresias-seed3.csv",
+                        "rounds-fifo-seed3.csv", "report.html"})
     EXPECT_TRUE(fs::exists(dir.path("out") + "/" + f)) << f;
   auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   ASSERT_EQ(j["records"].size(), 2u);
-  EXPECT_EQ(j["records"][0]["policy"], "fifo");
+  EXPECT_EQ(j["records"][0]["name"], "fifo");
+  EXPECT_EQ(j["records"][0]["seed"], 3);
   EXPECT_EQ(j["records"][0]["metrics"]["finished"], 160);
   EXPECT_GT(j["records"][1]["metrics"]["avg_jct_s"].get<double>(), 0.0);
 }
@@ -82,8 +83,8 @@ TEST(Cli, SameSeedGivesByteIdenticalResults) {
   ASSERT_EQ(run_cli(b).status, 0);
   ASSERT_EQ(run_cli(c).status, 0);
   EXPECT_EQ(slurp(dir.path("a/results.json")), slurp(dir.path("b/results.json")));
-  EXPECT_EQ(slurp(dir.path("a/jobs-tiresias.csv")), slurp(dir.path("b/jobs-tiresias.csv")));
-  EXPECT_NE(slurp(dir.path("a/jobs-fifo.csv")), slurp(dir.path("c/jobs-fifo.csv")));
+  EXPECT_EQ(slurp(dir.path("a/jobs-tiresias-seed7.csv")), slurp(dir.path("b/jobs-tiresias-seed7.csv")));
+  EXPECT_NE(slurp(dir.path("a/jobs-fifo-seed7.csv")), slurp(dir.path("c/jobs-fifo-seed8.csv")));
 }
 
 TEST(Cli, FormatsJsonAndCsv) {
@@ -92,7 +93,7 @@ TEST(Cli, FormatsJsonAndCsv) {
   args.insert(args.end(), {"--format", "json"});
   auto r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["records"][0]["policy"], "fifo");
+  EXPECT_EQ(nlohmann::json::parse(r.out)["records"][0]["name"], "fifo");
   args.back() = "csv";
   r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;

@@ -45,18 +45,20 @@ TEST(OptimusCli, CompareExperimentWritesSummaryOverSeeds) {
   auto r = run_cli({"cluster", "compare", "--experiment", exp, "--out", dir.path("out"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["inputs"]["experiment"], "tiny");
   EXPECT_EQ(j["records"].size(), 4u);  // 2 policies x 2 seeds
   ASSERT_EQ(j["summary"].size(), 2u);
-  EXPECT_EQ(j["summary"][0]["policy"], "optimus");
-  EXPECT_EQ(j["summary"][0]["finished"], 12);
-  for (const char* f : {"summary.csv", "runs.csv", "report.html", "jobs-optimus-seed1.csv", "jobs-drf-seed2.csv"})
+  EXPECT_EQ(j["summary"][0]["name"], "optimus");
+  EXPECT_EQ(j["summary"][0]["runs"], 2);
+  EXPECT_EQ(j["summary"][0]["metrics"]["finished"]["mean"], 6.0);
+  for (const char* f : {"summary.csv", "records.csv", "report.html", "jobs-optimus-seed1.csv", "jobs-drf-seed2.csv",
+                        "rounds-drf-seed2.csv"})
     EXPECT_TRUE(fs::exists(dir.path("out/") + f)) << f;
   // Deterministic: same input, byte-identical results.
   auto again = run_cli({"cluster", "compare", "--experiment", exp, "--out", dir.path("out2"), "--format", "csv"});
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_EQ(slurp(dir.path("out/runs.csv")), slurp(dir.path("out2/runs.csv")));
+  EXPECT_EQ(slurp(dir.path("out/records.csv")), slurp(dir.path("out2/records.csv")));
   // Overrides: policies, seeds, policy params.
   auto o = run_cli({"cluster", "compare", "--experiment", exp, "--policies", "tetris", "--seeds", "3", "--policy-param",
                     "tetris.fairness=0", "--out", dir.path("out3"), "--format", "csv"});

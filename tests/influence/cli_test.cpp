@@ -40,16 +40,19 @@ TEST(InfluenceCli, RunWritesResultsAndIsDeterministic) {
   const std::string graph = dir.write("g.txt", kSmallGraph);
   auto r = run_cli(run_args(graph, dir));
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* f : {"results.json", "summary.csv", "steps.csv", "runs.csv", "report.html"})
+  for (const char* f : {"results.json", "records.csv", "summary.csv", "steps.csv", "runs.csv", "report.html"})
     EXPECT_TRUE(fs::exists(dir.path("out/") + f)) << f;
   const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["inputs"]["dynamics"], "trivalency");
-  ASSERT_EQ(j["records"].size(), 6u);  // five default algorithms + best-fixed
-  EXPECT_EQ(j["records"][0]["algorithm"], "rsb");
-  EXPECT_EQ(j["records"][0]["curves"]["activated"]["mean"].size(), 15u);
-  EXPECT_TRUE(j["records"][0]["metrics"].contains("regret_oracle_final_mean"));
-  EXPECT_TRUE(j["records"][0]["metrics"].contains("regret_fixed_final_mean"));
+  ASSERT_EQ(j["records"].size(), 12u);  // (five default algorithms + best-fixed) x 2 runs
+  EXPECT_EQ(j["records"][0]["name"], "rsb");
+  EXPECT_EQ(j["records"][1]["seed"], 1);  // the run index
+  ASSERT_EQ(j["summary"].size(), 6u);
+  EXPECT_EQ(j["summary"][5]["name"], "best-fixed");
+  EXPECT_EQ(j["derived"]["algorithms"][0]["curves"]["activated"]["mean"].size(), 15u);
+  EXPECT_TRUE(j["records"][0]["metrics"].contains("regret_oracle_final"));
+  EXPECT_TRUE(j["summary"][0]["metrics"].contains("regret_fixed_final"));
   const std::string html = slurp(dir.path("out/report.html"));
   EXPECT_NE(html.find("Weak regret against the best fixed seed set"), std::string::npos);
   const std::string first = slurp(dir.path("out/results.json"));

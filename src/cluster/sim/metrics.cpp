@@ -3,17 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace dmlkit::cluster {
+#include "core/stats.h"
 
-double percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double pos = q / 100.0 * static_cast<double>(values.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, values.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return values[lo] + (values[hi] - values[lo]) * frac;
-}
+namespace dmlkit::cluster {
 
 Metrics compute_metrics(const SimResult& r) {
   Metrics m;

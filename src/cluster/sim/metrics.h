@@ -17,8 +17,7 @@ struct Metrics {
   long preemptions = 0;
 };
 
+// Percentiles are core/stats.h percentile() (linear interpolation, numpy's default).
 Metrics compute_metrics(const SimResult& result);
-// Percentile with linear interpolation between order statistics (numpy's default), q in [0,100].
-double percentile(std::vector<double> values, double q);
 
 }  // namespace dmlkit::cluster

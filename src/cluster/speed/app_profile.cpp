@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <shared_mutex>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -73,7 +75,10 @@ std::string AppProfile::known_list() {
 }
 
 const AppProfile& AppProfile::get(const std::string& name, const std::string& data_dir) {
+  // Process-wide, guarded: policies and seeds may run in parallel (cluster compare --threads).
+  static std::mutex mutex;
   static std::map<std::pair<std::string, std::string>, std::unique_ptr<AppProfile>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
   const std::string root = data_dir.empty() ? default_data_dir() : data_dir;
   auto key = std::make_pair(root, name);
   auto it = cache.find(key);
@@ -266,7 +271,7 @@ BatchConfig AppProfile::batch_config(int batch_size, int replicas, SingleReplica
 }
 
 const LinearNDInterpolator& AppProfile::nd() const {
-  if (!nd_) nd_ = std::make_unique<LinearNDInterpolator>(3, nd_points_, 2, nd_values_);
+  std::call_once(*nd_once_, [this] { nd_ = std::make_unique<LinearNDInterpolator>(3, nd_points_, 2, nd_values_); });
   return *nd_;
 }
 
@@ -397,14 +402,18 @@ double AppProfile::oracle_remaining_iterations(double batch_size, int epoch) con
 double AppProfile::packed_step_time_s(int batch_size, int replicas) const {
   if (replicas <= 0) return std::numeric_limits<double>::infinity();
   const long long key = (static_cast<long long>(batch_size) << 24) | static_cast<long long>(replicas);
-  auto it = packed_cache_.find(key);
-  if (it != packed_cache_.end()) return it->second;
+  {
+    std::shared_lock<std::shared_mutex> lock(*packed_mutex_);
+    auto it = packed_cache_.find(key);
+    if (it != packed_cache_.end()) return it->second;
+  }
   const BatchConfig bc = batch_config(batch_size, replicas, SingleReplicaAccumulation::Always);
   const std::vector<int> placement = packed_placement(replicas);
   double t = std::numeric_limits<double>::infinity();
   if (auto st = lookup(placement, bc.atomic_bsz, false, nullptr)) {
     t = st->step_s + (st->step_s - st->sync_s) * bc.accum_steps;
   }
+  std::unique_lock<std::shared_mutex> lock(*packed_mutex_);
   packed_cache_.emplace(key, t);
   return t;
 }

@@ -5,6 +5,8 @@
 // says exactly how and what happens outside the measured ranges.
 #pragma once
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -134,8 +136,10 @@ class AppProfile {
   std::vector<double> epoch_progress_;         // progress_at_epoch(e) for e = 0..min rows
   std::vector<double> nd_points_, nd_values_;  // (num_nodes, num_replicas, local_bsz) -> (step, sync)
   double nd_min_bsz_ = 0, nd_max_bsz_ = 0;
-  mutable std::unique_ptr<LinearNDInterpolator> nd_;  // built on first use
-  mutable std::unordered_map<long long, double> packed_cache_;
+  mutable std::unique_ptr<LinearNDInterpolator> nd_;  // built on first use, once (thread-safe)
+  std::unique_ptr<std::once_flag> nd_once_ = std::make_unique<std::once_flag>();
+  mutable std::unordered_map<long long, double> packed_cache_;  // guarded by packed_mutex_
+  std::unique_ptr<std::shared_mutex> packed_mutex_ = std::make_unique<std::shared_mutex>();
 };
 
 }  // namespace dmlkit::cluster

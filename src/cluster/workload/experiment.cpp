@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <set>
 
 #include "cluster/model/cluster_spec.h"
@@ -12,6 +13,7 @@
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"
 #include "core/yaml.h"
+#include "core/parallel_for.h"
 
 namespace dmlkit::cluster {
 
@@ -172,7 +174,8 @@ Experiment load_experiment(const std::string& name_or_path, const std::string& d
 }
 
 std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
-                                          const std::function<void(const std::string&, uint64_t)>& on_run) {
+                                          const std::function<void(const std::string&, uint64_t)>& on_run,
+                                          int threads) {
   PolicyOptions popts;
   popts.params = e.policy_params;
   std::vector<std::unique_ptr<Policy>> check;
@@ -192,22 +195,29 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
   config.ps_straggler_prob = e.straggler_prob;
   config.ps_straggler_min = e.straggler_min;
   config.ps_straggler_max = e.straggler_max;
-  std::vector<ExperimentRun> runs;
-  for (uint64_t seed : e.seeds) {
-    const Workload workload = ps_workload(e.workload, seed, data_dir);
-    for (const auto& name : e.policies) {
-      if (on_run) on_run(name, seed);
-      PolicyOptions run_opts = popts;
-      run_opts.seed = seed;
-      auto policy = make_policy(name, run_opts);  // fresh state per run
-      ExperimentRun r;
-      r.policy = name;
-      r.seed = seed;
-      r.result = simulate(cluster, workload, name, *policy, config);
-      r.metrics = compute_metrics(r.result);
-      runs.push_back(std::move(r));
+  // Every workload first (one per seed), then the runs: run i is (seed i / P, policy i % P), each
+  // with its own policy object and result slot, so any number of threads gives the serial result.
+  std::vector<Workload> workloads;
+  for (uint64_t seed : e.seeds) workloads.push_back(ps_workload(e.workload, seed, data_dir));
+  const size_t P = e.policies.size();
+  std::vector<ExperimentRun> runs(e.seeds.size() * P);
+  std::mutex on_run_mutex;
+  parallel_for(runs.size(), std::max(1, threads), [&](size_t i) {
+    const uint64_t seed = e.seeds[i / P];
+    const std::string& name = e.policies[i % P];
+    if (on_run) {
+      std::lock_guard<std::mutex> lock(on_run_mutex);
+      on_run(name, seed);
     }
-  }
+    PolicyOptions run_opts = popts;
+    run_opts.seed = seed;
+    auto policy = make_policy(name, run_opts);  // fresh state per run
+    ExperimentRun& r = runs[i];
+    r.policy = name;
+    r.seed = seed;
+    r.result = simulate(cluster, workloads[i / P], name, *policy, config);
+    r.metrics = compute_metrics(r.result);
+  });
   return runs;
 }
 

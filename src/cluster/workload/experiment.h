@@ -50,9 +50,12 @@ struct ExperimentRun {
   Metrics metrics;
 };
 
-// Runs every policy on the workload of every seed (policies in the given order, seeds outer).
-// `on_run(policy, seed)` is called before each simulation (may be empty).
+// Runs every policy on the workload of every seed (policies in the given order, seeds outer), on
+// up to `threads` threads (core/parallel_for.h); the runs come back in that order and identical
+// for any number of threads. `on_run(policy, seed)` is called before each simulation (may be
+// empty; calls are serialised, in no fixed order when threads > 1).
 std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
-                                          const std::function<void(const std::string&, uint64_t)>& on_run = {});
+                                          const std::function<void(const std::string&, uint64_t)>& on_run = {},
+                                          int threads = 1);
 
 }  // namespace dmlkit::cluster

@@ -1,0 +1,74 @@
+// Results and report of an experiment preset run (see experiment_report.h).
+#include "cluster/report/experiment_report.h"
+
+#include "cluster/report/results.h"
+#include "core/html_report.h"
+#include "core/table.h"
+
+namespace dmlkit::cluster {
+
+using nlohmann::ordered_json;
+
+Results experiment_results(const Experiment& e, const ClusterSpec& cluster, const std::vector<ExperimentRun>& runs) {
+  Results res("cluster compare --experiment", "policy");
+  auto& in = res.inputs();
+  in["experiment"] = e.name;
+  in["experiment_path"] = e.path;
+  in["cluster"] = e.cluster;
+  in["cluster_servers"] = cluster.num_servers();
+  in["cluster_gpus"] = cluster.total_gpus();
+  in["speed_model"] = e.speed_model;
+  in["round_s"] = e.round_s;
+  in["restart_delay_s"] = e.restart_delay_s;
+  in["measure_noise"] = e.measure_noise;
+  in["straggler_prob"] = e.straggler_prob;
+  in["policy_params"] = e.policy_params;
+  in["seeds"] = e.seeds;
+  ordered_json w;
+  w["num_jobs"] = e.workload.num_jobs;
+  w["arrivals"] = e.workload.arrivals;
+  w["max_arrivals_per_slot"] = e.workload.max_arrivals_per_slot;
+  w["slot_s"] = e.workload.slot_s;
+  w["max_num_epochs"] = e.workload.max_num_epochs;
+  w["demands"] = e.workload.demands;
+  in["workload"] = w;
+  for (const auto& r : runs) add_run_record(res, r.result, r.metrics, r.seed);
+  return res;
+}
+
+std::string experiment_report_html(const Experiment& e, const ClusterSpec& cluster, const Results& results) {
+  HtmlReport rep("dmlkit experiment " + e.name);
+  if (!e.description.empty()) rep.add_paragraph(e.description);
+  std::string seeds;
+  for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
+  rep.add_facts({{"Cluster", e.cluster + " (" + std::to_string(cluster.num_servers()) + " servers, " +
+                                 std::to_string(cluster.total_gpus()) + " GPUs)"},
+                 {"Jobs per run", std::to_string(e.workload.num_jobs) + " (" + e.workload.arrivals + " arrivals)"},
+                 {"Speed model", e.speed_model},
+                 {"Slot", fixed(e.round_s, 0) + " s"},
+                 {"Restart delay", fixed(e.restart_delay_s, 0) + " s"},
+                 {"Seeds", seeds}});
+  rep.add_heading("Summary over seeds");
+  rep.add_table(seed_summary_table(results, e.round_s), "mean and sample standard deviation over the seeds");
+  LineChart jct{"Average JCT per seed", "seed", "average JCT (s)", {}, {}, {}, 0.0, {}, false};
+  LineChart mk{"Makespan per seed", "seed", "makespan (s)", {}, {}, {}, 0.0, {}, false};
+  for (const auto& g : results.summary()) {
+    ChartSeries a{g.name, {}, {}, false}, b{g.name, {}, {}, false};
+    for (const auto& r : results.records()) {
+      if (r.name != g.name) continue;
+      a.x.push_back(static_cast<double>(r.seed));
+      a.y.push_back(r.metrics["avg_jct_s"].get<double>());
+      b.x.push_back(static_cast<double>(r.seed));
+      b.y.push_back(r.metrics["makespan_s"].get<double>());
+    }
+    jct.series.push_back(a);
+    mk.series.push_back(b);
+  }
+  rep.add_chart(jct);
+  rep.add_chart(mk);
+  rep.add_heading("Every run");
+  rep.add_table(results.records_table(), "records.csv");
+  return rep.render();
+}
+
+}  // namespace dmlkit::cluster

@@ -1,0 +1,86 @@
+// Scheduler comparison: speed-ups, timelines, Gantt chart and records (see compare.h).
+#include "comm/compare.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dmlkit::comm {
+
+void add_speedups(std::vector<SchedulerRun>& runs, double lb) {
+  const SchedulerRun* fifo = nullptr;
+  for (const auto& r : runs)
+    if (r.r.scheduler == "fifo") fifo = &r;
+  for (auto& r : runs) {
+    r.speedup_over_fifo = fifo ? fifo->r.iteration_mean_s / r.r.iteration_mean_s : std::nan("");
+    r.distance_to_bound = lb > 0 ? std::max(0.0, r.r.iteration_mean_s / lb - 1) : 0;  // rounding below 0
+  }
+}
+
+void add_scheduler_records(Results& results, const std::vector<SchedulerRun>& runs, uint64_t seed) {
+  for (const auto& row : runs) {
+    ResultRecord& rec = results.add(row.r.scheduler, seed);
+    auto& m = rec.metrics;
+    m["iteration_mean_s"] = row.r.iteration_mean_s;
+    m["speedup_over_fifo"] =
+        std::isfinite(row.speedup_over_fifo) ? nlohmann::ordered_json(row.speedup_over_fifo) : nlohmann::ordered_json();
+    m["distance_to_lower_bound"] = row.distance_to_bound;
+    m["overlap"] = row.r.overlap;
+    m["comm_busy_s"] = row.r.comm_busy_s;
+    m["max_in_flight_bytes"] = row.r.max_in_flight_bytes;
+    m["transfers"] = row.r.transfers;
+    rec.detail["iteration_s"] = row.r.iteration_s;
+    rec.files["timeline_csv"] = "timeline-" + row.r.scheduler + ".csv";
+  }
+}
+
+TextTable timeline_table(const IterationResult& r) {
+  TextTable t({"row", "resource", "start_s", "end_s", "what"});
+  for (const auto& s : r.spans)
+    t.add_row({std::to_string(s.row), r.rows[s.row], fixed(s.start_s, 6), fixed(s.end_s, 6), s.label});
+  return t;
+}
+
+LineChart iteration_gantt(const IterationResult& r) {
+  LineChart c;
+  c.title = "Timeline of one steady-state iteration: " + r.scheduler;
+  c.x_title = "time in the iteration (ms)";
+  c.y_title = "resource (0 = GPU, then network)";
+  c.x_min = 0;
+  c.x_max = r.iteration_mean_s * 1e3;
+  for (size_t row = 0; row < r.rows.size(); ++row) {
+    struct Bar {
+      double start, end, height;
+    };
+    std::vector<Bar> bars;
+    for (const auto& s : r.spans)
+      if (s.row == static_cast<int>(row))
+        bars.push_back({s.start_s, s.end_s, row == 0 && s.label.rfind("B ", 0) == 0 ? 0.5 : 0.8});
+    std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.start < b.start; });
+    ChartSeries series;
+    series.label = r.rows[row];
+    series.step = true;
+    const double base = static_cast<double>(row);
+    auto point = [&](double t_s, double y) {
+      series.x.push_back(t_s * 1e3);
+      series.y.push_back(y);
+    };
+    point(0, base);
+    double busy_until = -1, height = 0;
+    for (const auto& b : bars) {
+      if (b.start > busy_until + 1e-12) {
+        if (busy_until >= 0) point(busy_until, base);
+        point(b.start, base + b.height);
+      } else if (b.height != height) {
+        point(b.start, base + b.height);
+      }
+      busy_until = std::max(busy_until, b.end);
+      height = b.height;
+    }
+    if (busy_until >= 0) point(busy_until, base);
+    point(r.iteration_mean_s, base);
+    c.series.push_back(std::move(series));
+  }
+  return c;
+}
+
+}  // namespace dmlkit::comm
