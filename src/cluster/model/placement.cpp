@@ -54,6 +54,15 @@ FreeGpus::FreeGpus(std::vector<int> free_per_server) : free_(std::move(free_per_
   }
 }
 
+void FreeGpus::assign(std::span<const int> free_per_server) {
+  free_.assign(free_per_server.begin(), free_per_server.end());
+  total_ = 0;
+  for (int& f : free_) {
+    if (f < 0) f = 0;
+    total_ += f;
+  }
+}
+
 namespace {
 
 // Server with the fewest free GPUs that still holds `need` (ties: lowest id); -1 if none.
@@ -66,16 +75,22 @@ int best_fit(const std::vector<int>& free, int need, const std::vector<char>* us
   return best;
 }
 
-void place_consolidate(const std::vector<int>& free, int gpus, Placement& out) {
+// Servers by decreasing free GPUs, ties to the lowest id (a stable sort of 0..n-1), in `order`.
+void by_most_free(const std::vector<int>& free, std::vector<int>& order) {
+  order.resize(free.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+}
+
+void place_consolidate(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order,
+                       std::vector<char>& used) {
   int one = best_fit(free, gpus, nullptr);
   if (one >= 0) {
     out.push_back({one, gpus});
     return;
   }
-  std::vector<int> order(free.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
-  std::vector<char> used(free.size(), 0);
+  by_most_free(free, order);
+  used.assign(free.size(), 0);
   int left = gpus;
   for (int s : order) {
     if (left == 0 || free[s] == 0) break;
@@ -120,10 +135,8 @@ void place_first_fit(const std::vector<int>& free, int gpus, Placement& out) {
   }
 }
 
-void place_most_free(const std::vector<int>& free, int gpus, Placement& out) {
-  std::vector<int> order(free.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+void place_most_free(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order) {
+  by_most_free(free, order);
   int left = gpus;
   for (int s : order) {
     if (left == 0 || free[s] == 0) break;
@@ -141,7 +154,7 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
   if (gpus > total_) return false;
   switch (kind) {
     case PlacementKind::Consolidate:
-      place_consolidate(free_, gpus, out);
+      place_consolidate(free_, gpus, out, order_, used_);
       break;
     case PlacementKind::Spread:
       place_spread(free_, gpus, out);
@@ -150,7 +163,7 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
       place_first_fit(free_, gpus, out);
       break;
     case PlacementKind::MostFree:
-      place_most_free(free_, gpus, out);
+      place_most_free(free_, gpus, out, order_);
       break;
   }
   take(out);
