@@ -75,11 +75,30 @@ int best_fit(const std::vector<int>& free, int need, const std::vector<char>* us
   return best;
 }
 
-// Servers by decreasing free GPUs, ties to the lowest id (a stable sort of 0..n-1), in `order`.
+// Servers by decreasing free GPUs, ties to the lowest id (the order of a stable sort of 0..n-1),
+// in `order`. A counting sort whose counts live behind the n result slots: std::stable_sort
+// allocates a buffer per call, and this runs for every multi-server placement of a long trace.
 void by_most_free(const std::vector<int>& free, std::vector<int>& order) {
-  order.resize(free.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+  const size_t n = free.size();
+  if (n == 0) {
+    order.clear();
+    return;
+  }
+  const auto [lo, hi] = std::minmax_element(free.begin(), free.end());
+  const size_t range = static_cast<size_t>(static_cast<long>(*hi) - *lo) + 1;
+  if (range > 4 * n + 64) {  // a few servers with huge counts: sorting is cheaper
+    order.resize(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+    return;
+  }
+  const int top = *hi;
+  order.assign(n + range + 1, 0);
+  int* start = order.data() + n;  // start[b]: first result slot of bucket b (b = top - free)
+  for (int f : free) ++start[top - f + 1];
+  for (size_t b = 1; b <= range; ++b) start[b] += start[b - 1];
+  for (size_t s = 0; s < n; ++s) order[start[top - free[s]]++] = static_cast<int>(s);
+  order.resize(n);
 }
 
 void place_consolidate(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order,
