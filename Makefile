@@ -39,7 +39,7 @@ tsan:
 	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
 	for t in $(TSAN_TESTS); do \
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
-	    build-tsan/bin/$$t --gtest_filter='$(TSAN_FILTER)' || exit 1; \
+	    build-tsan/tests/$$t --gtest_filter='$(TSAN_FILTER)' || exit 1; \
 	done
 
 clean:
