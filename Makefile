@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test bench tsan clean
 
 all: build
 
@@ -29,6 +29,18 @@ test: build
 
 bench: build
 	bash bench/run.sh $(BUILD_DIR)
+
+# ThreadSanitizer: the `tsan` preset (CMakePresets.json) in build-tsan/, then the suites that run
+# without libtorch (docs/testing.md). TSAN_TESTS picks the suites, TSAN_FILTER a gtest filter.
+TSAN_TESTS ?= test_core test_cluster test_comm test_influence
+TSAN_FILTER ?= *
+tsan:
+	cmake --preset tsan
+	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
+	for t in $(TSAN_TESTS); do \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	    build-tsan/tests/$$t --gtest_filter='$(TSAN_FILTER)' || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,5 +1,6 @@
 // Benchmarks of the workload readers (the whole Philly trace, a Pollux workload, the synthetic
-// generator, the Alibaba node list) and of one scheduling decision of the baseline policies.
+// generator, the Alibaba node list), of one scheduling decision of the baseline policies, and of
+// the whole Philly replay in simulate() (fifo, tiresias).
 //
 // `philly_bench --philly-cluster` prints the cluster shorthand that bench/run.sh replays the whole
 // Philly trace on, sized to the trace (docs/cluster-workloads.md, "Replaying the whole Philly
@@ -16,6 +17,8 @@
 
 #include "cluster/model/cluster_spec.h"
 #include "cluster/policy.h"
+#include "cluster/sim/metrics.h"
+#include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
 
@@ -107,6 +110,25 @@ BENCHMARK_CAPTURE(BM_PolicyDecision, fifo, "fifo")->Arg(1000)->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_PolicyDecision, srtf, "srtf")->Arg(1000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PolicyDecision, drf, "drf")->Arg(1000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PolicyDecision, tetris, "tetris")->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+// The whole Philly trace on 59 x 8 GPUs (the CLI replay of bench/run.sh without the process start,
+// the trace reading and the output files): simulate() and the summary metrics, as in
+// docs/performance.md.
+void BM_PhillyReplay(benchmark::State& state, const char* policy) {
+  const Workload w = load_workload("philly", WorkloadOptions{});
+  const ClusterSpec cluster = ClusterSpec::homogeneous(59, 8);
+  size_t decisions = 0;
+  for (auto _ : state) {
+    auto p = make_policy(policy, PolicyOptions{});
+    const SimResult r = simulate(cluster, w, policy, *p, SimConfig{});
+    const Metrics m = compute_metrics(r);
+    decisions = r.rounds.size();
+    benchmark::DoNotOptimize(m.avg_jct_s);
+  }
+  state.counters["decisions"] = static_cast<double>(decisions);
+}
+BENCHMARK_CAPTURE(BM_PhillyReplay, fifo, "fifo")->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_PhillyReplay, tiresias, "tiresias")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // The cluster the whole Philly trace is replayed on (see the file comment).
 int print_philly_cluster() {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <span>
 #include <string>
@@ -56,10 +57,26 @@ inline const PsJobMonitor* ps_monitor(const JobView& v) {
   return v.oracle != nullptr ? dynamic_cast<const PsJobMonitor*>(v.oracle) : nullptr;
 }
 
+// Which outputs a policy changed (ClusterView::changes).
+struct ChangeList {
+  bool listed = false;       // set by the policy: out[i] == jobs[i].placement for every i not listed
+  std::vector<int> indices;  // the i whose out[i] may differ, each at most once, any order
+};
+
 struct ClusterView {
   const ClusterSpec* cluster = nullptr;
   double now_s = 0;
   double round_s = 60;
+  // Optional, so that a policy need not redo a full pass at every event of a long trace (the
+  // simulator fills them; a caller that does not leaves the defaults). A policy may ignore them.
+  // GPUs per server not held by the jobs' current placements (empty: not provided).
+  std::span<const int> free_gpus;
+  // True if the job list and every job's placement are those of this policy's previous call
+  // (only time, and the service counters of running jobs, moved on).
+  bool jobs_unchanged = false;
+  // If not null (cleared, listed = false), a policy may list the outputs it changed; the caller
+  // then checks and applies only those.
+  ChangeList* changes = nullptr;
 };
 
 // Options every policy is created with. `params` holds policy-specific knobs as strings
@@ -77,7 +94,17 @@ struct PolicyOptions {
   std::vector<std::string> unread_params() const;
 
  private:
-  mutable std::set<std::string> read_;
+  // The keys asked for. Guarded: policies of a parallel compare may be created from one
+  // PolicyOptions in several threads (copying copies the keys).
+  struct ReadKeys {
+    std::set<std::string> keys;
+    mutable std::mutex mutex;
+    ReadKeys() = default;
+    ReadKeys(const ReadKeys& o) : keys(o.snapshot()) {}
+    ReadKeys& operator=(const ReadKeys& o);
+    std::set<std::string> snapshot() const;
+  };
+  mutable ReadKeys read_;
 };
 
 // Adds knobs given as "key=value" (the --policy-param flag) to `params`; throws Error naming the

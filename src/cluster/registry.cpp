@@ -60,8 +60,25 @@ std::string PolicyOptions::param_str(const std::string& key, const std::string& 
   return v == nullptr ? fallback : *v;
 }
 
+PolicyOptions::ReadKeys& PolicyOptions::ReadKeys::operator=(const ReadKeys& o) {
+  if (this != &o) {
+    std::set<std::string> k = o.snapshot();
+    const std::lock_guard<std::mutex> lock(mutex);
+    keys = std::move(k);
+  }
+  return *this;
+}
+
+std::set<std::string> PolicyOptions::ReadKeys::snapshot() const {
+  const std::lock_guard<std::mutex> lock(mutex);
+  return keys;
+}
+
 const std::string* PolicyOptions::find_param(const std::string& key) const {
-  read_.insert(key);
+  {
+    const std::lock_guard<std::mutex> lock(read_.mutex);
+    read_.keys.insert(key);
+  }
   auto it = params.find(key);
   return it == params.end() ? nullptr : &it->second;
 }
@@ -75,9 +92,10 @@ void add_policy_params(std::map<std::string, std::string>& params, const std::ve
 }
 
 std::vector<std::string> PolicyOptions::unread_params() const {
+  const std::set<std::string> read = read_.snapshot();
   std::vector<std::string> out;
   for (const auto& [key, value] : params)
-    if (!read_.count(key)) out.push_back(key);
+    if (!read.count(key)) out.push_back(key);
   return out;
 }
 

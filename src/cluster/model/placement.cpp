@@ -54,6 +54,15 @@ FreeGpus::FreeGpus(std::vector<int> free_per_server) : free_(std::move(free_per_
   }
 }
 
+void FreeGpus::assign(std::span<const int> free_per_server) {
+  free_.assign(free_per_server.begin(), free_per_server.end());
+  total_ = 0;
+  for (int& f : free_) {
+    if (f < 0) f = 0;
+    total_ += f;
+  }
+}
+
 namespace {
 
 // Server with the fewest free GPUs that still holds `need` (ties: lowest id); -1 if none.
@@ -66,16 +75,41 @@ int best_fit(const std::vector<int>& free, int need, const std::vector<char>* us
   return best;
 }
 
-void place_consolidate(const std::vector<int>& free, int gpus, Placement& out) {
+// Servers by decreasing free GPUs, ties to the lowest id (the order of a stable sort of 0..n-1),
+// in `order`. A counting sort whose counts live behind the n result slots: std::stable_sort
+// allocates a buffer per call, and this runs for every multi-server placement of a long trace.
+void by_most_free(const std::vector<int>& free, std::vector<int>& order) {
+  const size_t n = free.size();
+  if (n == 0) {
+    order.clear();
+    return;
+  }
+  const auto [lo, hi] = std::minmax_element(free.begin(), free.end());
+  const size_t range = static_cast<size_t>(static_cast<long>(*hi) - *lo) + 1;
+  if (range > 4 * n + 64) {  // a few servers with huge counts: sorting is cheaper
+    order.resize(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+    return;
+  }
+  const int top = *hi;
+  order.assign(n + range + 1, 0);
+  int* start = order.data() + n;  // start[b]: first result slot of bucket b (b = top - free)
+  for (int f : free) ++start[top - f + 1];
+  for (size_t b = 1; b <= range; ++b) start[b] += start[b - 1];
+  for (size_t s = 0; s < n; ++s) order[start[top - free[s]]++] = static_cast<int>(s);
+  order.resize(n);
+}
+
+void place_consolidate(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order,
+                       std::vector<char>& used) {
   int one = best_fit(free, gpus, nullptr);
   if (one >= 0) {
     out.push_back({one, gpus});
     return;
   }
-  std::vector<int> order(free.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
-  std::vector<char> used(free.size(), 0);
+  by_most_free(free, order);
+  used.assign(free.size(), 0);
   int left = gpus;
   for (int s : order) {
     if (left == 0 || free[s] == 0) break;
@@ -120,10 +154,8 @@ void place_first_fit(const std::vector<int>& free, int gpus, Placement& out) {
   }
 }
 
-void place_most_free(const std::vector<int>& free, int gpus, Placement& out) {
-  std::vector<int> order(free.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return free[a] > free[b]; });
+void place_most_free(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order) {
+  by_most_free(free, order);
   int left = gpus;
   for (int s : order) {
     if (left == 0 || free[s] == 0) break;
@@ -141,7 +173,7 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
   if (gpus > total_) return false;
   switch (kind) {
     case PlacementKind::Consolidate:
-      place_consolidate(free_, gpus, out);
+      place_consolidate(free_, gpus, out, order_, used_);
       break;
     case PlacementKind::Spread:
       place_spread(free_, gpus, out);
@@ -150,7 +182,7 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
       place_first_fit(free_, gpus, out);
       break;
     case PlacementKind::MostFree:
-      place_most_free(free_, gpus, out);
+      place_most_free(free_, gpus, out, order_);
       break;
   }
   take(out);

@@ -36,10 +36,14 @@ enum class PlacementKind {
 PlacementKind parse_placement_kind(const std::string& name);  // throws Error if unknown
 const char* placement_kind_name(PlacementKind k);
 
-// Free GPUs per server, for policies building a decision.
+// Free GPUs per server, for policies building a decision. A policy that keeps one FreeGpus
+// between decisions and refills it with assign() allocates nothing in steady state.
 class FreeGpus {
  public:
+  FreeGpus() = default;
   explicit FreeGpus(std::vector<int> free_per_server);
+  // Replaces the free GPUs per server (negative counts become 0), reusing the buffers.
+  void assign(std::span<const int> free_per_server);
   int total() const { return total_; }
   int on(int server) const { return free_[server]; }
   const std::vector<int>& per_server() const { return free_; }
@@ -52,6 +56,8 @@ class FreeGpus {
  private:
   std::vector<int> free_;
   int total_ = 0;
+  std::vector<int> order_;  // scratch of place(): servers by decreasing free GPUs
+  std::vector<char> used_;  // scratch of place(): servers already in the placement
 };
 
 }  // namespace dmlkit::cluster

@@ -96,10 +96,13 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   slot_.assign(n, -1);
   run_pos_.assign(n, -1);
   used_per_server_.assign(cluster_.servers.size(), 0);
+  free_gpus_.resize(cluster_.servers.size());
+  for (size_t s = 0; s < free_gpus_.size(); ++s) free_gpus_[s] = cluster_.servers[s].gpus;
   seen_mark_.assign(cluster_.servers.size(), 0);
 }
 
 void SimRun::arrive(int j) {
+  jobs_dirty_ = true;
   jobs_[j].arrived = true;
   ++arrived_count_;
   slot_[j] = static_cast<int>(active_.size());
@@ -137,6 +140,8 @@ void SimRun::mark_finished(int j, double t_s) {
   s.finished = true;
   s.finish_s = t_s;
   busy_gpus_ -= s.gpus;
+  take_gpus(s.placement, +1);
+  jobs_dirty_ = true;
   s.placement.clear();
   s.gpus = 0;
   s.restart_left_s = 0;
@@ -233,12 +238,71 @@ void SimRun::decide(double now_s) {
   view.cluster = &cluster_;
   view.now_s = now_s;
   view.round_s = config_.round_s;
+  view.free_gpus = free_gpus_;
+  view.jobs_unchanged = !jobs_dirty_;
+  policy_changes_.listed = false;
+  policy_changes_.indices.clear();
+  view.changes = has_ps_jobs_ ? nullptr : &policy_changes_;
   policy_.schedule(view, std::span<const JobView>(views_.data() + first, n),
                    std::span<Placement>(out_.data() + first, n));
+  jobs_dirty_ = false;  // apply() sets it again for every change made now
 
+  changed_.clear();
+  if (policy_changes_.listed && !has_ps_jobs_)
+    apply_listed(now_s, first);
+  else
+    apply_all(now_s, first, end);
+  RoundSample sample;
+  sample.time_s = now_s;
+  sample.gpus_busy = busy_gpus_;
+  sample.running_jobs = static_cast<int>(running_.size());
+  sample.queued_jobs = static_cast<int>(n - running_.size());
+  rounds_.push_back(sample);
+  ++decisions_;
+  // The policy's wake-up request, with the views as this decision left them.
+  next_wakeup_s_ = policy_.next_wakeup_s(view, std::span<const JobView>(views_.data() + first, n));
+}
+
+void SimRun::apply_slot(double now_s, size_t i) {
+  const Placement& next = out_[i];
+  if (next.size() == cur_size_[i] && (next.empty() || next == views_[i].placement)) return;
+  const int j = active_[i];
+  apply(j, next, now_s);
+  fill_view(j, views_[i]);
+  cur_size_[i] = static_cast<uint32_t>(next.size());
+  changed_.push_back(j);
+}
+
+void SimRun::apply_listed(double now_s, size_t first) {
+  // Slot order, as the full pass: the same changes in the same order (completion events are
+  // queued in this order).
+  std::vector<int>& idx = policy_changes_.indices;
+  std::sort(idx.begin(), idx.end());
+  idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+  const size_t n = active_.size() - first;
+  if (!idx.empty() && (idx.front() < 0 || static_cast<size_t>(idx.back()) >= n))
+    throw std::logic_error("policy '" + policy_name_ + "' listed a change of job index " +
+                           std::to_string(idx.front() < 0 ? idx.front() : idx.back()) + " of " + std::to_string(n) +
+                           " active jobs");
+  if (config_.validate) {
+    // The unlisted jobs keep their GPUs: start from the use of all current placements without the
+    // listed jobs' ones, then add the listed jobs' new placements as the full pass does.
+    for (size_t s = 0; s < used_per_server_.size(); ++s) used_per_server_[s] = cluster_.servers[s].gpus - free_gpus_[s];
+    for (int k : idx)
+      for (const Slice& slice : views_[first + k].placement) used_per_server_[slice.server] -= slice.gpus;
+    for (int k : idx)
+      if (!out_[first + k].empty()) validate_one(now_s, first + k);
+  }
+  for (int k : idx) {
+    const size_t i = first + k;
+    if (out_[i].empty() && cur_size_[i] == 0) continue;
+    apply_slot(now_s, i);
+  }
+}
+
+void SimRun::apply_all(double now_s, size_t first, size_t end) {
   // One pass: validate every new placement (capacity accumulates over the pass) and apply the
   // changes. A job that stays idle costs two loads.
-  changed_.clear();
   if (config_.validate) {
     std::fill(used_per_server_.begin(), used_per_server_.end(), 0);
     if (has_ps_jobs_) {
@@ -254,28 +318,23 @@ void SimRun::decide(double now_s) {
     } else if (config_.validate) {
       validate_one(now_s, i);
     }
-    if (next.size() == cur_size_[i] && (next.empty() || next == views_[i].placement)) continue;
-    const int j = active_[i];
-    apply(j, next, now_s);
-    fill_view(j, views_[i]);
-    cur_size_[i] = static_cast<uint32_t>(next.size());
-    changed_.push_back(j);
+    apply_slot(now_s, i);
   }
-  RoundSample sample;
-  sample.time_s = now_s;
-  sample.gpus_busy = busy_gpus_;
-  sample.running_jobs = static_cast<int>(running_.size());
-  sample.queued_jobs = static_cast<int>(n - running_.size());
-  rounds_.push_back(sample);
-  ++decisions_;
-  // The policy's wake-up request, with the views as this decision left them.
-  next_wakeup_s_ = policy_.next_wakeup_s(view, std::span<const JobView>(views_.data() + first, n));
+}
+
+void SimRun::take_gpus(const Placement& p, int sign) {
+  const int num_servers = static_cast<int>(free_gpus_.size());
+  for (const Slice& slice : p)
+    if (slice.server >= 0 && slice.server < num_servers) free_gpus_[slice.server] += sign * slice.gpus;
 }
 
 void SimRun::apply(int j, const Placement& next, double now_s) {
   SimJob& s = jobs_[j];
   const bool was_running = !s.placement.empty();
   busy_gpus_ -= s.gpus;
+  take_gpus(s.placement, +1);
+  take_gpus(next, -1);
+  jobs_dirty_ = true;
   s.placement = next;
   s.gpus = placement_gpus(s.placement);
   busy_gpus_ += s.gpus;
@@ -299,7 +358,7 @@ void SimRun::invalid(double now_s, const Job& job, const std::string& what) cons
                          " s: job '" + job.name + "' (id " + std::to_string(job.id) + "): " + what);
 }
 
-void SimRun::validate_one(double now_s, size_t i) const {
+void SimRun::validate_one(double now_s, size_t i) {
   const int num_servers = static_cast<int>(cluster_.servers.size());
   const Job& job = *views_[i].job;
   ++mark_;
@@ -328,7 +387,7 @@ void SimRun::validate_one(double now_s, size_t i) const {
   }
 }
 
-void SimRun::validate_ps_slice(double now_s, const Job& job, const Slice& slice) const {
+void SimRun::validate_ps_slice(double now_s, const Job& job, const Slice& slice) {
   const Server& server = cluster_.servers[slice.server];
   const PsJobSpec& ps = *job.ps;
   auto where = [&] { return "server " + std::to_string(slice.server) + " ('" + server.name + "') "; };

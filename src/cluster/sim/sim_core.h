@@ -77,10 +77,18 @@ class SimRun {
 
  private:
   // Checks out_[i] against the cluster (accumulating per-server use); throws std::logic_error.
-  void validate_one(double now_s, size_t i) const;
+  void validate_one(double now_s, size_t i);
   // The parameter-server part of a slice: task counts, GPUs = workers x GPUs per worker, and the
   // server's CPU, memory and bandwidth (accumulated over the pass).
-  void validate_ps_slice(double now_s, const Job& job, const Slice& slice) const;
+  void validate_ps_slice(double now_s, const Job& job, const Slice& slice);
+  // The policy listed its changes (ClusterView::changes): checks only those slots against the
+  // free GPUs, applies them in slot order.
+  void apply_listed(double now_s, size_t first);
+  // Checks and applies every slot [first, end).
+  void apply_all(double now_s, size_t first, size_t end);
+  // Applies out_[i] if it differs from the job's placement.
+  void apply_slot(double now_s, size_t i);
+  void take_gpus(const Placement& p, int sign);
   void set_running(int j, bool running);
   void move_slot(size_t from, size_t to);
   void apply(int j, const Placement& next, double now_s);
@@ -117,13 +125,16 @@ class SimRun {
 
   // Buffers reused from one decision to the next.
   std::vector<int> changed_;
-  mutable std::vector<int> used_per_server_;
+  std::vector<int> used_per_server_;  // GPUs per server over a validation pass
+  std::vector<int> free_gpus_;        // GPUs per server not held by current placements
+  bool jobs_dirty_ = true;            // an arrival, completion or placement change since the last decision
+  ChangeList policy_changes_;
   bool has_ps_jobs_ = false;
   std::shared_ptr<const PsSpeedModel> ps_speed_;      // kept alive for the PS jobs' progress
   std::shared_ptr<const PsBalanceTable> ps_balance_;  // per-server CPU/memory/bandwidth checks only then
-  mutable std::vector<double> used_cpus_, used_mem_gb_, used_net_gbps_;
-  mutable std::vector<uint64_t> seen_mark_;
-  mutable uint64_t mark_ = 0;
+  std::vector<double> used_cpus_, used_mem_gb_, used_net_gbps_;
+  std::vector<uint64_t> seen_mark_;
+  uint64_t mark_ = 0;
 
   std::vector<RoundSample> rounds_;
   uint64_t decisions_ = 0;

@@ -7,8 +7,6 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <mutex>
-#include <shared_mutex>
 #include <numeric>
 #include <sstream>
 #include <tuple>
@@ -75,12 +73,14 @@ std::string AppProfile::known_list() {
 }
 
 const AppProfile& AppProfile::get(const std::string& name, const std::string& data_dir) {
-  // Process-wide, guarded: policies and seeds may run in parallel (cluster compare --threads).
+  // Simulations running in parallel threads share this cache: lookups and loads are serialised
+  // (a load takes milliseconds, once per application and data folder); the profiles themselves are
+  // heap objects that never move, so references stay valid after the lock is released.
   static std::mutex mutex;
   static std::map<std::pair<std::string, std::string>, std::unique_ptr<AppProfile>> cache;
-  std::lock_guard<std::mutex> lock(mutex);
   const std::string root = data_dir.empty() ? default_data_dir() : data_dir;
   auto key = std::make_pair(root, name);
+  const std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it != cache.end()) return *it->second;
   if (!is_known(name)) throw Error("unknown application '" + name + "' (known: " + known_list() + ")");
@@ -271,7 +271,7 @@ BatchConfig AppProfile::batch_config(int batch_size, int replicas, SingleReplica
 }
 
 const LinearNDInterpolator& AppProfile::nd() const {
-  std::call_once(*nd_once_, [this] { nd_ = std::make_unique<LinearNDInterpolator>(3, nd_points_, 2, nd_values_); });
+  std::call_once(nd_once_, [this] { nd_ = std::make_unique<LinearNDInterpolator>(3, nd_points_, 2, nd_values_); });
   return *nd_;
 }
 
@@ -403,7 +403,7 @@ double AppProfile::packed_step_time_s(int batch_size, int replicas) const {
   if (replicas <= 0) return std::numeric_limits<double>::infinity();
   const long long key = (static_cast<long long>(batch_size) << 24) | static_cast<long long>(replicas);
   {
-    std::shared_lock<std::shared_mutex> lock(*packed_mutex_);
+    const std::shared_lock<std::shared_mutex> read(packed_mutex_);
     auto it = packed_cache_.find(key);
     if (it != packed_cache_.end()) return it->second;
   }
@@ -413,8 +413,8 @@ double AppProfile::packed_step_time_s(int batch_size, int replicas) const {
   if (auto st = lookup(placement, bc.atomic_bsz, false, nullptr)) {
     t = st->step_s + (st->step_s - st->sync_s) * bc.accum_steps;
   }
-  std::unique_lock<std::shared_mutex> lock(*packed_mutex_);
-  packed_cache_.emplace(key, t);
+  const std::unique_lock<std::shared_mutex> write(packed_mutex_);
+  packed_cache_.emplace(key, t);  // another thread may have put the same value first
   return t;
 }
 

@@ -6,8 +6,8 @@
 #pragma once
 #include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <optional>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -43,7 +43,9 @@ class AppProfile {
  public:
   // The profile of application `name`, loaded from <data_dir>/app-profiles/<name>/ on first use
   // and cached for the process (data_dir "" = the bundled data). Throws Error if the application
-  // is not one of known_applications() or its files are malformed.
+  // is not one of known_applications() or its files are malformed. Thread-safe: the cache is
+  // guarded, a profile is loaded once and never moves or changes afterwards, and its lazily built
+  // parts (the triangulation, the packed step-time cache) are guarded too (docs/performance.md).
   static const AppProfile& get(const std::string& name, const std::string& data_dir = "");
   static const std::vector<std::string>& known_applications();
   static bool is_known(const std::string& name);
@@ -136,10 +138,13 @@ class AppProfile {
   std::vector<double> epoch_progress_;         // progress_at_epoch(e) for e = 0..min rows
   std::vector<double> nd_points_, nd_values_;  // (num_nodes, num_replicas, local_bsz) -> (step, sync)
   double nd_min_bsz_ = 0, nd_max_bsz_ = 0;
-  mutable std::unique_ptr<LinearNDInterpolator> nd_;  // built on first use, once (thread-safe)
-  std::unique_ptr<std::once_flag> nd_once_ = std::make_unique<std::once_flag>();
-  mutable std::unordered_map<long long, double> packed_cache_;  // guarded by packed_mutex_
-  std::unique_ptr<std::shared_mutex> packed_mutex_ = std::make_unique<std::shared_mutex>();
+  // Built on first use, once (std::call_once), then read-only.
+  mutable std::once_flag nd_once_;
+  mutable std::unique_ptr<LinearNDInterpolator> nd_;
+  // Memo of packed_step_time_s, shared by every simulation of the process: read under a shared
+  // lock, filled under an exclusive one (a value is a pure function of its key).
+  mutable std::shared_mutex packed_mutex_;
+  mutable std::unordered_map<long long, double> packed_cache_;
 };
 
 }  // namespace dmlkit::cluster

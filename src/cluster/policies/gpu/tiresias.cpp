@@ -122,7 +122,8 @@ class TiresiasPolicy final : public Policy {
     // placements the jobs already hold (out starts as them), so there is nothing to do. At a
     // wake-up time the decision is always made: with tiresias.wakeup=authors it may come before
     // the crossing, and it must then compute the next wake-up as the authors' loop does.
-    if (now < next_change_s_ && now < next_jump_s_ && same_jobs(jobs)) return;
+    if (view.changes) view.changes->listed = true;  // every change made below is listed
+    if (now < next_change_s_ && now < next_jump_s_ && (view.jobs_unchanged || same_jobs(jobs))) return;
     ++stamp_;
     // Note the jobs of this view; admit new ones to queue 0 in arrival order.
     ids_.resize(jobs.size());
@@ -182,19 +183,22 @@ class TiresiasPolicy final : public Policy {
     // Running jobs keep their GPUs; starting jobs are placed in walk order.
     free_.resize(view.cluster->servers.size());
     for (size_t s = 0; s < free_.size(); ++s) free_[s] = view.cluster->servers[s].gpus;
-    FreeGpus pool(free_);
+    pool_.assign(free_);  // a member: no allocation per decision
+    FreeGpus& pool = pool_;
     for (size_t i = 0; i < jobs.size(); ++i) {
       if (run_[i] && jobs[i].running() && jobs[i].gpus() == request(jobs[i])) {
         out[i] = jobs[i].placement;
         pool.take(out[i]);
       } else {
         out[i].clear();
+        if (view.changes && jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
       }
     }
     for (const auto& q : queues_) {
       for (int id : q) {
         const int i = state_[id].index;
         if (run_[i] && out[i].empty() && !pool.place(request(jobs[i]), placement_, out[i])) out[i].clear();
+        if (view.changes && !out[i].empty() && !jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
       }
     }
     if (pending_to_tail_) {
@@ -309,6 +313,7 @@ class TiresiasPolicy final : public Policy {
   unsigned long stamp_ = 0;
   std::vector<char> run_;
   std::vector<int> free_;
+  FreeGpus pool_;
   std::vector<int> scratch_;
   std::vector<int> ids_;               // job id per view index, this decision
   std::vector<const Job*> last_jobs_;  // the jobs of the last full decision, in view order
