@@ -188,7 +188,12 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
-  cl::add_policy_params(e.policy_params, o.policy_params);
+  // The user's knobs must belong to a policy that runs (as in `cluster simulate`); the preset's own
+  // knobs may name a policy --policies dropped (make_policy still rejects a knob no policy has).
+  KnobValues user_params;
+  cl::add_policy_params(user_params, o.policy_params);
+  cl::check_policy_params(e.policies, user_params);
+  for (const auto& [k, v] : user_params) e.policy_params[k] = v;
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(e.cluster);
   ProgressBar bar(e.name, static_cast<double>(e.policies.size() * e.seeds.size()));
   size_t done = 0;
