@@ -94,7 +94,7 @@ TEST(Registry, LookupListingAndKnobChecks) {
   r.print(verbose, true);
   EXPECT_EQ(verbose.str(), "one\tthe first\n\tone.n\tint >= 0\tdefault 2\thow many\ntwo\tthe second\n");
   using Dup = std::vector<ThingEntry>;
-  EXPECT_THROW((Registry<ThingEntry>({"widget"}, Dup{{"a", "", nullptr}, {"a", "", nullptr}})), std::logic_error);
+  EXPECT_THROW((Registry<ThingEntry>({"widget", "", "", ""}, Dup{{"a", "", nullptr}, {"a", "", nullptr}})), std::logic_error);
 }
 
 }  // namespace
