@@ -12,7 +12,9 @@ namespace {
 
 std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
   const auto& t = e.traits;
-  std::string jobs = t.gpu_jobs && t.ps_jobs ? "GPU and parameter-server jobs" : t.ps_jobs ? "parameter-server jobs" : "GPU jobs";
+  std::string jobs = t.gpu_jobs && t.ps_jobs ? "GPU and parameter-server jobs"
+                     : t.ps_jobs             ? "parameter-server jobs"
+                                             : "GPU jobs";
   std::string line = "jobs: " + jobs;
   if (t.make_ps) line += " (parameter-server jobs by its PS version, " + t.ps_variant + ")";
   return {line};

@@ -10,21 +10,20 @@
 namespace dmlkit::cluster {
 
 const PolicyRegistry& policy_registry() {
-  static const PolicyRegistry registry({"policy", "", "", "--policy-param"},
-                                       {
-                                           fifo_entry(),
-                                           srtf_entry(),
-                                           drf_entry(),
-                                           tetris_entry(),
-                                           tiresias_entry(),
-                                           optimus_entry(),
-                                           drf_dl2_entry(),
-                                           fifo_dl2_entry(),
-                                           srtf_dl2_entry(),
-                                           tetris_dl2_entry(),
-                                           optimus_dl2_entry(),
-                                           optimus_oracle_entry(),
-                                       });
+  static const PolicyRegistry registry({"policy", "", "", "--policy-param"}, {
+                                                                                 fifo_entry(),
+                                                                                 srtf_entry(),
+                                                                                 drf_entry(),
+                                                                                 tetris_entry(),
+                                                                                 tiresias_entry(),
+                                                                                 optimus_entry(),
+                                                                                 drf_dl2_entry(),
+                                                                                 fifo_dl2_entry(),
+                                                                                 srtf_dl2_entry(),
+                                                                                 tetris_dl2_entry(),
+                                                                                 optimus_dl2_entry(),
+                                                                                 optimus_oracle_entry(),
+                                                                             });
   return registry;
 }
 

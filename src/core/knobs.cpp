@@ -140,24 +140,35 @@ void KnobSpec::check(const std::string& value, const std::string& label) const {
   if (!ok) throw Error(label + ": expected " + describe() + ", got '" + value + "'");
 }
 
+namespace {
+KnobSpec make_knob(std::string name, KnobType type, std::string default_value, std::string help) {
+  KnobSpec k;
+  k.name = std::move(name);
+  k.type = type;
+  k.default_value = std::move(default_value);
+  k.help = std::move(help);
+  return k;
+}
+}  // namespace
+
 KnobSpec knob_int(std::string name, long long default_value, std::string help) {
-  return {std::move(name), KnobType::Int, std::to_string(default_value), std::move(help)};
+  return make_knob(std::move(name), KnobType::Int, std::to_string(default_value), std::move(help));
 }
 
 KnobSpec knob_double(std::string name, double default_value, std::string help) {
-  return {std::move(name), KnobType::Double, number(default_value), std::move(help)};
+  return make_knob(std::move(name), KnobType::Double, number(default_value), std::move(help));
 }
 
 KnobSpec knob_bool(std::string name, bool default_value, std::string help) {
-  return {std::move(name), KnobType::Bool, default_value ? "1" : "0", std::move(help)};
+  return make_knob(std::move(name), KnobType::Bool, default_value ? "1" : "0", std::move(help));
 }
 
 KnobSpec knob_string(std::string name, std::string default_value, std::string help) {
-  return {std::move(name), KnobType::String, std::move(default_value), std::move(help)};
+  return make_knob(std::move(name), KnobType::String, std::move(default_value), std::move(help));
 }
 
 KnobSpec knob_enum(std::string name, std::string default_value, std::vector<std::string> choices, std::string help) {
-  KnobSpec k{std::move(name), KnobType::Enum, std::move(default_value), std::move(help)};
+  KnobSpec k = make_knob(std::move(name), KnobType::Enum, std::move(default_value), std::move(help));
   k.choices = std::move(choices);
   return k;
 }
@@ -183,8 +194,8 @@ void check_knobs(const KnobValues& values, std::span<const KnobSpec* const> decl
         for (const auto& v : valid) seen = seen || v == k->name;
         if (!seen) valid.push_back(k->name);
       }
-      throw Error(label(flag, key) + ": no knob of " + selection + " (valid: " +
-                  (valid.empty() ? std::string("none") : joined(valid)) + ")");
+      throw Error(label(flag, key) + ": no knob of " + selection +
+                  " (valid: " + (valid.empty() ? std::string("none") : joined(valid)) + ")");
     }
     spec->check(value, label(flag, key));
   }
@@ -227,21 +238,24 @@ bool Knobs::given(std::string_view name) const {
 long long Knobs::get_int(std::string_view name) const {
   const KnobSpec& k = spec(name, KnobType::Int);
   long v = 0;
-  if (!parse_long(raw(k), v)) throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  if (!parse_long(raw(k), v))
+    throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
   return v;
 }
 
 double Knobs::get_double(std::string_view name) const {
   const KnobSpec& k = spec(name, KnobType::Double);
   double v = 0;
-  if (!parse_double(raw(k), v)) throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  if (!parse_double(raw(k), v))
+    throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
   return v;
 }
 
 bool Knobs::get_bool(std::string_view name) const {
   const KnobSpec& k = spec(name, KnobType::Bool);
   bool v = false;
-  if (!parse_bool(raw(k), v)) throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  if (!parse_bool(raw(k), v))
+    throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
   return v;
 }
 

@@ -20,9 +20,9 @@ const char* to_string(KnobType type);
 struct KnobSpec {
   std::string name;  // as the user writes it, e.g. "tiresias.queues" or "--gamma"
   KnobType type = KnobType::Double;
-  std::string default_value;  // as the user would write it
-  std::string help;           // one line
-  std::vector<std::string> choices;  // Enum: the allowed values
+  std::string default_value;                              // as the user would write it
+  std::string help;                                       // one line
+  std::vector<std::string> choices;                       // Enum: the allowed values
   double min = -std::numeric_limits<double>::infinity();  // Int/Double range
   double max = std::numeric_limits<double>::infinity();
   bool min_open = false, max_open = false;  // exclusive bounds

@@ -20,6 +20,13 @@ struct NoTraits {};
 
 template <class Factory, class Traits = NoTraits>
 struct RegistryEntry {
+  RegistryEntry(std::string name_, std::string summary_, Factory make_, std::vector<KnobSpec> knobs_ = {},
+                Traits traits_ = {})
+      : name(std::move(name_)),
+        summary(std::move(summary_)),
+        make(make_),
+        knobs(std::move(knobs_)),
+        traits(std::move(traits_)) {}
   std::string name;
   std::string summary;  // one line
   Factory make{};
@@ -59,8 +66,8 @@ class Registry {
   // Throws Error("unknown <noun> 'x' (known: ...)") for a name that is not registered.
   const Entry& get(std::string_view name) const {
     if (const Entry* e = find(name)) return *e;
-    const std::string message = style_.prefix + "unknown " + style_.noun + " '" + std::string(name) +
-                                "' (known: " + known() + ")";
+    const std::string message =
+        style_.prefix + "unknown " + style_.noun + " '" + std::string(name) + "' (known: " + known() + ")";
     if (style_.field.empty()) throw Error(message);
     throw Error("", 0, style_.field, message);
   }

@@ -25,12 +25,12 @@ TEST(KnobCli, EveryClusterCommandRejectsAnUnknownKnob) {
   const std::string out = dir.path("out");
   const std::vector<std::string> typo = {"--policy-param", "drf.typo=3"};
   // cluster simulate / compare (workload)
-  expect_bad_input(with({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "drf",
+  expect_bad_input(
+      with({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "drf", "--out", out},
+           typo),
+      dir, {"drf.typo", "no knob of drf", "valid: none"});
+  expect_bad_input(with({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies", "fifo,drf",
                          "--out", out},
-                        typo),
-                   dir, {"drf.typo", "no knob of drf", "valid: none"});
-  expect_bad_input(with({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies",
-                         "fifo,drf", "--out", out},
                         typo),
                    dir, {"drf.typo", "valid: fifo.backfill"});
   // cluster compare --experiment: was accepted (exit 0) before
@@ -44,10 +44,11 @@ TEST(KnobCli, EveryClusterCommandRejectsAnUnknownKnob) {
                         {"--policy-param", "tetris.fairness=2"}),
                    dir, {"tetris.fairness", "'2'"});
   // cluster serve / replay: rejected before Slurm is contacted (was accepted before)
-  expect_bad_input(with({"cluster", "serve", "--slurm", "--policy", "drf", "--slurm-conf", dir.path("none.conf")}, typo),
-                   dir, {"drf.typo", "no knob of drf"});
-  expect_bad_input(with({"cluster", "replay", "--slurm", "--policy", "tiresias", "--slurm-conf",
-                         dir.path("none.conf"), "--out", out},
+  expect_bad_input(
+      with({"cluster", "serve", "--slurm", "--policy", "drf", "--slurm-conf", dir.path("none.conf")}, typo), dir,
+      {"drf.typo", "no knob of drf"});
+  expect_bad_input(with({"cluster", "replay", "--slurm", "--policy", "tiresias", "--slurm-conf", dir.path("none.conf"),
+                         "--out", out},
                         {"--policy-param", "tiresias.queue=2"}),
                    dir, {"tiresias.queue", "valid: tiresias.queues"});
   expect_bad_input(with({"cluster", "serve", "--slurm", "--policy", "tiresias", "--slurm-conf", dir.path("none.conf")},
@@ -60,9 +61,9 @@ TEST(KnobCli, CommRejectsAnOptionNoChosenSchedulerReads) {
   const std::string out = dir.path("out");
   expect_bad_input({"comm", "simulate", "--scheduler", "fifo", "--fusion-mb", "4", "--out", out}, dir,
                    {"--fusion-mb", "no knob of fifo"});
-  expect_bad_input({"comm", "compare", "--arch", "allreduce", "--schedulers", "fifo,ddp", "--credit-mb", "8", "--out",
-                    out},
-                   dir, {"--credit-mb", "valid: --bucket-mib"});
+  expect_bad_input(
+      {"comm", "compare", "--arch", "allreduce", "--schedulers", "fifo,ddp", "--credit-mb", "8", "--out", out}, dir,
+      {"--credit-mb", "valid: --bucket-mib"});
 }
 
 TEST(KnobCli, ListingsPrintKnobsFromTheRegistry) {

@@ -41,8 +41,10 @@ Input ps_input() {
   s.slot_s = 600;
   s.max_num_epochs = 1000;
   s.demands = "testbed";
-  Input in{"PS", ClusterSpec::parse(default_experiments_dir() + "/clusters/optimus-testbed.yaml"),
-           ps_workload(s, 3, default_data_dir()), {}};
+  Input in{"PS",
+           ClusterSpec::parse(default_experiments_dir() + "/clusters/optimus-testbed.yaml"),
+           ps_workload(s, 3, default_data_dir()),
+           {}};
   in.config.round_s = 600;
   in.config.schedule_on_events = false;
   return in;
@@ -73,8 +75,11 @@ TEST(PolicyConformance, EveryRegisteredPolicyKeepsTheInvariants) {
         << "the entry's job kinds must say what the policy does";
     EXPECT_EQ(entry.traits.make_ps != nullptr, !entry.traits.ps_variant.empty());
     // Declared defaults are valid values of their own knobs.
-    for (const auto& k : entry.knobs)
-      if (!k.default_value.empty()) EXPECT_NO_THROW(k.check(k.default_value, k.name)) << k.name;
+    for (const auto& k : entry.knobs) {
+      if (!k.default_value.empty()) {
+        EXPECT_NO_THROW(k.check(k.default_value, k.name)) << k.name;
+      }
+    }
 
     std::vector<Input> inputs;
     if (entry.traits.gpu_jobs) inputs.push_back(gpu_input());

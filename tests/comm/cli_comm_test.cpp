@@ -14,7 +14,8 @@ TEST(CommCli, ListsSchedulers) {
   auto r = run_cli({"comm", "schedulers"});
   ASSERT_EQ(r.status, 0) << r.err;
   // Each registered name on its own line (no count: adding a scheduler changes no test).
-  for (const auto& name : dmlkit::comm::scheduler_names()) EXPECT_NE(r.out.find(name + "\n"), std::string::npos) << name;
+  for (const auto& name : dmlkit::comm::scheduler_names())
+    EXPECT_NE(r.out.find(name + "\n"), std::string::npos) << name;
 }
 
 TEST(CommCli, CompareWritesResultsCsvAndReport) {

@@ -73,7 +73,8 @@ TEST(SchedulerConformance, EachNameBuildsItsOwnScheduler) {
     const auto s = make_scheduler(entry.name, {}, arch);
     ASSERT_NE(s, nullptr) << entry.name;
     const CommScheduler& built = *s;
-    EXPECT_TRUE(types.insert(std::type_index(typeid(built))).second) << entry.name << " builds the same class as another scheduler";
+    EXPECT_TRUE(types.insert(std::type_index(typeid(built))).second)
+        << entry.name << " builds the same class as another scheduler";
   }
   EXPECT_THROW(make_scheduler("magic", {}, Arch::allreduce), Error);
 }

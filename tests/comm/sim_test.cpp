@@ -140,7 +140,6 @@ TEST(CommSimulation, PaceReachesTheLowerBoundWhenCommunicationIsCheap) {
   EXPECT_NEAR(r.iteration_mean_s, lb, lb * 0.01);
 }
 
-
 TEST(CommSimulation, BadInputIsAnError) {
   auto w = make_chain_workload("one", {{0, 0, 1e6}});
   auto net = net_of(Arch::ps, 2, 1, 10);

@@ -53,9 +53,13 @@ TEST(Knobs, TypedGettersFallBackToTheDeclaredDefault) {
 }
 
 TEST(Knobs, ValuesAreCheckedAgainstTypeAndRange) {
-  for (auto [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"a.queues", "two"}, {"a.queues", "2.5"}, {"a.queues", "0"}, {"a.f", "1"}, {"a.f", "nan"},
-           {"a.on", "maybe"}, {"a.mode", "z"}}) {
+  for (auto [key, value] : std::vector<std::pair<std::string, std::string>>{{"a.queues", "two"},
+                                                                            {"a.queues", "2.5"},
+                                                                            {"a.queues", "0"},
+                                                                            {"a.f", "1"},
+                                                                            {"a.f", "nan"},
+                                                                            {"a.on", "maybe"},
+                                                                            {"a.mode", "z"}}) {
     const KnobValues given = {{key, value}};
     const std::string msg = message_of([&] { Knobs(given, specs(), "--policy-param"); });
     EXPECT_NE(msg.find("--policy-param " + key + ":"), std::string::npos) << key << "=" << value << ": " << msg;
@@ -67,11 +71,9 @@ TEST(Knobs, ValuesAreCheckedAgainstTypeAndRange) {
 TEST(Knobs, UnknownKeyNamesTheValidOnes) {
   std::vector<const KnobSpec*> declared;
   for (const auto& s : specs()) declared.push_back(&s);
-  const std::string msg =
-      message_of([&] { check_knobs({{"a.queue", "2"}}, declared, "--policy-param", "tiresias"); });
+  const std::string msg = message_of([&] { check_knobs({{"a.queue", "2"}}, declared, "--policy-param", "tiresias"); });
   EXPECT_NE(msg.find("--policy-param a.queue: no knob of tiresias (valid: a.queues, a.f"), std::string::npos) << msg;
-  EXPECT_NE(message_of([&] { check_knobs({{"x", "2"}}, {}, "--p", "fifo"); }).find("(valid: none)"),
-            std::string::npos);
+  EXPECT_NE(message_of([&] { check_knobs({{"x", "2"}}, {}, "--p", "fifo"); }).find("(valid: none)"), std::string::npos);
 }
 
 using ThingEntry = RegistryEntry<int (*)(), NoTraits>;
@@ -86,7 +88,9 @@ TEST(Registry, LookupListingAndKnobChecks) {
   EXPECT_EQ(r.names(), (std::vector<std::string>{"one", "two"}));
   EXPECT_NO_THROW(r.check_knobs({"one", "two"}, {{"one.n", "3"}}));
   EXPECT_NE(message_of([&] { r.check_knobs({"two"}, {{"one.n", "3"}}); }).find("no knob of two"), std::string::npos);
-  EXPECT_NE(message_of([&] { r.check_knobs({"one"}, {{"one.n", "-1"}}); }).find("--widget-param one.n"),
+  EXPECT_NE(message_of([&] {
+              r.check_knobs({"one"}, {{"one.n", "-1"}});
+            }).find("--widget-param one.n"),
             std::string::npos);
   std::ostringstream brief, verbose;
   r.print(brief, false);
@@ -94,7 +98,8 @@ TEST(Registry, LookupListingAndKnobChecks) {
   r.print(verbose, true);
   EXPECT_EQ(verbose.str(), "one\tthe first\n\tone.n\tint >= 0\tdefault 2\thow many\ntwo\tthe second\n");
   using Dup = std::vector<ThingEntry>;
-  EXPECT_THROW((Registry<ThingEntry>({"widget", "", "", ""}, Dup{{"a", "", nullptr}, {"a", "", nullptr}})), std::logic_error);
+  EXPECT_THROW((Registry<ThingEntry>({"widget", "", "", ""}, Dup{{"a", "", nullptr}, {"a", "", nullptr}})),
+               std::logic_error);
 }
 
 }  // namespace

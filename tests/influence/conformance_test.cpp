@@ -35,7 +35,8 @@ std::vector<std::vector<NodeId>> run(const AlgorithmEntry& entry, const Graph& n
     in.num_nodes = n;
     in.present_nodes = &present;
     in.node_present = &flags;
-    const bool sees = alg->access() == NetworkAccess::EveryStep || (alg->access() == NetworkAccess::FirstStep && step == 0);
+    const bool sees =
+        alg->access() == NetworkAccess::EveryStep || (alg->access() == NetworkAccess::FirstStep && step == 0);
     in.network = sees ? &network : nullptr;
     std::vector<NodeId> seeds;
     alg->select(in, rng, seeds);

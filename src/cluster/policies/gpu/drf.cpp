@@ -123,7 +123,8 @@ class DrfPolicy final : public Policy {
 }  // namespace
 
 PolicyEntry drf_entry() {
-  return {"drf", "Dominant Resource Fairness by progressive filling over GPU/CPU/memory, elastic (NSDI'11)",
+  return {"drf",
+          "Dominant Resource Fairness by progressive filling over GPU/CPU/memory, elastic (NSDI'11)",
           [](const PolicyOptions& options, const Knobs&) -> std::unique_ptr<Policy> {
             return std::make_unique<DrfPolicy>(options);
           },

@@ -56,12 +56,14 @@ class FifoPolicy final : public Policy {
 }  // namespace
 
 PolicyEntry fifo_entry() {
-  return {"fifo", "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)",
-          [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
-            return std::make_unique<FifoPolicy>(options, knobs);
-          },
-          {knob_bool("fifo.backfill", false, "let later waiting jobs that fit start past a blocked head (no reservation)")},
-          {.ps_jobs = true, .make_ps = make_ps_fifo, .ps_variant = "policies/ps/ps_fifo_srtf.cpp"}};
+  return {
+      "fifo",
+      "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)",
+      [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+        return std::make_unique<FifoPolicy>(options, knobs);
+      },
+      {knob_bool("fifo.backfill", false, "let later waiting jobs that fit start past a blocked head (no reservation)")},
+      {.ps_jobs = true, .make_ps = make_ps_fifo, .ps_variant = "policies/ps/ps_fifo_srtf.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

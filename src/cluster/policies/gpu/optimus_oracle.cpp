@@ -129,7 +129,8 @@ class OptimusOraclePolicy final : public Policy {
 }  // namespace
 
 PolicyEntry optimus_oracle_entry() {
-  return {"optimus-oracle", "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)",
+  return {"optimus-oracle",
+          "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)",
           [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
             return std::make_unique<OptimusOraclePolicy>(options, knobs);
           },

@@ -83,7 +83,8 @@ class SrtfPolicy final : public Policy {
 }  // namespace
 
 PolicyEntry srtf_entry() {
-  return {"srtf", "shortest remaining time first (oracle), gang, preemptive",
+  return {"srtf",
+          "shortest remaining time first (oracle), gang, preemptive",
           [](const PolicyOptions& options, const Knobs&) -> std::unique_ptr<Policy> {
             return std::make_unique<SrtfPolicy>(options);
           },

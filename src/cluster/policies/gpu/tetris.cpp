@@ -242,14 +242,17 @@ class TetrisPolicy final : public Policy {
 }  // namespace
 
 PolicyEntry tetris_entry() {
-  return {"tetris", "multi-resource packing: alignment + remaining-work term + fairness knob (SIGCOMM'14)",
-          [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
-            return std::make_unique<TetrisPolicy>(options, knobs);
-          },
-          {knob_double("tetris.fairness", 0.25, "f: only the ceil((1-f) n) jobs furthest below their fair share compete").range(0, 1, false, true),
-           knob_double("tetris.epsilon", 1.0, "scale of the remaining-work term against packing").at_least(0),
-           knob_double("tetris.srtf_weight", 1.0, "PS jobs: weight of the remaining-work term")},
-          {.ps_jobs = true, .make_ps = make_ps_tetris, .ps_variant = "policies/ps/ps_tetris.cpp"}};
+  return {
+      "tetris",
+      "multi-resource packing: alignment + remaining-work term + fairness knob (SIGCOMM'14)",
+      [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+        return std::make_unique<TetrisPolicy>(options, knobs);
+      },
+      {knob_double("tetris.fairness", 0.25, "f: only the ceil((1-f) n) jobs furthest below their fair share compete")
+           .range(0, 1, false, true),
+       knob_double("tetris.epsilon", 1.0, "scale of the remaining-work term against packing").at_least(0),
+       knob_double("tetris.srtf_weight", 1.0, "PS jobs: weight of the remaining-work term")},
+      {.ps_jobs = true, .make_ps = make_ps_tetris, .ps_variant = "policies/ps/ps_tetris.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

@@ -74,7 +74,7 @@ class TiresiasPolicy final : public Policy {
                   std::to_string(num_queues_ - 1) + " thresholds");
     thresholds_.resize(num_queues_ - 1);
     promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux ? 0 : 2);  // declared >= 0
-    gpu_time_ = knobs.get_string("tiresias.service") == "gpu-time";           // declared gpu-time|time
+    gpu_time_ = knobs.get_string("tiresias.service") == "gpu-time";             // declared gpu-time|time
     pending_to_tail_ = knobs.get_bool("tiresias.pending_to_tail", !pollux);
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
     if (knobs.given("tiresias.placement")) placement_ = parse_placement_kind(knobs.get_string("tiresias.placement"));
@@ -247,7 +247,8 @@ class TiresiasPolicy final : public Policy {
 }  // namespace
 
 PolicyEntry tiresias_entry() {
-  return {"tiresias", "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)",
+  return {"tiresias",
+          "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)",
           [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
             return std::make_unique<TiresiasPolicy>(options, knobs);
           },

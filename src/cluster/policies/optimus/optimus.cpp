@@ -279,7 +279,7 @@ PolicyEntry optimus_entry() {
        knob_enum("optimus.assignment", "paa", {"mxnet", "round-robin", "paa", "paa-balanced"},
                  "parameter assignment over the PSs"),
        knob_int("optimus.seed", 1, "seed of the policy's probes").at_least(0).shown("the run's --seed")},
-      {.gpu_jobs = false, .ps_jobs = true}};
+      {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};
 }
 
 }  // namespace dmlkit::cluster
