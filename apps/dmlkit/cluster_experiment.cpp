@@ -29,7 +29,12 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   check_output_target(out_path);  // the default folder too, before the runs
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
-  cl::add_policy_params(e.policy_params, o.policy_params);
+  // The user's knobs must belong to a policy that runs (as in `cluster simulate`); the preset's own
+  // knobs may name a policy --policies dropped (make_policy still rejects a knob no policy has).
+  KnobValues user_params;
+  cl::add_policy_params(user_params, o.policy_params);
+  cl::check_policy_params(e.policies, user_params);
+  for (const auto& [k, v] : user_params) e.policy_params[k] = v;
   if (o.threads < 0) throw Error("--threads: must be at least 1 (0: all hardware threads)");
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(e.cluster);
   const int threads = resolve_threads(o.threads);

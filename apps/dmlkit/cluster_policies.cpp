@@ -1,4 +1,6 @@
-// `dmlkit cluster policies`: lists the registered cluster policies, one per line.
+// `dmlkit cluster policies` (also `dmlkit cluster list`): lists the registered cluster policies,
+// one per line; -v adds each one's summary, its declared knobs (type, default, help) and what jobs
+// it schedules, from the registry table (cluster/registry.cpp).
 #include <ostream>
 
 #include "cluster/policy.h"
@@ -6,20 +8,32 @@
 
 namespace dmlkit::app {
 
+namespace {
+
+std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
+  const auto& t = e.traits;
+  std::string jobs = t.gpu_jobs && t.ps_jobs ? "GPU and parameter-server jobs"
+                     : t.ps_jobs             ? "parameter-server jobs"
+                                             : "GPU jobs";
+  std::string line = "jobs: " + jobs;
+  if (t.make_ps) line += " (parameter-server jobs by its PS version, " + t.ps_variant + ")";
+  return {line};
+}
+
+}  // namespace
+
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
-  auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies");
   auto& verbose = ctx.make<bool>();
-  cmd->add_flag("-v,--verbose", verbose, "Also print each policy's one-line summary");
-  cmd->callback([&] {
-    ctx.run = [&] {
-      for (const auto& p : cluster::policy_registry()) {
-        ctx.out << p.name;
-        if (verbose) ctx.out << "\t" << p.summary;
-        ctx.out << "\n";
-      }
-      return 0;
-    };
-  });
+  for (const char* name : {"policies", "list"}) {
+    auto* cmd = cluster.add_subcommand(name, "List the registered cluster scheduling policies");
+    cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
+    cmd->callback([&] {
+      ctx.run = [&] {
+        cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
+        return 0;
+      };
+    });
+  }
 }
 
 }  // namespace dmlkit::app

@@ -128,13 +128,9 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   check_options(o);
   // Validate everything (names, files, knobs) before the first simulation starts.
   const cl::PolicyOptions popts = policy_options(o);
+  cl::check_policy_params(o.policies, popts.params);
   std::vector<std::unique_ptr<cl::Policy>> policies;
   for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
-  if (auto unread = popts.unread_params(); !unread.empty()) {
-    std::string names;
-    for (const auto& n : o.policies) names += (names.empty() ? "" : ",") + n;
-    throw Error("--policy-param: no policy among " + names + " has the knob '" + unread.front() + "'");
-  }
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   const cl::Workload workload = load(o, cluster);

@@ -11,21 +11,22 @@ void add_comm_tune_command(CLI::App& comm, Context& ctx);  // comm_tune.cpp
 
 namespace {
 
+// `comm schedulers` (also `comm list`); -v: architectures, summary and knobs from the registry.
 void add_schedulers(CLI::App& comm, Context& ctx) {
-  auto* cmd = comm.add_subcommand("schedulers", "List the communication schedulers");
   auto& verbose = ctx.make<bool>();
-  cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's summary and architectures");
-  cmd->callback([&] {
-    ctx.run = [&] {
-      for (const auto& s : comm::scheduler_infos()) {
-        ctx.out << s.name;
-        if (verbose)
-          ctx.out << "\t" << (s.ps && s.allreduce ? "ps,allreduce" : s.ps ? "ps" : "allreduce") << "\t" << s.summary;
-        ctx.out << "\n";
-      }
-      return 0;
-    };
-  });
+  for (const char* name : {"schedulers", "list"}) {
+    auto* cmd = comm.add_subcommand(name, "List the communication schedulers");
+    cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's architectures, summary and knobs (options)");
+    cmd->callback([&] {
+      ctx.run = [&] {
+        comm::scheduler_registry().print(ctx.out, verbose, [](const comm::SchedulerEntry& e) -> std::string {
+          const auto& t = e.traits;
+          return t.ps && t.allreduce ? "ps,allreduce" : t.ps ? "ps" : "allreduce";
+        });
+        return 0;
+      };
+    });
+  }
 }
 
 void add_simulate(CLI::App& comm, Context& ctx) {
@@ -53,8 +54,8 @@ void add_compare(CLI::App& comm, Context& ctx) {
     o.command = "comm compare";
     if (o.out.empty()) o.out = "out/comm-compare";
     if (o.schedulers.empty())
-      for (const auto& s : comm::scheduler_infos())
-        if ((o.arch == "ps" && s.ps) || (o.arch != "ps" && s.allreduce)) o.schedulers.push_back(s.name);
+      for (const auto& s : comm::scheduler_registry().entries())
+        if ((o.arch == "ps" && s.traits.ps) || (o.arch != "ps" && s.traits.allreduce)) o.schedulers.push_back(s.name);
     ctx.run = [&] { return run_comm_schedulers(o, ctx); };
   });
 }

@@ -2,6 +2,8 @@
 #include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -192,6 +194,19 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
 int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   const CommSetup s = make_comm_setup(o);
   if (o.schedulers.empty()) throw Error("", 0, "schedulers", "no scheduler given");
+  // A scheduler option none of the chosen schedulers reads is rejected (as a typo would be).
+  KnobValues given;
+  auto note = [&](const char* flag, bool set, const std::string& value) {
+    if (set) given[flag] = value;
+  };
+  note("--partition-mb", o.partition_mb != -1, fmt::format("{}", o.partition_mb));
+  note("--credit-mb", o.credit_mb != -1, fmt::format("{}", o.credit_mb));
+  note("--credit-mode", o.credit_mode != "any", o.credit_mode);
+  note("--fusion-mb", o.fusion_mb != -1, fmt::format("{}", o.fusion_mb));
+  note("--cycle-ms", o.cycle_ms != -1, fmt::format("{}", o.cycle_ms));
+  note("--bucket-mib", o.bucket_mib != 25, fmt::format("{}", o.bucket_mib));
+  note("--first-bucket-mib", o.first_bucket_mib != 1, fmt::format("{}", o.first_bucket_mib));
+  comm::scheduler_registry().check_knobs(o.schedulers, given);
   for (size_t i = 0; i < o.schedulers.size(); ++i) {
     comm::validate_scheduler(o.schedulers[i], s.sched, s.net.arch);
     for (size_t k = 0; k < i; ++k)

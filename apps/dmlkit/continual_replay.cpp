@@ -204,14 +204,19 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
   cmd->callback([&] { ctx.run = [&] { return run(o, ctx); }; });
 }
 
+// `continual strategies` (also `continual list`); -v: summaries (and knobs) from the registry.
 void add_continual_strategies_command(CLI::App& continual, Context& ctx) {
-  auto* cmd = continual.add_subcommand("strategies", "List the replay sampling strategies");
-  cmd->callback([&] {
-    ctx.run = [&] {
-      for (const auto& n : cont::replay_strategy_names()) ctx.out << n << "\n";
-      return 0;
-    };
-  });
+  auto& verbose = ctx.make<bool>();
+  for (const char* name : {"strategies", "list"}) {
+    auto* cmd = continual.add_subcommand(name, "List the replay sampling strategies");
+    cmd->add_flag("-v,--verbose", verbose, "Also print each strategy's summary and knobs");
+    cmd->callback([&] {
+      ctx.run = [&] {
+        cont::replay_strategy_registry().print(ctx.out, verbose);
+        return 0;
+      };
+    });
+  }
 }
 
 }  // namespace dmlkit::app

@@ -10,20 +10,19 @@ void add_influence_run_command(CLI::App& influence, Context& ctx);
 
 namespace {
 
+// `influence algorithms` (also `influence list`); -v: summaries and knobs (options) from the registry.
 void add_influence_algorithms_command(CLI::App& influence, Context& ctx) {
-  auto* cmd = influence.add_subcommand("algorithms", "List the registered influence-maximization algorithms");
   auto& verbose = ctx.make<bool>();
-  cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's one-line summary");
-  cmd->callback([&] {
-    ctx.run = [&] {
-      for (const auto& a : influence::algorithm_registry()) {
-        ctx.out << a.name;
-        if (verbose) ctx.out << "\t" << a.summary;
-        ctx.out << "\n";
-      }
-      return 0;
-    };
-  });
+  for (const char* name : {"algorithms", "list"}) {
+    auto* cmd = influence.add_subcommand(name, "List the registered influence-maximization algorithms");
+    cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's summary and knobs (options)");
+    cmd->callback([&] {
+      ctx.run = [&] {
+        influence::algorithm_registry().print(ctx.out, verbose);
+        return 0;
+      };
+    });
+  }
 }
 
 }  // namespace

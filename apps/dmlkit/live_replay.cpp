@@ -56,7 +56,8 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   ro.policy = o.policy;
   ro.policy_options.placement = cluster::parse_placement_kind(o.placement);
   cluster::add_policy_params(ro.policy_options.params, o.policy_params);
-  cluster::make_policy(o.policy, ro.policy_options);  // validates the name and knobs up front
+  cluster::check_policy_params({o.policy}, ro.policy_options.params);  // the name and knobs, up front
+  cluster::make_policy(o.policy, ro.policy_options);
   ro.max_jobs = o.jobs;
   ro.time_scale = o.time_scale;
   ro.round_s = o.round_s;

@@ -44,7 +44,9 @@ int run_serve(const ServeOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (!(o.poll_s > 0)) throw Error("--poll: must be positive");
-  auto policy = cluster::make_policy(o.policy, make_policy_options(o.placement, o.policy_params));
+  const cluster::PolicyOptions popts = make_policy_options(o.placement, o.policy_params);
+  cluster::check_policy_params({o.policy}, popts.params);
+  auto policy = cluster::make_policy(o.policy, popts);
   live::SlurmClientOptions so;
   so.slurm_conf = o.slurm_conf;
   so.timeout_s = o.command_timeout_s;

@@ -4,10 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +13,8 @@
 #include "cluster/model/job.h"
 #include "cluster/model/placement.h"
 #include "cluster/model/ps_job.h"
+#include "core/knobs.h"
+#include "core/registry.h"
 
 namespace dmlkit::cluster {
 
@@ -79,37 +78,20 @@ struct ClusterView {
   ChangeList* changes = nullptr;
 };
 
-// Options every policy is created with. `params` holds policy-specific knobs as strings
-// (`--policy-param tiresias.queues=2`), documented per policy in docs/cluster.md.
+// Options every policy is created with. `params` holds the policy knobs the user gave
+// (`--policy-param tiresias.queues=2`); a policy reads them, typed and with their declared
+// defaults, through the Knobs its factory receives (PolicyEntry::knobs declares them).
 struct PolicyOptions {
   std::string profile = "default";  // "default", "pollux" or "tiresias-sim" (reference-compatible semantics)
   PlacementKind placement = PlacementKind::Consolidate;
   uint64_t seed = 1;  // the run's --seed, for policies that draw random numbers
-  std::map<std::string, std::string> params;
-  double param(const std::string& key, double fallback) const;  // throws Error if not numeric
-  std::string param_str(const std::string& key, const std::string& fallback) const;
-  const std::string* find_param(const std::string& key) const;  // nullptr if not given
-  // Knobs that were given but that no policy created with these options has asked for (a typo,
-  // or a knob of a policy that is not being run): the CLI rejects them.
-  std::vector<std::string> unread_params() const;
-
- private:
-  // The keys asked for. Guarded: policies of a parallel compare may be created from one
-  // PolicyOptions in several threads (copying copies the keys).
-  struct ReadKeys {
-    std::set<std::string> keys;
-    mutable std::mutex mutex;
-    ReadKeys() = default;
-    ReadKeys(const ReadKeys& o) : keys(o.snapshot()) {}
-    ReadKeys& operator=(const ReadKeys& o);
-    std::set<std::string> snapshot() const;
-  };
-  mutable ReadKeys read_;
+#include <limits>
+#include <memory>
 };
 
 // Adds knobs given as "key=value" (the --policy-param flag) to `params`; throws Error naming the
 // flag on a malformed entry.
-void add_policy_params(std::map<std::string, std::string>& params, const std::vector<std::string>& key_values);
+void add_policy_params(KnobValues& params, const std::vector<std::string>& key_values);
 
 class Policy {
  public:
@@ -135,17 +117,31 @@ class Policy {
   virtual bool handles_ps_jobs() const { return false; }
 };
 
-using PolicyFactory = std::unique_ptr<Policy> (*)(const PolicyOptions&);
+// Builds a policy from the run's options and its declared knobs (read them in the constructor:
+// the Knobs object does not outlive the call).
+using PolicyFactory = std::unique_ptr<Policy> (*)(const PolicyOptions&, const Knobs&);
 
-struct PolicyInfo {
-  std::string name;
-  std::string summary;  // one line, shown by `dmlkit cluster policies`
-  PolicyFactory make;
+// What a policy schedules, declared in its registry entry and shown by `dmlkit cluster policies -v`.
+struct PolicyTraits {
+  bool gpu_jobs = true;  // GPU (all-reduce / trace / profile) jobs
+  bool ps_jobs = false;  // parameter-server jobs (WorkKind::ParameterServer)
+  // A policy whose PS jobs are scheduled by a separate implementation: make_policy() builds both
+  // and runs `make_ps` on a parameter-server workload (with_ps_variant; a workload is one kind or
+  // the other). `ps_variant` names it for the listing.
+  PolicyFactory make_ps = nullptr;
+  std::string ps_variant;
 };
 
-// All built-in policies, in the order `dmlkit cluster policies` lists them.
-const std::vector<PolicyInfo>& policy_registry();
-// Creates a policy by name; throws Error("unknown policy 'x' (known: ...)") otherwise.
+using PolicyEntry = RegistryEntry<PolicyFactory, PolicyTraits>;
+using PolicyRegistry = Registry<PolicyEntry>;
+
+// All built-in policies, in the order `dmlkit cluster policies` lists them (registry.cpp).
+const PolicyRegistry& policy_registry();
+// Creates a policy by name; throws Error("unknown policy 'x' (known: ...)") otherwise, and Error
+// on a knob no policy declares or a value its knob does not accept.
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions& options);
+// Rejects (Error naming the valid ones) a knob in `params` that none of `policies` declares, or a
+// bad value: every command that takes --policy-param calls it before running anything.
+void check_policy_params(const std::vector<std::string>& policies, const KnobValues& params);
 
 }  // namespace dmlkit::cluster

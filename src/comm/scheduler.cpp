@@ -6,46 +6,67 @@
 
 namespace dmlkit::comm {
 
-const std::vector<SchedulerInfo>& scheduler_infos() {
-  static const std::vector<SchedulerInfo> infos = {
-      {"fifo", "framework default: whole tensors in ready order, no partitioning", true, true},
-      {"p3", "P3 (SysML'19): parameter slicing + layer priority", true, true},
-      {"tictac", "TicTac (SysML'19): whole tensors in DAG-depth order, enforced", true, true},
-      {"bytescheduler", "ByteScheduler (SOSP'19): partitions, credit window, priority", true, true},
-      {"horovod", "Horovod tensor fusion: threshold + cycle time", false, true},
-      {"ddp", "PyTorch DDP buckets: 25 MiB, first bucket 1 MiB", false, true},
-      {"pace", "PACE (INFOCOM'20, reconstructed): preemptive DAG priority + DP fusion", false, true},
-  };
-  return infos;
+namespace {
+
+KnobSpec partition_mb(const std::string& def, const std::string& help) {
+  return knob_double("--partition-mb", 0, help).at_least(0.01).shown(def);
+}
+KnobSpec credit_mb(const std::string& def) {
+  return knob_double("--credit-mb", 0, "bytes in flight (MB)").at_least(0, true).shown(def);
 }
 
-std::vector<std::string> scheduler_names() {
-  std::vector<std::string> names;
-  for (const auto& i : scheduler_infos()) names.push_back(i.name);
-  return names;
+}  // namespace
+
+// Adding a scheduler: write schedulers/<name>.cpp with its factory, declare the factory in
+// schedulers/factories.h, and add one entry here (name, summary, factory, the flags it reads).
+const SchedulerRegistry& scheduler_registry() {
+  static const SchedulerRegistry registry(
+      {"scheduler", "scheduler", "", ""},
+      {
+          {"fifo", "framework default: whole tensors in ready order, no partitioning", make_fifo},
+          {"p3",
+           "P3 (SysML'19): parameter slicing + layer priority",
+           make_p3,
+           {partition_mb("0.2", "slice size (MB)"), credit_mb("one slice per server (ps), one slice (allreduce)")}},
+          {"tictac", "TicTac (SysML'19): whole tensors in DAG-depth order, enforced", make_tictac},
+          {"bytescheduler",
+           "ByteScheduler (SOSP'19): partitions, credit window, priority",
+           make_bytescheduler,
+           {partition_mb("4 (ps), 32 (allreduce)", "partition size (MB)"), credit_mb("16 (ps), 64 (allreduce)"),
+            knob_enum("--credit-mode", "any", {"any", "skip"},
+                      "any: send while credit > 0; skip: BytePS, skip tasks larger than the credit")}},
+          {"horovod",
+           "Horovod tensor fusion: threshold + cycle time",
+           make_horovod,
+           {knob_double("--fusion-mb", 64, "fusion threshold (MiB)").at_least(0),
+            knob_double("--cycle-ms", 5, "cycle time (ms)").at_least(0, true)},
+           {.ps = false}},
+          {"ddp",
+           "PyTorch DDP buckets: 25 MiB, first bucket 1 MiB",
+           make_ddp,
+           {knob_double("--bucket-mib", 25, "bucket cap (MiB)").at_least(0, true),
+            knob_double("--first-bucket-mib", 1, "first bucket cap (MiB)").at_least(0, true)},
+           {.ps = false}},
+          {"pace",
+           "PACE (INFOCOM'20, reconstructed): preemptive DAG priority + DP fusion",
+           make_pace,
+           {partition_mb("chosen by the oracle (1..64 MiB)", "preemption unit (MB)"), credit_mb("one partition")},
+           {.ps = false}},
+      });
+  return registry;
 }
+
+std::vector<std::string> scheduler_names() { return scheduler_registry().names(); }
 
 std::unique_ptr<CommScheduler> make_scheduler(const std::string& name, const SchedulerOptions& o, Arch arch) {
-  const SchedulerInfo* info = nullptr;
-  for (const auto& i : scheduler_infos())
-    if (i.name == name) info = &i;
-  if (!info) {
-    std::string known;
-    for (const auto& n : scheduler_names()) known += (known.empty() ? "" : ", ") + n;
-    throw Error("", 0, "scheduler", "unknown scheduler '" + name + "' (known: " + known + ")");
-  }
-  if ((arch == Arch::ps && !info->ps) || (arch == Arch::allreduce && !info->allreduce))
+  const SchedulerEntry& entry = scheduler_registry().get(name);  // Error(field "scheduler") if unknown
+  if ((arch == Arch::ps && !entry.traits.ps) || (arch == Arch::allreduce && !entry.traits.allreduce))
     throw Error("", 0, "scheduler", "scheduler '" + name + "' does not support --arch " + to_string(arch));
   // Partitions below 10 kB would only multiply simulated transfers (and real per-message costs).
   if (o.partition_bytes && !(*o.partition_bytes >= 1e4))
     throw Error("", 0, "partition", "must be at least 10 kB (0.01 MB)");
-  if (name == "fifo") return make_fifo(o, arch);
-  if (name == "p3") return make_p3(o, arch);
-  if (name == "tictac") return make_tictac(o, arch);
-  if (name == "bytescheduler") return make_bytescheduler(o, arch);
-  if (name == "horovod") return make_horovod(o, arch);
-  if (name == "ddp") return make_ddp(o, arch);
-  return make_pace(o, arch);
+  // The factory comes from the entry: a registered name cannot run another scheduler's code.
+  return entry.make(o, arch);
 }
 
 void validate_scheduler(const std::string& name, const SchedulerOptions& options, Arch arch) {

@@ -5,8 +5,9 @@
 // partition overtakes queued ones). A Transfer is one synchronisation operation: a PS push+pull
 // or one ring all-reduce, of `bytes` made of pieces (`chunks`) of one or more tensors.
 //
-// Registry: scheduler_names() lists fifo, p3, tictac, bytescheduler, horovod, ddp, pace; each
-// lives in src/comm/schedulers/<name>.cpp with the paper it implements and every assumption.
+// Registry: scheduler_registry() (scheduler.cpp) holds fifo, p3, tictac, bytescheduler, horovod,
+// ddp, pace with their factories, architectures and knobs; each lives in
+// src/comm/schedulers/<name>.cpp with the paper it implements and every assumption.
 #pragma once
 #include <limits>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "comm/network.h"
 #include "comm/workload.h"
+#include "core/registry.h"
 
 namespace dmlkit::comm {
 
@@ -66,14 +68,20 @@ class CommScheduler {
   virtual double next_wakeup_s() const { return std::numeric_limits<double>::infinity(); }
 };
 
-struct SchedulerInfo {
-  std::string name;
-  std::string summary;
-  bool ps;         // supports the PS architecture
-  bool allreduce;  // supports ring all-reduce
+using SchedulerFactory = std::unique_ptr<CommScheduler> (*)(const SchedulerOptions& options, Arch arch);
+
+struct SchedulerTraits {
+  bool ps = true;         // supports the PS architecture
+  bool allreduce = true;  // supports ring all-reduce
 };
 
-const std::vector<SchedulerInfo>& scheduler_infos();
+// An entry's knobs are the command-line options of `comm simulate/compare` it reads (named as the
+// flags, e.g. "--partition-mb"), with its defaults; SchedulerOptions carries their values.
+using SchedulerEntry = RegistryEntry<SchedulerFactory, SchedulerTraits>;
+using SchedulerRegistry = Registry<SchedulerEntry>;
+
+// The schedulers in the order `dmlkit comm schedulers` lists them.
+const SchedulerRegistry& scheduler_registry();
 std::vector<std::string> scheduler_names();
 // Error(field "scheduler") on an unknown name or one that does not support `arch`; Error on
 // invalid options (field named).

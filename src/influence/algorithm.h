@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.h"
 #include "core/rng.h"
 #include "influence/graph.h"
 
@@ -52,16 +53,17 @@ class Algorithm {
   virtual void observe(const StepInput& in, const std::vector<NodeId>& seeds, const std::vector<uint32_t>& marginal) {}
 };
 
-struct AlgorithmInfo {
-  std::string name;
-  std::string summary;
-  std::function<std::unique_ptr<Algorithm>(const AlgorithmOptions&)> make;
-};
+using AlgorithmFactory = std::unique_ptr<Algorithm> (*)(const AlgorithmOptions&);
+// An entry's knobs are the `influence run` options it reads (named as the flags, e.g. "--gamma"),
+// with their defaults and ranges; AlgorithmOptions carries their values.
+using AlgorithmEntry = RegistryEntry<AlgorithmFactory>;
+using AlgorithmRegistry = Registry<AlgorithmEntry>;
 
-const std::vector<AlgorithmInfo>& algorithm_registry();
+// The algorithms in the order `dmlkit influence algorithms` lists them (registry.cpp).
+const AlgorithmRegistry& algorithm_registry();
 // Throws Error("--algorithms: unknown algorithm 'x' (known: ...)").
 std::unique_ptr<Algorithm> make_algorithm(const std::string& name, const AlgorithmOptions& options);
-// Throws Error naming the option when a knob is out of range.
+// Throws Error naming the option when a knob is outside its declared range.
 void validate(const AlgorithmOptions& options);
 
 }  // namespace dmlkit::influence

@@ -266,7 +266,7 @@ TEST(PsSimulator, RejectsOverCapacityAndGpuOnlyPolicies) {
   cfg.round_s = 600;
   OverPacker bad;
   EXPECT_THROW(simulate(c, w, "over", bad, cfg), std::logic_error);
-  auto tiresias = make_tiresias(PolicyOptions{});
+  auto tiresias = make_policy("tiresias", PolicyOptions{});
   EXPECT_THROW(simulate(c, w, "tiresias", *tiresias, cfg), Error);
 }
 

@@ -140,19 +140,6 @@ TEST(CommSimulation, PaceReachesTheLowerBoundWhenCommunicationIsCheap) {
   EXPECT_NEAR(r.iteration_mean_s, lb, lb * 0.01);
 }
 
-TEST(CommSimulation, EveryScheduler) {
-  auto w = make_workload(load_model("resnet18", kDir));
-  for (const auto& info : scheduler_infos()) {
-    for (Arch arch : {Arch::ps, Arch::allreduce}) {
-      if ((arch == Arch::ps && !info.ps) || (arch == Arch::allreduce && !info.allreduce)) continue;
-      auto r = simulate(w, net_of(arch, 4, 2, 10), info.name, {});
-      EXPECT_GE(r.iteration_mean_s, lower_bound_s(w, net_of(arch, 4, 2, 10)) * (1 - 1e-9)) << info.name;
-      EXPECT_EQ(r.iteration_s.size(), 4u);
-      EXPECT_FALSE(r.spans.empty());
-    }
-  }
-}
-
 TEST(CommSimulation, BadInputIsAnError) {
   auto w = make_chain_workload("one", {{0, 0, 1e6}});
   auto net = net_of(Arch::ps, 2, 1, 10);

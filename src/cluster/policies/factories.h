@@ -1,4 +1,5 @@
-// Factory functions of the built-in policies (one per file in this folder).
+// The registry entries of the built-in policies (one function per policy, defined next to the
+// policy in policies/<group>/<name>.cpp; listed in cluster/registry.cpp).
 #pragma once
 #include <memory>
 
@@ -6,19 +7,30 @@
 
 namespace dmlkit::cluster {
 
-// std::unique_ptr<Policy> make_fifo(const PolicyOptions& options);
-std::unique_ptr<Policy> make_fifo(const PolicyOptions& options);            // policies/gpu/fifo.cpp
-std::unique_ptr<Policy> make_srtf(const PolicyOptions& options);            // policies/gpu/srtf.cpp
-std::unique_ptr<Policy> make_drf(const PolicyOptions& options);             // policies/gpu/drf.cpp
-std::unique_ptr<Policy> make_tetris(const PolicyOptions& options);          // policies/gpu/tetris.cpp
-std::unique_ptr<Policy> make_tiresias(const PolicyOptions& options);        // policies/gpu/tiresias.cpp
-std::unique_ptr<Policy> make_optimus_oracle(const PolicyOptions& options);  // policies/gpu/optimus_oracle.cpp
-std::unique_ptr<Policy> make_optimus(const PolicyOptions& options);         // policies/optimus/optimus.cpp
+PolicyEntry fifo_entry();            // policies/gpu/fifo.cpp (PS variant: policies/ps/ps_fifo_srtf.cpp)
+PolicyEntry srtf_entry();            // policies/gpu/srtf.cpp (PS variant: policies/ps/ps_fifo_srtf.cpp)
+PolicyEntry drf_entry();             // policies/gpu/drf.cpp (PS variant: policies/ps/ps_drf.cpp)
+PolicyEntry tetris_entry();          // policies/gpu/tetris.cpp (PS variant: policies/ps/ps_tetris.cpp)
+PolicyEntry tiresias_entry();        // policies/gpu/tiresias.cpp
+PolicyEntry optimus_oracle_entry();  // policies/gpu/optimus_oracle.cpp
+PolicyEntry optimus_entry();         // policies/optimus/optimus.cpp
 // The DL2 simulator's heuristics on parameter-server jobs (policies/ps/dl2_baselines.cpp).
-std::unique_ptr<Policy> make_drf_dl2(const PolicyOptions& options);
-std::unique_ptr<Policy> make_fifo_dl2(const PolicyOptions& options);
-std::unique_ptr<Policy> make_srtf_dl2(const PolicyOptions& options);
-std::unique_ptr<Policy> make_tetris_dl2(const PolicyOptions& options);
-std::unique_ptr<Policy> make_optimus_dl2(const PolicyOptions& options);
+PolicyEntry drf_dl2_entry();
+PolicyEntry fifo_dl2_entry();
+PolicyEntry srtf_dl2_entry();
+PolicyEntry tetris_dl2_entry();
+PolicyEntry optimus_dl2_entry();
+
+// The PS versions of fifo, srtf, drf and tetris (policies/ps/*.cpp): paper-version baselines on
+// PS jobs with the user's fixed (PS, workers). Not registered under their own names: the entries
+// of fifo/srtf/drf/tetris name them as PolicyTraits::make_ps, and make_policy() dispatches.
+std::unique_ptr<Policy> make_ps_fifo(const PolicyOptions& options, const Knobs& knobs);
+std::unique_ptr<Policy> make_ps_srtf(const PolicyOptions& options, const Knobs& knobs);
+std::unique_ptr<Policy> make_ps_drf(const PolicyOptions& options, const Knobs& knobs);
+std::unique_ptr<Policy> make_ps_tetris(const PolicyOptions& options, const Knobs& knobs);
+
+// A policy that runs `gpu` on GPU jobs and `ps` on parameter-server workloads (chosen by the first
+// active job's kind; a workload is one kind or the other). Used by make_policy() only.
+std::unique_ptr<Policy> with_ps_variant(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps);
 
 }  // namespace dmlkit::cluster

@@ -53,10 +53,8 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   if (has_ps_jobs_) {
     if (!policy_.handles_ps_jobs()) {
       std::string known;
-      for (const auto& info : policy_registry()) {
-        const auto probe = info.make(PolicyOptions{});
-        if (probe->handles_ps_jobs()) known += (known.empty() ? "" : ", ") + info.name;
-      }
+      for (const auto& info : policy_registry().entries())
+        if (info.traits.ps_jobs) known += (known.empty() ? "" : ", ") + info.name;
       throw Error("policy '" + policy_name_ + "' does not schedule parameter-server jobs (policies that do: " + known +
                   ")");
     }

@@ -10,24 +10,43 @@
 
 namespace dmlkit::continual {
 
-const std::vector<std::string>& replay_strategy_names() {
-  static const std::vector<std::string> names = {"random",      "reservoir", "class-balanced", "herding",
-                                                 "small-angle", "mid-angle", "large-angle",    "angle-mid-stream"};
-  return names;
+namespace {
+template <class S>
+std::unique_ptr<ReplayStrategy> make() {
+  return std::make_unique<S>();
+}
+template <AngleMode mode>
+std::unique_ptr<ReplayStrategy> make_angle() {
+  return std::make_unique<AngleStrategy>(mode);
+}
+}  // namespace
+
+// Adding a strategy: write replay/<name>.cpp (declared in strategies.h) and add one entry here.
+const ReplayStrategyRegistry& replay_strategy_registry() {
+  static const ReplayStrategyRegistry registry(
+      {"replay strategy", "strategy", "", ""},
+      {
+          {"random", "uniform sample of the pool without replacement, ignoring classes", make<RandomStrategy>},
+          {"reservoir", "reservoir sampling (Vitter's R) over the pool as a stream", make<ReservoirStrategy>},
+          {"class-balanced", "budget / classes rows of each class, uniformly", make<ClassBalancedStrategy>},
+          {"herding", "iCaRL herding (CVPR'17): per class, keep the chosen mean closest to the class mean",
+           make<HerdingStrategy>},
+          {"small-angle", "Angle Matters: per class, the rows closest in angle to the class prototype",
+           make_angle<AngleMode::small>},
+          {"mid-angle", "Angle Matters: per class, the rows whose angle is closest to the median",
+           make_angle<AngleMode::mid>},
+          {"large-angle", "Angle Matters: per class, the rows farthest in angle from the prototype",
+           make_angle<AngleMode::large>},
+          {"angle-mid-stream", "Angle Matters' streaming mid-angle buffer with per-class quotas",
+           make<AngleMidStreamStrategy>},
+      });
+  return registry;
 }
 
+std::vector<std::string> replay_strategy_names() { return replay_strategy_registry().names(); }
+
 std::unique_ptr<ReplayStrategy> make_replay_strategy(const std::string& name) {
-  if (name == "random") return std::make_unique<RandomStrategy>();
-  if (name == "reservoir") return std::make_unique<ReservoirStrategy>();
-  if (name == "class-balanced") return std::make_unique<ClassBalancedStrategy>();
-  if (name == "herding") return std::make_unique<HerdingStrategy>();
-  if (name == "small-angle") return std::make_unique<AngleStrategy>(AngleMode::small);
-  if (name == "mid-angle") return std::make_unique<AngleStrategy>(AngleMode::mid);
-  if (name == "large-angle") return std::make_unique<AngleStrategy>(AngleMode::large);
-  if (name == "angle-mid-stream") return std::make_unique<AngleMidStreamStrategy>();
-  std::string known;
-  for (const auto& n : replay_strategy_names()) known += (known.empty() ? "" : ", ") + n;
-  throw Error("", 0, "strategy", "unknown replay strategy '" + name + "' (known: " + known + ")");
+  return replay_strategy_registry().get(name).make();
 }
 
 std::vector<std::pair<int, std::vector<size_t>>> indices_by_class(const std::vector<int>& labels) {

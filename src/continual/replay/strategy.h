@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.h"
 #include "core/rng.h"
 #include "learn/patch_dataset.h"
 
@@ -25,10 +26,16 @@ class ReplayStrategy {
                                      Rng& rng) const = 0;
 };
 
-// Registered names: random, reservoir, class-balanced, herding, small-angle, mid-angle,
-// large-angle, angle-mid-stream. Throws dmlkit::Error(field "strategy") for an unknown name.
+using ReplayStrategyFactory = std::unique_ptr<ReplayStrategy> (*)();
+using ReplayStrategyEntry = RegistryEntry<ReplayStrategyFactory>;
+using ReplayStrategyRegistry = Registry<ReplayStrategyEntry>;
+
+// Registered (strategy.cpp): random, reservoir, class-balanced, herding, small-angle, mid-angle,
+// large-angle, angle-mid-stream, in the order `dmlkit continual strategies` lists them.
+const ReplayStrategyRegistry& replay_strategy_registry();
+// Throws dmlkit::Error(field "strategy") for an unknown name.
 std::unique_ptr<ReplayStrategy> make_replay_strategy(const std::string& name);
-const std::vector<std::string>& replay_strategy_names();
+std::vector<std::string> replay_strategy_names();
 
 // Helpers shared by the strategies.
 // Indices of each class, classes in ascending label order, indices ascending.

@@ -122,9 +122,14 @@ class DrfPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_drf(const PolicyOptions& options) {
-  // Parameter-server workloads run the PS version (policies/ps/ps_drf.cpp).
-  return with_ps_variant(std::make_unique<DrfPolicy>(options), make_ps_drf(options));
+PolicyEntry drf_entry() {
+  return {"drf",
+          "Dominant Resource Fairness by progressive filling over GPU/CPU/memory, elastic (NSDI'11)",
+          [](const PolicyOptions& options, const Knobs&) -> std::unique_ptr<Policy> {
+            return std::make_unique<DrfPolicy>(options);
+          },
+          {},
+          {.ps_jobs = true, .make_ps = make_ps_drf, .ps_variant = "policies/ps/ps_drf.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

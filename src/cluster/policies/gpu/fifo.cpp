@@ -16,7 +16,6 @@
 #include <algorithm>
 
 #include "cluster/policies/factories.h"
-#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -25,8 +24,8 @@ namespace {
 
 class FifoPolicy final : public Policy {
  public:
-  explicit FifoPolicy(const PolicyOptions& options)
-      : placement_(options.placement), backfill_(options.param("fifo.backfill", 0.0) != 0.0) {}
+  FifoPolicy(const PolicyOptions& options, const Knobs& knobs)
+      : placement_(options.placement), backfill_(knobs.get_bool("fifo.backfill")) {}
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     // This runs at every event of a long trace (the whole Philly trace keeps ~8,000 jobs
@@ -69,9 +68,15 @@ class FifoPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_fifo(const PolicyOptions& options) {
-  // Parameter-server workloads run the PS version (policies/ps/ps_fifo_srtf.cpp).
-  return with_ps_variant(std::make_unique<FifoPolicy>(options), make_ps_fifo(options));
+PolicyEntry fifo_entry() {
+  return {
+      "fifo",
+      "first come first served, gang, no preemption (fifo.backfill=1 lets later jobs that fit start)",
+      [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+        return std::make_unique<FifoPolicy>(options, knobs);
+      },
+      {knob_bool("fifo.backfill", false, "let later waiting jobs that fit start past a blocked head (no reservation)")},
+      {.ps_jobs = true, .make_ps = make_ps_fifo, .ps_variant = "policies/ps/ps_fifo_srtf.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

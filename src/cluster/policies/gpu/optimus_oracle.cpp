@@ -33,9 +33,9 @@ namespace {
 
 class OptimusOraclePolicy final : public Policy {
  public:
-  explicit OptimusOraclePolicy(const PolicyOptions& options)
+  OptimusOraclePolicy(const PolicyOptions& options, const Knobs& knobs)
       : placement_(options.profile == "pollux" ? PlacementKind::MostFree : options.placement) {
-    if (const std::string* v = options.find_param("optimus.placement")) placement_ = parse_placement_kind(*v);
+    if (knobs.given("optimus.placement")) placement_ = parse_placement_kind(knobs.get_string("optimus.placement"));
   }
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
@@ -128,8 +128,15 @@ class OptimusOraclePolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_optimus_oracle(const PolicyOptions& options) {
-  return std::make_unique<OptimusOraclePolicy>(options);
+PolicyEntry optimus_oracle_entry() {
+  return {"optimus-oracle",
+          "Pollux study's Optimus+Oracle: greedy marginal gain over GPUs with true step times (OSDI'21)",
+          [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+            return std::make_unique<OptimusOraclePolicy>(options, knobs);
+          },
+          {knob_enum("optimus.placement", "", {"consolidate", "spread", "first-fit", "most-free"},
+                     "placement of resized jobs")
+               .shown("--placement (pollux profile: most-free)")}};
 }
 
 }  // namespace dmlkit::cluster

@@ -18,7 +18,6 @@
 #include <numeric>
 
 #include "cluster/policies/factories.h"
-#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -83,9 +82,14 @@ class SrtfPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_srtf(const PolicyOptions& options) {
-  // Parameter-server workloads run the PS version (policies/ps/ps_fifo_srtf.cpp).
-  return with_ps_variant(std::make_unique<SrtfPolicy>(options), make_ps_srtf(options));
+PolicyEntry srtf_entry() {
+  return {"srtf",
+          "shortest remaining time first (oracle), gang, preemptive",
+          [](const PolicyOptions& options, const Knobs&) -> std::unique_ptr<Policy> {
+            return std::make_unique<SrtfPolicy>(options);
+          },
+          {},
+          {.ps_jobs = true, .make_ps = make_ps_srtf, .ps_variant = "policies/ps/ps_fifo_srtf.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

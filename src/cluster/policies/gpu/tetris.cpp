@@ -33,7 +33,6 @@
 #include <numeric>
 
 #include "cluster/policies/factories.h"
-#include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -48,13 +47,10 @@ struct Res {
 
 class TetrisPolicy final : public Policy {
  public:
-  explicit TetrisPolicy(const PolicyOptions& options)
+  TetrisPolicy(const PolicyOptions& options, const Knobs& knobs)
       : placement_(options.placement),
-        fairness_(options.param("tetris.fairness", 0.25)),
-        epsilon_scale_(options.param("tetris.epsilon", 1.0)) {
-    if (fairness_ < 0 || fairness_ >= 1) throw Error("--policy-param tetris.fairness: must be in [0, 1)");
-    if (epsilon_scale_ < 0) throw Error("--policy-param tetris.epsilon: must be >= 0");
-  }
+        fairness_(knobs.get_double("tetris.fairness")),
+        epsilon_scale_(knobs.get_double("tetris.epsilon")) {}
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     const ClusterSpec& cluster = *view.cluster;
@@ -245,9 +241,18 @@ class TetrisPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_tetris(const PolicyOptions& options) {
-  // Parameter-server workloads run the PS version (policies/ps/ps_tetris.cpp).
-  return with_ps_variant(std::make_unique<TetrisPolicy>(options), make_ps_tetris(options));
+PolicyEntry tetris_entry() {
+  return {
+      "tetris",
+      "multi-resource packing: alignment + remaining-work term + fairness knob (SIGCOMM'14)",
+      [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+        return std::make_unique<TetrisPolicy>(options, knobs);
+      },
+      {knob_double("tetris.fairness", 0.25, "f: only the ceil((1-f) n) jobs furthest below their fair share compete")
+           .range(0, 1, false, true),
+       knob_double("tetris.epsilon", 1.0, "scale of the remaining-work term against packing").at_least(0),
+       knob_double("tetris.srtf_weight", 1.0, "PS jobs: weight of the remaining-work term")},
+      {.ps_jobs = true, .make_ps = make_ps_tetris, .ps_variant = "policies/ps/ps_tetris.cpp"}};
 }
 
 }  // namespace dmlkit::cluster

@@ -80,39 +80,29 @@ std::vector<double> parse_thresholds(const std::string& text) {
 
 class TiresiasPolicy final : public Policy {
  public:
-  explicit TiresiasPolicy(const PolicyOptions& options) {
+  TiresiasPolicy(const PolicyOptions& options, const Knobs& knobs) {
     const bool pollux = options.profile == "pollux";
     const bool authors = options.profile == "tiresias-sim";
-    const double queues = options.param("tiresias.queues", pollux ? 2 : 3);
-    if (!(queues >= 1) || queues != std::floor(queues) || queues > 64)
-      throw Error("--policy-param tiresias.queues: must be a whole number from 1 to 64");
-    num_queues_ = static_cast<int>(queues);
-    thresholds_ = parse_thresholds(options.param_str("tiresias.thresholds", pollux ? "57600" : "3250,7200,18000"));
+    num_queues_ = static_cast<int>(knobs.get_int("tiresias.queues", pollux ? 2 : 3));  // declared range [1, 64]
+    thresholds_ = parse_thresholds(knobs.get_string("tiresias.thresholds", pollux ? "57600" : "3250,7200,18000"));
     if (static_cast<int>(thresholds_.size()) < num_queues_ - 1)
       throw Error("--policy-param tiresias.thresholds: " + std::to_string(num_queues_) + " queues need " +
                   std::to_string(num_queues_ - 1) + " thresholds");
     thresholds_.resize(num_queues_ - 1);
-    promote_knob_ = options.param("tiresias.promote_knob", pollux || authors ? 0 : 2);
-    if (!(promote_knob_ >= 0) || !std::isfinite(promote_knob_))
-      throw Error("--policy-param tiresias.promote_knob: must be a non-negative number");
-    const std::string service = options.param_str("tiresias.service", authors ? "time" : "gpu-time");
-    if (service != "gpu-time" && service != "time")
-      throw Error("--policy-param tiresias.service: 'gpu-time' or 'time', not '" + service + "'");
-    gpu_time_ = service == "gpu-time";
-    pending_to_tail_ = options.param("tiresias.pending_to_tail", pollux ? 0 : 1) != 0;
+    promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux || authors ? 0 : 2);  // declared >= 0
+    gpu_time_ = knobs.get_string("tiresias.service", authors ? "time" : "gpu-time") == "gpu-time";  // gpu-time|time
+    pending_to_tail_ = knobs.get_bool("tiresias.pending_to_tail", !pollux);
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
-    if (const std::string* v = options.find_param("tiresias.placement")) placement_ = parse_placement_kind(*v);
-    const std::string wakeup = options.param_str("tiresias.wakeup", authors ? "authors" : "exact");
+    if (knobs.given("tiresias.placement")) placement_ = parse_placement_kind(knobs.get_string("tiresias.placement"));
+    const std::string wakeup = knobs.get_string("tiresias.wakeup", authors ? "authors" : "exact");  // declared enum
     if (wakeup == "exact")
       wakeup_ = Wakeup::Exact;
     else if (wakeup == "whole-s")
       wakeup_ = Wakeup::WholeSeconds;
     else if (wakeup == "authors")
       wakeup_ = Wakeup::Authors;
-    else if (wakeup == "none")
-      wakeup_ = Wakeup::None;
     else
-      throw Error("--policy-param tiresias.wakeup: 'exact', 'whole-s', 'authors' or 'none', not '" + wakeup + "'");
+      wakeup_ = Wakeup::None;
     queues_.resize(num_queues_);
   }
 
@@ -323,8 +313,29 @@ class TiresiasPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_tiresias(const PolicyOptions& options) {
-  return std::make_unique<TiresiasPolicy>(options);
+PolicyEntry tiresias_entry() {
+  return {"tiresias",
+          "discretized 2D-LAS priority queues, gang, preemptive, starvation promotion (NSDI'19)",
+          [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+            return std::make_unique<TiresiasPolicy>(options, knobs);
+          },
+          {knob_int("tiresias.queues", 3, "number of priority queues K").range(1, 64).shown("3 (pollux profile: 2)"),
+           knob_string("tiresias.thresholds", "3250,7200,18000", "increasing service thresholds (the first K-1 used)")
+               .shown("3250,7200,18000 (pollux profile: 57600)"),
+           knob_double("tiresias.promote_knob", 2, "starvation promotion knob; 0 turns promotion off")
+               .at_least(0)
+               .shown("2 (pollux and tiresias-sim profiles: 0)"),
+           knob_enum("tiresias.service", "gpu-time", {"gpu-time", "time"}, "attained service: GPUs x time, or time")
+               .shown("gpu-time (tiresias-sim profile: time)"),
+           knob_bool("tiresias.pending_to_tail", true, "waiting jobs move behind the running jobs of their queue")
+               .shown("1 (pollux profile: 0)"),
+           knob_enum("tiresias.placement", "", {"consolidate", "spread", "first-fit", "most-free"},
+                     "placement of starting jobs")
+               .shown("--placement (pollux profile: most-free)"),
+           knob_enum("tiresias.wakeup", "exact", {"exact", "whole-s", "authors", "none"},
+                     "when to wake for the next demotion/promotion: at the crossing, rounded up to a whole second, "
+                     "by the authors' simulator's formula, or never (decide at rounds and events only)")
+               .shown("exact (tiresias-sim profile: authors)")}};
 }
 
 }  // namespace dmlkit::cluster

@@ -44,28 +44,21 @@ namespace {
 
 class OptimusPolicy final : public Policy {
  public:
-  explicit OptimusPolicy(const PolicyOptions& o)
-      : rng_(static_cast<uint64_t>(o.param("optimus.seed", static_cast<double>(o.seed)))),
-        assignment_(o.param_str("optimus.assignment", "paa")) {
-    const bool oracle = o.param("optimus.oracle", 0) != 0;
-    oracle_speed_ = o.param("optimus.oracle_speed", oracle ? 1 : 0) != 0;
-    oracle_epochs_ = o.param("optimus.oracle_epochs", oracle ? 1 : 0) != 0;
-    const std::string norm = o.param_str("optimus.gain_norm", "raw");
-    if (norm != "raw" && norm != "share") throw Error("--policy-param optimus.gain_norm: expected raw or share");
-    alloc_.gain_share = norm == "share";
-    alloc_.stop_on_first_fail = o.param("optimus.stop_on_first_fail", 1) != 0;
-    samples_ = static_cast<int>(o.param("optimus.samples", 8));
-    sample_cost_s_ = o.param("optimus.sample_cost_s", 180);
-    probe_ = o.param_str("optimus.probe", "diagonal");
-    if (probe_ != "diagonal" && probe_ != "random")
-      throw Error("--policy-param optimus.probe: expected diagonal or random");
-    max_tasks_ = static_cast<int>(o.param("optimus.max_tasks", 16));
-    stragglers_ = o.param("optimus.stragglers", 1) != 0;
-    straggler_threshold_ = o.param("optimus.straggler_threshold", 0.8);
-    fallback_evals_ = o.param("optimus.fallback_evals", 20);
-    if (samples_ < 0 || sample_cost_s_ < 0 || max_tasks_ < 1 || !(straggler_threshold_ > 0))
-      throw Error("--policy-param optimus.*: samples, sample_cost_s must be >= 0, max_tasks >= 1");
-    parse_ps_assignment(assignment_);
+  OptimusPolicy(const PolicyOptions& o, const Knobs& k)
+      : rng_(static_cast<uint64_t>(k.get_int("optimus.seed", static_cast<long long>(o.seed)))),
+        assignment_(k.get_string("optimus.assignment")) {
+    const bool oracle = k.get_bool("optimus.oracle");
+    oracle_speed_ = k.get_bool("optimus.oracle_speed", oracle);
+    oracle_epochs_ = k.get_bool("optimus.oracle_epochs", oracle);
+    alloc_.gain_share = k.get_string("optimus.gain_norm") == "share";
+    alloc_.stop_on_first_fail = k.get_bool("optimus.stop_on_first_fail");
+    samples_ = static_cast<int>(k.get_int("optimus.samples"));
+    sample_cost_s_ = k.get_double("optimus.sample_cost_s");
+    probe_ = k.get_string("optimus.probe");
+    max_tasks_ = static_cast<int>(k.get_int("optimus.max_tasks"));
+    stragglers_ = k.get_bool("optimus.stragglers");
+    straggler_threshold_ = k.get_double("optimus.straggler_threshold");
+    fallback_evals_ = k.get_double("optimus.fallback_evals");
   }
 
   const char* ps_assignment() const override { return assignment_.c_str(); }
@@ -263,6 +256,30 @@ class OptimusPolicy final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_optimus(const PolicyOptions& options) { return std::make_unique<OptimusPolicy>(options); }
+PolicyEntry optimus_entry() {
+  return {
+      "optimus",
+      "Optimus (EuroSys'18) for parameter-server jobs: online convergence and speed models, greedy marginal gain, "
+      "placement, PAA, stragglers",
+      [](const PolicyOptions& options, const Knobs& knobs) -> std::unique_ptr<Policy> {
+        return std::make_unique<OptimusPolicy>(options, knobs);
+      },
+      {knob_bool("optimus.oracle", false, "true speed and true remaining epochs: no samples, no fitting"),
+       knob_bool("optimus.oracle_speed", false, "true speed only").shown("optimus.oracle"),
+       knob_bool("optimus.oracle_epochs", false, "true remaining epochs only").shown("optimus.oracle"),
+       knob_enum("optimus.gain_norm", "raw", {"raw", "share"}, "marginal gain raw or per dominant share"),
+       knob_bool("optimus.stop_on_first_fail", true, "stop allocating at the first task that does not fit"),
+       knob_int("optimus.samples", 8, "distinct (p, w) speed samples before fitting").at_least(0),
+       knob_double("optimus.sample_cost_s", 180, "run time each speed probe costs the job").at_least(0),
+       knob_enum("optimus.probe", "diagonal", {"diagonal", "random"}, "probe p = w, or p and w drawn independently"),
+       knob_int("optimus.max_tasks", 16, "most PSs (and workers) per job").at_least(1),
+       knob_bool("optimus.stragglers", true, "replace workers slower than the threshold x the median"),
+       knob_double("optimus.straggler_threshold", 0.8, "straggler pace threshold (x median)").at_least(0, true),
+       knob_double("optimus.fallback_evals", 20, "remaining epochs assumed before the convergence fit"),
+       knob_enum("optimus.assignment", "paa", {"mxnet", "round-robin", "paa", "paa-balanced"},
+                 "parameter assignment over the PSs"),
+       knob_int("optimus.seed", 1, "seed of the policy's probes").at_least(0).shown("the run's --seed")},
+      {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};
+}
 
 }  // namespace dmlkit::cluster

@@ -215,10 +215,50 @@ class OptimusDl2 final : public Dl2Base {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_drf_dl2(const PolicyOptions&) { return std::make_unique<DrfDl2>(); }
-std::unique_ptr<Policy> make_fifo_dl2(const PolicyOptions&) { return std::make_unique<OrderedDl2>(false); }
-std::unique_ptr<Policy> make_srtf_dl2(const PolicyOptions&) { return std::make_unique<OrderedDl2>(true); }
-std::unique_ptr<Policy> make_tetris_dl2(const PolicyOptions&) { return std::make_unique<TetrisDl2>(); }
-std::unique_ptr<Policy> make_optimus_dl2(const PolicyOptions&) { return std::make_unique<OptimusDl2>(); }
+namespace {
+PolicyTraits ps_only() { return {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}; }
+}  // namespace
+
+PolicyEntry drf_dl2_entry() {
+  return {"drf-dl2",
+          "DL2 simulator's DRF on PS jobs: bundles by lowest dominant share, rebuilt each slot (TPDS'21)",
+          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<DrfDl2>(); },
+          {},
+          ps_only()};
+}
+
+PolicyEntry fifo_dl2_entry() {
+  return {
+      "fifo-dl2",
+      "DL2 simulator's FIFO on PS jobs: up to 16 bundles per job in arrival order, rebuilt each slot",
+      [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OrderedDl2>(false); },
+      {},
+      ps_only()};
+}
+
+PolicyEntry srtf_dl2_entry() {
+  return {
+      "srtf-dl2",
+      "DL2 simulator's SRTF on PS jobs: FIFO order by remaining fraction of epochs",
+      [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OrderedDl2>(true); },
+      {},
+      ps_only()};
+}
+
+PolicyEntry tetris_dl2_entry() {
+  return {"tetris-dl2",
+          "DL2 simulator's Tetris on PS jobs: per-server alignment + remaining-work score, bundles",
+          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<TetrisDl2>(); },
+          {},
+          ps_only()};
+}
+
+PolicyEntry optimus_dl2_entry() {
+  return {"optimus-dl2",
+          "DL2 simulator's oracle Optimus on PS jobs: marginal gain with the true speed, single tasks",
+          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OptimusDl2>(); },
+          {},
+          ps_only()};
+}
 
 }  // namespace dmlkit::cluster

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "cluster/policies/factories.h"
 #include "cluster/policies/ps/ps_pool.h"
 
 namespace dmlkit::cluster {
@@ -85,6 +86,8 @@ class PsDrf final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_ps_drf(const PolicyOptions& options) { return std::make_unique<PsDrf>(options); }
+std::unique_ptr<Policy> make_ps_drf(const PolicyOptions& options, const Knobs&) {
+  return std::make_unique<PsDrf>(options);
+}
 
 }  // namespace dmlkit::cluster

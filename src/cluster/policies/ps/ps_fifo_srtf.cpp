@@ -13,6 +13,7 @@
 #include <limits>
 #include <numeric>
 
+#include "cluster/policies/factories.h"
 #include "cluster/policies/ps/ps_pool.h"
 
 namespace dmlkit::cluster {
@@ -21,7 +22,7 @@ namespace {
 
 class PsFifo final : public Policy {
  public:
-  explicit PsFifo(const PolicyOptions& o) : backfill_(o.param("fifo.backfill", 0.0) != 0.0) {}
+  explicit PsFifo(const Knobs& knobs) : backfill_(knobs.get_bool("fifo.backfill")) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
     pool_->reset();
@@ -75,7 +76,11 @@ class PsSrtf final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_ps_fifo(const PolicyOptions& options) { return std::make_unique<PsFifo>(options); }
-std::unique_ptr<Policy> make_ps_srtf(const PolicyOptions& options) { return std::make_unique<PsSrtf>(options); }
+std::unique_ptr<Policy> make_ps_fifo(const PolicyOptions&, const Knobs& knobs) {
+  return std::make_unique<PsFifo>(knobs);
+}
+std::unique_ptr<Policy> make_ps_srtf(const PolicyOptions& options, const Knobs&) {
+  return std::make_unique<PsSrtf>(options);
+}
 
 }  // namespace dmlkit::cluster

@@ -3,7 +3,6 @@
 // shares, and the next task a job with a fixed (PS, workers) request should get. See
 // docs/optimus.md.
 #pragma once
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -63,15 +62,5 @@ bool next_task_is_ps(const PsJobSpec& job, int ps, int workers);
 // fits (PS and worker alternating in the request's proportion), taking them from the pool. On
 // failure gives everything back, clears `out` and returns false.
 bool place_least_loaded(PsPool& pool, const PsJobSpec& job, int ps, int workers, Placement& out);
-
-// A policy that runs `gpu` on GPU jobs and `ps` on parameter-server workloads (chosen by the first
-// active job's kind; a workload is one kind or the other).
-std::unique_ptr<Policy> with_ps_variant(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps);
-
-// Paper-version baselines on PS jobs with the user's fixed (PS, workers) (policies/ps/*.cpp).
-std::unique_ptr<Policy> make_ps_fifo(const PolicyOptions& options);
-std::unique_ptr<Policy> make_ps_srtf(const PolicyOptions& options);
-std::unique_ptr<Policy> make_ps_drf(const PolicyOptions& options);
-std::unique_ptr<Policy> make_ps_tetris(const PolicyOptions& options);
 
 }  // namespace dmlkit::cluster

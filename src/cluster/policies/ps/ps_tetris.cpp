@@ -18,6 +18,7 @@
 #include <limits>
 #include <numeric>
 
+#include "cluster/policies/factories.h"
 #include "cluster/policies/ps/ps_pool.h"
 
 namespace dmlkit::cluster {
@@ -26,8 +27,8 @@ namespace {
 
 class PsTetris final : public Policy {
  public:
-  explicit PsTetris(const PolicyOptions& o)
-      : fairness_(o.param("tetris.fairness", 0.25)), knob_(o.param("tetris.srtf_weight", 1.0)) {}
+  explicit PsTetris(const Knobs& knobs)
+      : fairness_(knobs.get_double("tetris.fairness")), knob_(knobs.get_double("tetris.srtf_weight")) {}
 
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
@@ -127,6 +128,8 @@ class PsTetris final : public Policy {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_ps_tetris(const PolicyOptions& options) { return std::make_unique<PsTetris>(options); }
+std::unique_ptr<Policy> make_ps_tetris(const PolicyOptions&, const Knobs& knobs) {
+  return std::make_unique<PsTetris>(knobs);
+}
 
 }  // namespace dmlkit::cluster
