@@ -85,8 +85,7 @@ struct PolicyOptions {
   std::string profile = "default";  // "default", "pollux" or "tiresias-sim" (reference-compatible semantics)
   PlacementKind placement = PlacementKind::Consolidate;
   uint64_t seed = 1;  // the run's --seed, for policies that draw random numbers
-#include <limits>
-#include <memory>
+  KnobValues params;
 };
 
 // Adds knobs given as "key=value" (the --policy-param flag) to `params`; throws Error naming the
