@@ -42,14 +42,23 @@ Curve mean_curve(const std::vector<std::vector<double>>& per_run) {
   return c;
 }
 
-std::vector<AlgorithmSummary> summarize(const ExperimentResult& result) {
-  const AlgorithmRuns* oracle = nullptr;
-  for (const auto& a : result.algorithms)
-    if (a.name == "oracle") oracle = &a;
-  const bool has_fixed = !result.best_fixed.reward.empty();
+std::vector<const AlgorithmRuns*> runs_with_best_fixed(const ExperimentResult& result) {
   std::vector<const AlgorithmRuns*> all;
   for (const auto& a : result.algorithms) all.push_back(&a);
-  if (has_fixed) all.push_back(&result.best_fixed);
+  if (!result.best_fixed.reward.empty()) all.push_back(&result.best_fixed);
+  return all;
+}
+
+const AlgorithmRuns* oracle_runs(const ExperimentResult& result) {
+  for (const auto& a : result.algorithms)
+    if (a.name == "oracle") return &a;
+  return nullptr;
+}
+
+std::vector<AlgorithmSummary> summarize(const ExperimentResult& result) {
+  const AlgorithmRuns* oracle = oracle_runs(result);
+  const bool has_fixed = !result.best_fixed.reward.empty();
+  const std::vector<const AlgorithmRuns*> all = runs_with_best_fixed(result);
 
   std::vector<AlgorithmSummary> out;
   for (const AlgorithmRuns* a : all) {

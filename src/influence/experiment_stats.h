@@ -29,6 +29,11 @@ struct AlgorithmSummary {
   std::optional<double> regret_fixed_growth;
 };
 
+// The runs of every algorithm (config order), then "best-fixed" when it was computed.
+std::vector<const AlgorithmRuns*> runs_with_best_fixed(const ExperimentResult& result);
+// The runs of "oracle", or null when it did not run.
+const AlgorithmRuns* oracle_runs(const ExperimentResult& result);
+
 // One summary per algorithm (config order), then "best-fixed" when it was computed.
 std::vector<AlgorithmSummary> summarize(const ExperimentResult& result);
 

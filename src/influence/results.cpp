@@ -25,14 +25,9 @@ ordered_json curve_json(const Curve& c) {
 
 void add_experiment_records(Results& results, const ExperimentResult& result,
                             const std::vector<AlgorithmSummary>& summary) {
-  const AlgorithmRuns* oracle = nullptr;
-  for (const auto& a : result.algorithms)
-    if (a.name == "oracle") oracle = &a;
+  const AlgorithmRuns* oracle = oracle_runs(result);
   const bool has_fixed = !result.best_fixed.reward.empty();
-  std::vector<const AlgorithmRuns*> all;
-  for (const auto& a : result.algorithms) all.push_back(&a);
-  if (has_fixed) all.push_back(&result.best_fixed);
-  for (const AlgorithmRuns* a : all)
+  for (const AlgorithmRuns* a : runs_with_best_fixed(result))
     for (size_t r = 0; r < a->reward.size(); ++r) {
       ResultRecord& rec = results.add(a->name, r);
       const double t = total(*a, r);
