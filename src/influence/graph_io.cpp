@@ -150,6 +150,8 @@ EdgeList parse_graph(const std::string& text, const std::string& path, GraphForm
   return g;
 }
 
-EdgeList read_graph(const std::string& path, GraphFormat format) { return parse_graph(read_text_file(path), path, format); }
+EdgeList read_graph(const std::string& path, GraphFormat format) {
+  return parse_graph(read_text_file(path), path, format);
+}
 
 }  // namespace dmlkit::influence

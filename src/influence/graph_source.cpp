@@ -56,9 +56,7 @@ void check_keys(const std::map<std::string, double>& p, std::initializer_list<co
 
 }  // namespace
 
-std::string default_graph_data_dir() {
-  return default_data_dir();
-}
+std::string default_graph_data_dir() { return default_data_dir(); }
 
 EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed) {
   if (spec.empty()) throw Error("--graph: empty");

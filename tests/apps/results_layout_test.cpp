@@ -57,7 +57,8 @@ TEST(ResultsLayout, CompareThreadsGiveByteIdenticalFolders) {
   EXPECT_EQ(a.out.substr(0, a.out.find("results:")), b.out.substr(0, b.out.find("results:")));
   const auto s = folder(dir.path("serial")), p = folder(dir.path("parallel"));
   ASSERT_EQ(s.size(), p.size());
-  EXPECT_EQ(s.size(), 1u + 3u + 1u + 2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html, jobs/rounds x 5
+  EXPECT_EQ(s.size(),
+            1u + 3u + 1u + 2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html, jobs/rounds x 5
   for (const auto& [name, content] : s) EXPECT_EQ(content, p.at(name)) << name;
 }
 
@@ -102,7 +103,8 @@ TEST(ResultsLayout, BothComparePathsWriteTheSameLayout) {
     std::set<std::string> names;
     for (const auto& [name, content] : folder(dir.path(d)))
       if (!std::regex_match(name, detail)) names.insert(name);
-    EXPECT_EQ(names, (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "results.json", "summary.csv"}))
+    EXPECT_EQ(names,
+              (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "results.json", "summary.csv"}))
         << d;
     for (const auto& rec : nlohmann::json::parse(slurp(dir.path(std::string(d) + "/results.json")))["records"])
       for (const auto& [k, f] : rec["files"].items()) EXPECT_TRUE(fs::exists(dir.path(d) + "/" + f.get<std::string>()));
