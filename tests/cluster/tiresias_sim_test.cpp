@@ -247,7 +247,10 @@ TEST(PolicyWakeup, TheEventLoopDecidesAtTheRequestedTime) {
 TEST(PolicyWakeup, DefaultIsNever) {
   auto p = make_policy("fifo", PolicyOptions{});
   ClusterSpec cluster = ClusterSpec::homogeneous(1, 4);
-  ClusterView view{&cluster, 5, 60};
+  ClusterView view;
+  view.cluster = &cluster;
+  view.now_s = 5;
+  view.round_s = 60;
   EXPECT_EQ(p->next_wakeup_s(view, {}), std::numeric_limits<double>::infinity());
 }
 

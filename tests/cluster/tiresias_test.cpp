@@ -35,7 +35,10 @@ class Driver {
       views[i].attained_gpu_s = executed[i] * active[i]->num_gpus;
       out[i] = views[i].placement;
     }
-    ClusterView view{&cluster_, now, 60};
+    ClusterView view;
+    view.cluster = &cluster_;
+    view.now_s = now;
+    view.round_s = 60;
     policy_->schedule(view, views, out);
     for (size_t i = 0; i < active.size(); ++i) placement_[active[i]->id] = out[i];
   }
