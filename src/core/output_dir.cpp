@@ -139,9 +139,23 @@ void OutputDir::write_streamed(const std::string& name, const std::function<void
   fs::path p = fs::path(staging_path_) / name;
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(p.string(), 0, "", "cannot write file");
-  fill(out);
+  // A failed file is removed, so the folder never holds a file its marker does not list.
+  auto drop = [&] {
+    out.close();
+    std::error_code ec;
+    fs::remove(p, ec);
+  };
+  try {
+    fill(out);
+  } catch (...) {
+    drop();
+    throw;
+  }
   out.close();
-  if (!out) throw Error(p.string(), 0, "", "write failed");
+  if (!out) {
+    drop();
+    throw Error(p.string(), 0, "", "write failed");
+  }
   if (std::find(written_.begin(), written_.end(), name) == written_.end()) written_.push_back(name);
 }
 
