@@ -129,13 +129,33 @@ OutputDir::~OutputDir() {
 }
 
 void OutputDir::write(const std::string& name, const std::string& content) {
+  write_streamed(name,
+                 [&](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); });
+}
+
+void OutputDir::write_streamed(const std::string& name, const std::function<void(std::ostream&)>& fill) {
   if (name.empty() || name.find('/') != std::string::npos || name == kOutputMarker || name == "." || name == "..")
     throw Error(name, 0, "", "not a plain output file name");
   fs::path p = fs::path(staging_path_) / name;
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(p.string(), 0, "", "cannot write file");
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  if (!out) throw Error(p.string(), 0, "", "write failed");
+  // A failed file is removed, so the folder never holds a file its marker does not list.
+  auto drop = [&] {
+    out.close();
+    std::error_code ec;
+    fs::remove(p, ec);
+  };
+  try {
+    fill(out);
+  } catch (...) {
+    drop();
+    throw;
+  }
+  out.close();
+  if (!out) {
+    drop();
+    throw Error(p.string(), 0, "", "write failed");
+  }
   if (std::find(written_.begin(), written_.end(), name) == written_.end()) written_.push_back(name);
 }
 

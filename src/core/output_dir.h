@@ -8,6 +8,8 @@
 // anything else is refused with an Error (exit status 2). The root folder, the working folder (or a
 // folder holding it) and a folder holding one of the run's inputs are never accepted.
 #pragma once
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ class OutputDir {
   // Writes `content` to `name` (a plain file name) inside the staging folder; throws Error on I/O
   // failure.
   void write(const std::string& name, const std::string& content);
+  // Writes `name` as write() does, but lets `fill` stream the content into the file (no copy of a
+  // large file in memory); throws Error if the stream fails.
+  void write_streamed(const std::string& name, const std::function<void(std::ostream&)>& fill);
   // Checks the target again, writes the marker and moves the staging folder to the final path,
   // replacing a previous dmlkit output there. Returns the final path.
   const std::string& commit();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ostream>
 
 #include "core/csv.h"
 
@@ -11,6 +12,56 @@ std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
+}
+
+void append_fixed(std::string& out, double v, int digits) {
+  // to_chars with a precision formats as printf("%.*f") does; a value too long for the buffer
+  // (|v| near 1e300) falls back to snprintf.
+  char buf[128];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
+  if (r.ec == std::errc{})
+    out.append(buf, r.ptr);
+  else
+    out += fixed(v, digits);
+}
+
+CsvWriter::CsvWriter(std::ostream& out, size_t buffer_bytes) : out_(out), limit_(buffer_bytes) {
+  buf_.reserve(buffer_bytes + 256);
+}
+
+CsvWriter& CsvWriter::text(std::string_view s) {
+  sep();
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
+    buf_.append(s);
+    return *this;
+  }
+  buf_ += '"';
+  for (char c : s) {
+    if (c == '"') buf_ += '"';
+    buf_ += c;
+  }
+  buf_ += '"';
+  return *this;
+}
+
+void CsvWriter::header(const std::vector<std::string>& names) {
+  for (const auto& n : names) text(n);
+  end_row();
+}
+
+void CsvWriter::end_row() {
+  buf_ += '\n';
+  first_ = true;
+  if (buf_.size() >= limit_) {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+}
+
+void CsvWriter::finish() {
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+  out_.flush();
 }
 
 std::string csv_escape(const std::string& s) {

@@ -59,6 +59,20 @@ TEST_F(OutputDirTest, NewFolderGetsMarkerListingItsFiles) {
   EXPECT_NE(marker.find("\nresults.json\n"), std::string::npos) << marker;
 }
 
+TEST_F(OutputDirTest, StreamedFileIsWrittenAndListed) {
+  OutputDir out(p("out"));
+  out.write_streamed("rounds.csv", [](std::ostream& o) { o << "time_s\n1.000\n"; });
+  expect_refused([&] { out.write_streamed("bad", [](std::ostream& o) { o.setstate(std::ios::badbit); }); },
+                 "write failed");
+  expect_refused([&] { out.write_streamed("a/b.csv", [](std::ostream&) {}); }, "not a plain output file name");
+  out.commit();
+  EXPECT_EQ(get(p("out/rounds.csv")), "time_s\n1.000\n");
+  const std::string marker = get(p("out/") + dmlkit::kOutputMarker);
+  EXPECT_NE(marker.find("\nrounds.csv\n"), std::string::npos) << marker;
+  EXPECT_EQ(marker.find("bad"), std::string::npos) << marker;
+  EXPECT_FALSE(fs::exists(p("out/bad")));
+}
+
 TEST_F(OutputDirTest, ReplacesPreviousOutputAndEmptyFolder) {
   write_output(p("out"), "old");
   put(p("out/results.json"), "old, still ours");

@@ -152,12 +152,14 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
   queue.y_min = 0;
   queue.y_integer = true;
   size_t longest = 0;
+  // The charts hold each series already reduced (rounds that repeat the held value dropped), not
+  // one point per round: render() reduces again and gets the same points (reduce_series is
+  // idempotent), and a long run's page costs one pass and the changed points only.
   for (const auto& r : results) {
-    cdf.series.push_back(jct_cdf_series(r));
-    util.series.push_back(gpu_utilization_series(r));
-    queue.series.push_back(queue_length_series(r));
-    for (const LineChart* chart : {&cdf, &util, &queue})
-      longest = std::max(longest, reduce_series(chart->series.back(), kNoLimit).x.size());
+    cdf.series.push_back(reduce_series(jct_cdf_series(r), kNoLimit));
+    util.series.push_back(reduce_series(gpu_utilization_series(r), kNoLimit));
+    queue.series.push_back(reduce_series(queue_length_series(r), kNoLimit));
+    for (const LineChart* chart : {&cdf, &util, &queue}) longest = std::max(longest, chart->series.back().x.size());
   }
 
   report.add_heading("Job completion times");

@@ -2,14 +2,9 @@
 #include "cluster/report/results.h"
 
 #include <cmath>
+#include <ostream>
 
 namespace dmlkit::cluster {
-
-namespace {
-
-std::string num(double v) { return fixed(v, 3); }
-
-}  // namespace
 
 std::string run_file_stem(const std::string& policy, uint64_t seed) { return policy + "-seed" + std::to_string(seed); }
 
@@ -32,31 +27,38 @@ void add_run_record(Results& results, const SimResult& run, const Metrics& m, ui
   r.files["rounds_csv"] = "rounds-" + stem + ".csv";
 }
 
-TextTable jobs_table(const SimResult& r) {
-  TextTable t({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s", "queued_s",
-               "executed_s", "gpu_s", "preemptions", "restarts"});
+void write_jobs_csv(std::ostream& out, const SimResult& r) {
+  CsvWriter w(out);
+  w.header({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s", "queued_s",
+            "executed_s", "gpu_s", "preemptions", "restarts"});
+  auto time_or_empty = [&w](bool known, double v) { known ? w.fixed(v, 3) : w.empty(); };
   for (const auto& j : r.jobs) {
     const bool done = j.finished();
-    t.add_row({std::to_string(j.id), j.name, j.application, std::to_string(j.num_gpus), num(j.arrival_s),
-               j.first_start_s >= 0 ? num(j.first_start_s) : "", done ? num(j.finish_s) : "",
-               done ? num(j.jct_s()) : "", done ? num(j.queued_s()) : "", num(j.executed_s), num(j.gpu_s),
-               std::to_string(j.preemptions), std::to_string(j.restarts)});
+    w.integer(j.id).text(j.name).text(j.application).integer(j.num_gpus).fixed(j.arrival_s, 3);
+    time_or_empty(j.first_start_s >= 0, j.first_start_s);
+    time_or_empty(done, j.finish_s);
+    time_or_empty(done, done ? j.jct_s() : 0.0);
+    time_or_empty(done, done ? j.queued_s() : 0.0);
+    w.fixed(j.executed_s, 3).fixed(j.gpu_s, 3).integer(j.preemptions).integer(j.restarts);
+    w.end_row();
   }
-  return t;
+  w.finish();
 }
 
-TextTable rounds_table(const SimResult& r) {
-  TextTable t({"time_s", "gpus_busy", "running_jobs", "queued_jobs"});
-  for (const auto& s : r.rounds)
-    t.add_row(
-        {num(s.time_s), std::to_string(s.gpus_busy), std::to_string(s.running_jobs), std::to_string(s.queued_jobs)});
-  return t;
+void write_rounds_csv(std::ostream& out, const SimResult& r) {
+  CsvWriter w(out);
+  w.header({"time_s", "gpus_busy", "running_jobs", "queued_jobs"});
+  for (const auto& s : r.rounds) {
+    w.fixed(s.time_s, 3).integer(s.gpus_busy).integer(s.running_jobs).integer(s.queued_jobs);
+    w.end_row();
+  }
+  w.finish();
 }
 
 void write_run_detail_files(OutputDir& out, const SimResult& run, uint64_t seed) {
   const std::string stem = run_file_stem(run.policy, seed);
-  out.write("jobs-" + stem + ".csv", jobs_table(run).to_csv());
-  out.write("rounds-" + stem + ".csv", rounds_table(run).to_csv());
+  out.write_streamed("jobs-" + stem + ".csv", [&](std::ostream& o) { write_jobs_csv(o, run); });
+  out.write_streamed("rounds-" + stem + ".csv", [&](std::ostream& o) { write_rounds_csv(o, run); });
 }
 
 TextTable seed_summary_table(const Results& results, double round_s) {

@@ -5,6 +5,7 @@
 // same layout.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 
 #include "cluster/sim/metrics.h"
@@ -23,9 +24,9 @@ std::string run_file_stem(const std::string& policy, uint64_t seed);
 // timed_out) and files (jobs_csv, rounds_csv).
 void add_run_record(Results& results, const SimResult& run, const Metrics& metrics, uint64_t seed);
 
-// Per-job and per-round tables of one run.
-TextTable jobs_table(const SimResult& run);
-TextTable rounds_table(const SimResult& run);
+// Per-job and per-round CSV tables of one run (jobs-*.csv, rounds-*.csv), streamed into `out`.
+void write_jobs_csv(std::ostream& out, const SimResult& run);
+void write_rounds_csv(std::ostream& out, const SimResult& run);
 
 // Writes results.json, records.csv, summary.csv (Results::write) and the run's detail tables.
 void write_run_detail_files(OutputDir& out, const SimResult& run, uint64_t seed);
