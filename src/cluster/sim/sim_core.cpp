@@ -415,13 +415,13 @@ void SimRun::maybe_report_progress(double now_s) {
     config_.on_progress(now_s, finished_count_, jobs_.size());
 }
 
-SimResult SimRun::result(bool timed_out) const {
+SimResult SimRun::take_result(bool timed_out) {
   SimResult r;
   r.policy = policy_name_;
   r.total_gpus = total_gpus_;
   r.dropped_oversized = workload_.dropped_oversized;
   r.timed_out = timed_out;
-  r.rounds = rounds_;
+  r.rounds = std::move(rounds_);
   r.jobs.reserve(jobs_.size());
   double first_arrival_s = 0, last_finish_s = 0;
   bool any_arrival = false, any_finish = false;

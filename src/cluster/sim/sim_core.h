@@ -73,7 +73,8 @@ class SimRun {
 
   // Reports progress through config.on_progress (at most every kProgressEvery decisions).
   void maybe_report_progress(double now_s);
-  SimResult result(bool timed_out) const;
+  // The run as a SimResult; moves the round samples out (call once, at the end of the run).
+  SimResult take_result(bool timed_out);
 
  private:
   // Checks out_[i] against the cluster (accumulating per-server use); throws std::logic_error.

@@ -84,7 +84,7 @@ class EventLoop {
     }
     if (run_.finished_count() < n) timed_out = true;
     if (cfg_.on_progress) cfg_.on_progress(last_time_, run_.finished_count(), n);
-    return run_.result(timed_out);
+    return run_.take_result(timed_out);
   }
 
  private:

@@ -49,7 +49,7 @@ SimResult run_pollux_profile(SimRun& run) {
   }
   if (run.finished_count() < n) timed_out = true;
   if (cfg.on_progress) cfg.on_progress(now, run.finished_count(), n);
-  return run.result(timed_out);
+  return run.take_result(timed_out);
 }
 
 }  // namespace dmlkit::cluster::detail
