@@ -89,7 +89,7 @@ class TiresiasPolicy final : public Policy {
       throw Error("--policy-param tiresias.thresholds: " + std::to_string(num_queues_) + " queues need " +
                   std::to_string(num_queues_ - 1) + " thresholds");
     thresholds_.resize(num_queues_ - 1);
-    promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux || authors ? 0 : 2);  // declared >= 0
+    promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux || authors ? 0 : 2);           // declared >= 0
     gpu_time_ = knobs.get_string("tiresias.service", authors ? "time" : "gpu-time") == "gpu-time";  // gpu-time|time
     pending_to_tail_ = knobs.get_bool("tiresias.pending_to_tail", !pollux);
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
@@ -113,86 +113,86 @@ class TiresiasPolicy final : public Policy {
     // wake-up time the decision is always made: with tiresias.wakeup=authors it may come before
     // the crossing, and it must then compute the next wake-up as the authors' loop does.
     if (view.changes) view.changes->listed = true;  // every change made below is listed
-    if (now < next_change_s_ && now < next_jump_s_ && (view.jobs_unchanged || same_jobs(jobs))) return;
-    ++stamp_;
-    // Note the jobs of this view; admit new ones to queue 0 in arrival order.
-    ids_.resize(jobs.size());
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      const int id = jobs[i].job->id;
-      if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
-      if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
-      ids_[i] = id;
-      JobState& st = state_[id];
-      st.seen = stamp_;
-      st.index = static_cast<int>(i);
-      if (st.queue < 0) {
-        st.queue = 0;
-        st.executed_offset_s = jobs[i].executed_s;
-        st.pending_s = 0;
-        st.last_check_s = now;
-        queues_[0].push_back(id);
-      }
-    }
-    // Forget finished jobs.
-    for (auto& q : queues_)
-      q.erase(std::remove_if(q.begin(), q.end(), [&](int id) { return state_[id].seen != stamp_; }), q.end());
+    const bool same = view.jobs_unchanged || same_jobs(jobs);
+    if (now < next_change_s_ && now < next_jump_s_ && same) return;
+    // Every job was last checked at the last full decision: the waiting time since is one number.
+    const double waited_s = now - last_check_s_;
+    last_check_s_ = now;
+    if (!same) admit(jobs, now);
     // Demotion of running jobs, promotion of starving waiting jobs (in arrival order).
+    const bool promote = promote_knob_ > 0;
     for (size_t i = 0; i < jobs.size(); ++i) {
       const JobView& v = jobs[i];
       JobState& st = state_[ids_[i]];
       const double executed_s = v.executed_s - st.executed_offset_s;
       if (v.running()) {
-        const double service = gpu_time_ ? executed_s * request(v) : executed_s;
+        const double service = gpu_time_ ? executed_s * st.need : executed_s;
         int q = st.queue;
         while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
         if (q != st.queue) move(ids_[i], q);
-      } else {
-        if (executed_s > 0) st.pending_s += now - st.last_check_s;
-        if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0 && reached(st.pending_s, executed_s * promote_knob_)) {
+      } else if (executed_s > 0) {
+        st.pending_s += waited_s;
+        if (promote && st.queue > 0 && reached(st.pending_s, executed_s * promote_knob_)) {
           st.executed_offset_s = v.executed_s;
           st.pending_s = 0;
           move(ids_[i], 0);
         }
       }
-      st.last_check_s = now;
     }
-    // Walk the queues with a GPU countdown.
+    // Walk the queues with a GPU countdown (once it reaches 0 no further job fits).
     int count = 0;
     for (const auto& s : view.cluster->servers) count += std::max(0, s.gpus);
     run_.assign(jobs.size(), 0);
     for (const auto& q : queues_) {
+      if (count == 0) break;
       for (int id : q) {
-        const int i = state_[id].index;
-        const int need = request(jobs[i]);
-        if (need <= count) {
-          run_[i] = 1;
-          count -= need;
+        const JobState& st = state_[id];
+        if (st.need <= count) {
+          run_[st.index] = 1;
+          count -= st.need;
+          if (count == 0) break;
         }
       }
     }
-    // Running jobs keep their GPUs; starting jobs are placed in walk order.
-    free_.resize(view.cluster->servers.size());
-    for (size_t s = 0; s < free_.size(); ++s) free_[s] = view.cluster->servers[s].gpus;
-    pool_.assign(free_);  // a member: no allocation per decision
+    // Running jobs keep their GPUs (out starts as them); starting jobs are placed in walk order.
+    // The free GPUs are the cluster's minus the kept placements: the simulator's free GPUs (those
+    // not held by any current placement) plus the placements of the jobs that stop.
+    const size_t num_servers = view.cluster->servers.size();
+    const bool have_free = view.free_gpus.size() == num_servers;
+    if (have_free) {
+      pool_.assign(view.free_gpus);
+    } else {
+      free_.resize(num_servers);
+      for (size_t s = 0; s < num_servers; ++s) free_[s] = view.cluster->servers[s].gpus;
+      pool_.assign(free_);  // a member: no allocation per decision
+    }
     FreeGpus& pool = pool_;
     for (size_t i = 0; i < jobs.size(); ++i) {
-      if (run_[i] && jobs[i].running() && jobs[i].gpus() == request(jobs[i])) {
-        out[i] = jobs[i].placement;
-        pool.take(out[i]);
+      const bool running = jobs[i].running();
+      if (run_[i] && running && jobs[i].gpus() == state_[ids_[i]].need) {
+        if (!have_free) {
+          if (out[i] != jobs[i].placement) out[i] = jobs[i].placement;
+          pool.take(out[i]);
+        }
       } else {
+        if (have_free && running) pool.release(jobs[i].placement);
         out[i].clear();
-        if (view.changes && jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
+        if (view.changes && running) view.changes->indices.push_back(static_cast<int>(i));
       }
     }
-    for (const auto& q : queues_) {
+    for (auto& q : queues_) {
+      bool waiting_seen = false, reorder = false;
       for (int id : q) {
         const int i = state_[id].index;
-        if (run_[i] && out[i].empty() && !pool.place(request(jobs[i]), placement_, out[i])) out[i].clear();
-        if (view.changes && !out[i].empty() && !jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
+        if (run_[i] && out[i].empty() && !pool.place(state_[id].need, placement_, out[i])) out[i].clear();
+        const bool runs = !out[i].empty();
+        if (runs && !jobs[i].running() && view.changes) view.changes->indices.push_back(i);
+        if (!runs)
+          waiting_seen = true;
+        else if (waiting_seen)
+          reorder = true;
       }
-    }
-    if (pending_to_tail_) {
-      for (auto& q : queues_) {
+      if (pending_to_tail_ && reorder) {
         scratch_.clear();
         size_t k = 0;
         for (int id : q) {
@@ -212,11 +212,11 @@ class TiresiasPolicy final : public Policy {
  private:
   struct JobState {
     int queue = -1;                // -1: not seen yet
+    int need = 1;                  // GPUs requested (request())
     double executed_offset_s = 0;  // executed time at the last (re)entry to queue 0
     double pending_s = 0;          // waiting time since the last promotion, once it has run
-    double last_check_s = 0;
-    unsigned long seen = 0;  // decision stamp of the last view that held the job
-    int index = 0;           // index in the current view
+    unsigned long seen = 0;        // stamp of the last job list that held the job
+    int index = 0;                 // index in the current view
   };
 
   static int request(const JobView& v) { return std::max(1, v.job->num_gpus); }
@@ -225,6 +225,34 @@ class TiresiasPolicy final : public Policy {
   // stretches may fall an ulp short of the predicted crossing.
   static bool reached(double value, double limit) { return value >= limit - 1e-9 * std::max(1.0, std::fabs(limit)); }
 
+  // The job list differs from the last decision's: note each job's view index, admit new jobs to
+  // queue 0 in arrival order, forget finished ones.
+  void admit(std::span<const JobView> jobs, double now) {
+    (void)now;
+    ++stamp_;
+    ids_.resize(jobs.size());
+    last_jobs_.resize(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const int id = jobs[i].job->id;
+      if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
+      if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
+      ids_[i] = id;
+      last_jobs_[i] = jobs[i].job;
+      JobState& st = state_[id];
+      st.seen = stamp_;
+      st.index = static_cast<int>(i);
+      if (st.queue < 0) {
+        st.queue = 0;
+        st.need = request(jobs[i]);
+        st.executed_offset_s = jobs[i].executed_s;
+        st.pending_s = 0;
+        queues_[0].push_back(id);
+      }
+    }
+    for (auto& q : queues_)
+      q.erase(std::remove_if(q.begin(), q.end(), [&](int id) { return state_[id].seen != stamp_; }), q.end());
+  }
+
   bool same_jobs(std::span<const JobView> jobs) const {
     if (jobs.size() != last_jobs_.size()) return false;
     for (size_t i = 0; i < jobs.size(); ++i)
@@ -232,54 +260,63 @@ class TiresiasPolicy final : public Policy {
     return true;
   }
 
-  // Records the jobs of this decision and the earliest time at which, with no arrival or
-  // completion, a decision could differ: a running job reaching its queue's threshold or a waiting
-  // job reaching the promotion condition (both grow one second per second). A small margin keeps
-  // the check on the safe side of rounding.
+  // Records the earliest time at which, with no arrival or completion, a decision could differ: a
+  // running job reaching its queue's threshold or a waiting job reaching the promotion condition
+  // (both grow one second per second). A small margin keeps the check on the safe side of rounding.
   void remember(double now, std::span<const JobView> jobs, std::span<Placement> out) {
-    last_jobs_.resize(jobs.size());
-    double next = std::numeric_limits<double>::infinity();  // exact: for the early return
-    double wake = std::numeric_limits<double>::infinity();  // as tiresias.wakeup asks
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double next = inf;  // exact: for the early return
+    double wake = inf;  // as tiresias.wakeup=authors asks
+    const bool authors_wake = wakeup_ == Wakeup::Authors;
+    const bool promote = promote_knob_ > 0;
     for (size_t i = 0; i < jobs.size(); ++i) {
-      const JobView& v = jobs[i];
-      last_jobs_[i] = v.job;
       const JobState& st = state_[ids_[i]];
-      const double executed_s = v.executed_s - st.executed_offset_s;
-      double exact = std::numeric_limits<double>::infinity(), authors = exact;
       if (!out[i].empty()) {
         if (st.queue < num_queues_ - 1) {
-          const double per_s = gpu_time_ ? request(v) : 1.0;
+          const double executed_s = jobs[i].executed_s - st.executed_offset_s;
+          const double per_s = gpu_time_ ? st.need : 1.0;
           const double limit = thresholds_[st.queue];
-          exact = now + (limit / per_s - executed_s);
-          // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
-          // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
-          authors =
-              now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s) : limit - std::floor(executed_s));
-        }
-      } else if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0) {
-        exact = now + (executed_s * promote_knob_ - st.pending_s);
-        authors = now + std::floor(executed_s * promote_knob_ - st.pending_s);
-      }
-      next = std::min(next, exact);
-      switch (wakeup_) {
-        case Wakeup::Exact:
-          wake = std::min(wake, exact);
-          break;
-        case Wakeup::WholeSeconds:
-          if (std::isfinite(exact)) {
-            double t = std::ceil(exact - 1e-9 * std::max(1.0, std::fabs(exact)));
-            if (t <= now) t = std::floor(now) + 1;
-            wake = std::min(wake, t);
+          next = std::min(next, now + (limit / per_s - executed_s));
+          if (authors_wake) {
+            // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
+            // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
+            const double authors = now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s)
+                                                    : limit - std::floor(executed_s));
+            if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
           }
-          break;
-        case Wakeup::Authors:
-          if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
-          break;
-        case Wakeup::None:
-          break;
+        }
+      } else if (promote && st.queue > 0) {
+        const double executed_s = jobs[i].executed_s - st.executed_offset_s;
+        if (executed_s > 0) {
+          next = std::min(next, now + (executed_s * promote_knob_ - st.pending_s));
+          if (authors_wake) {
+            const double authors = now + std::floor(executed_s * promote_knob_ - st.pending_s);
+            if (authors > now) wake = std::min(wake, authors);
+          }
+        }
       }
     }
-    next_jump_s_ = wake;
+    switch (wakeup_) {
+      case Wakeup::Exact:
+        next_jump_s_ = next;
+        break;
+      case Wakeup::WholeSeconds:
+        // The rounding below is monotone, so the earliest rounded crossing is the rounded earliest.
+        if (std::isfinite(next)) {
+          double t = std::ceil(next - 1e-9 * std::max(1.0, std::fabs(next)));
+          if (t <= now) t = std::floor(now) + 1;
+          next_jump_s_ = t;
+        } else {
+          next_jump_s_ = inf;
+        }
+        break;
+      case Wakeup::Authors:
+        next_jump_s_ = wake;
+        break;
+      case Wakeup::None:
+        next_jump_s_ = inf;
+        break;
+    }
     next_change_s_ = next - 1e-6 * std::max(1.0, std::fabs(next));
   }
 
@@ -307,6 +344,7 @@ class TiresiasPolicy final : public Policy {
   std::vector<int> scratch_;
   std::vector<int> ids_;               // job id per view index, this decision
   std::vector<const Job*> last_jobs_;  // the jobs of the last full decision, in view order
+  double last_check_s_ = 0;            // time of the last full decision
   double next_change_s_ = -std::numeric_limits<double>::infinity();
   double next_jump_s_ = std::numeric_limits<double>::infinity();  // exact time of that change
 };
