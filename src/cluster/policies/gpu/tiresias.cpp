@@ -146,6 +146,7 @@ class TiresiasPolicy final : public Policy {
     starters_.clear();
     reorder_.assign(queues_.size(), 0);
     int running_left = running_in_view;
+    const char* is_running = is_running_.data();
     for (size_t qi = 0; qi < queues_.size() && (count > 0 || running_left > 0); ++qi) {
       bool waiting_seen = false;
       for (const Entry& e : queues_[qi]) {
@@ -154,9 +155,10 @@ class TiresiasPolicy final : public Policy {
         const JobView& v = jobs[i];
         const bool run = e.need <= count;
         if (run) count -= e.need;
-        const bool running = fast_ ? is_running_[e.id] != 0 : v.running();
+        const int held = fast_ ? is_running[e.id] : (v.running() ? (v.gpus() == e.need ? 1 : 2) : 0);
+        const bool running = held != 0;
         if (running) --running_left;
-        if (run && running && v.gpus() == e.need) {
+        if (run && held == 1) {
           if (!have_free) {
             if (out[i] != v.placement) out[i] = v.placement;
             pool.take(out[i]);
@@ -356,8 +358,8 @@ class TiresiasPolicy final : public Policy {
       if (st.rpos < 0) {
         st.rpos = static_cast<int>(running_.size());
         running_.push_back(id);
-        is_running_[id] = 1;
       }
+      is_running_[id] = placement_gpus(out[i]) == st.need ? 1 : 2;  // the placement held from now on
     }
   }
 
