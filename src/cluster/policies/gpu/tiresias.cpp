@@ -48,6 +48,10 @@
 // no promotion, no step 6, and placement "most-free" (repeatedly all free GPUs of the server with
 // the most free GPUs, ties to the lowest index); explicit knobs still override.
 // Assumptions [A]: a job's request is its workload GPU count; a job never runs with fewer GPUs.
+// Cost (issue 11): with the simulator's hints (ClusterView::free_gpus) a decision reads the views of
+// the running jobs only; waiting jobs that count waiting time sit in dense arrays (the sum is still
+// made decision by decision: the results stay byte-identical to the full scan, which callers
+// without hints and tiresias.wakeup=authors keep).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -313,11 +317,9 @@ class TiresiasPolicy final : public Policy {
     const size_t nw = w_id_.size();
     double* pend = w_pend_.data();
     const double* lim = w_lim_.data();
-    bool any = false;
-    for (size_t k = 0; k < nw; ++k) {
-      pend[k] += waited_s;
-      any |= pend[k] >= lim[k];
-    }
+    int any = 0;  // (two branch-free loops the compiler can vectorize)
+    for (size_t k = 0; k < nw; ++k) pend[k] += waited_s;
+    for (size_t k = 0; k < nw; ++k) any |= static_cast<int>(pend[k] >= lim[k]);
     if (any) {
       for (size_t k = 0; k < nw; ++k)
         if (pend[k] >= lim[k]) moves_.push_back({state_[w_id_[k]].index, w_id_[k], -1});
