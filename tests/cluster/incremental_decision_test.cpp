@@ -99,12 +99,17 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
   spec.gpu_weights = {0.5, 0.2, 0.15, 0.1, 0.05};
   const Workload w = synthetic_workload(spec, 7);
   const ClusterSpec cluster = ClusterSpec::homogeneous(6, 4);
-  const std::vector<Case> cases = {{"fifo", PlacementKind::Consolidate, {}},
-                                   {"fifo", PlacementKind::Spread, {}},
-                                   {"fifo", PlacementKind::MostFree, {{"fifo.backfill", "1"}}},
-                                   {"tiresias", PlacementKind::Consolidate, {}},
-                                   {"tiresias", PlacementKind::FirstFit, {{"tiresias.promote_knob", "0"}}},
-                                   {"srtf", PlacementKind::Consolidate, {}}};
+  const std::vector<Case> cases = {
+      {"fifo", PlacementKind::Consolidate, {}},
+      {"fifo", PlacementKind::Spread, {}},
+      {"fifo", PlacementKind::MostFree, {{"fifo.backfill", "1"}}},
+      {"tiresias", PlacementKind::Consolidate, {}},
+      {"tiresias", PlacementKind::FirstFit, {{"tiresias.promote_knob", "0"}}},
+      {"tiresias",
+       PlacementKind::MostFree,
+       {{"tiresias.service", "time"}, {"tiresias.wakeup", "whole-s"}, {"tiresias.pending_to_tail", "0"}}},
+      {"tiresias", PlacementKind::Spread, {{"tiresias.wakeup", "none"}}},
+      {"srtf", PlacementKind::Consolidate, {}}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.policy + " " + placement_kind_name(c.placement));
     for (bool on_events : {true, false}) {

@@ -48,6 +48,10 @@
 // no promotion, no step 6, and placement "most-free" (repeatedly all free GPUs of the server with
 // the most free GPUs, ties to the lowest index); explicit knobs still override.
 // Assumptions [A]: a job's request is its workload GPU count; a job never runs with fewer GPUs.
+// Cost (issue 11): with the simulator's hints (ClusterView::free_gpus) a decision reads the views of
+// the running jobs only; waiting jobs that count waiting time sit in dense arrays (the sum is still
+// made decision by decision: the results stay byte-identical to the full scan, which callers
+// without hints and tiresias.wakeup=authors keep).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -89,7 +93,7 @@ class TiresiasPolicy final : public Policy {
       throw Error("--policy-param tiresias.thresholds: " + std::to_string(num_queues_) + " queues need " +
                   std::to_string(num_queues_ - 1) + " thresholds");
     thresholds_.resize(num_queues_ - 1);
-    promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux || authors ? 0 : 2);  // declared >= 0
+    promote_knob_ = knobs.get_double("tiresias.promote_knob", pollux || authors ? 0 : 2);           // declared >= 0
     gpu_time_ = knobs.get_string("tiresias.service", authors ? "time" : "gpu-time") == "gpu-time";  // gpu-time|time
     pending_to_tail_ = knobs.get_bool("tiresias.pending_to_tail", !pollux);
     placement_ = pollux ? PlacementKind::MostFree : options.placement;
@@ -113,98 +117,99 @@ class TiresiasPolicy final : public Policy {
     // wake-up time the decision is always made: with tiresias.wakeup=authors it may come before
     // the crossing, and it must then compute the next wake-up as the authors' loop does.
     if (view.changes) view.changes->listed = true;  // every change made below is listed
-    if (now < next_change_s_ && now < next_jump_s_ && (view.jobs_unchanged || same_jobs(jobs))) return;
-    ++stamp_;
-    // Note the jobs of this view; admit new ones to queue 0 in arrival order.
-    ids_.resize(jobs.size());
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      const int id = jobs[i].job->id;
-      if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
-      if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
-      ids_[i] = id;
-      JobState& st = state_[id];
-      st.seen = stamp_;
-      st.index = static_cast<int>(i);
-      if (st.queue < 0) {
-        st.queue = 0;
-        st.executed_offset_s = jobs[i].executed_s;
-        st.pending_s = 0;
-        st.last_check_s = now;
-        queues_[0].push_back(id);
-      }
-    }
-    // Forget finished jobs.
-    for (auto& q : queues_)
-      q.erase(std::remove_if(q.begin(), q.end(), [&](int id) { return state_[id].seen != stamp_; }), q.end());
+    const bool same = view.jobs_unchanged || same_jobs(jobs);
+    if (now < next_change_s_ && now < next_jump_s_ && same) return;
+    // Every job was last checked at the last full decision: the waiting time since is one number.
+    const double waited_s = now - last_check_s_;
+    last_check_s_ = now;
+    if (!same) admit(jobs, now);
     // Demotion of running jobs, promotion of starving waiting jobs (in arrival order).
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      const JobView& v = jobs[i];
-      JobState& st = state_[ids_[i]];
-      const double executed_s = v.executed_s - st.executed_offset_s;
-      if (v.running()) {
-        const double service = gpu_time_ ? executed_s * request(v) : executed_s;
-        int q = st.queue;
-        while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
-        if (q != st.queue) move(ids_[i], q);
-      } else {
-        if (executed_s > 0) st.pending_s += now - st.last_check_s;
-        if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0 && reached(st.pending_s, executed_s * promote_knob_)) {
-          st.executed_offset_s = v.executed_s;
-          st.pending_s = 0;
-          move(ids_[i], 0);
-        }
-      }
-      st.last_check_s = now;
-    }
-    // Walk the queues with a GPU countdown.
+    const size_t num_servers = view.cluster->servers.size();
+    const bool have_free = view.free_gpus.size() == num_servers;
+    if (fast_ && (!have_free || wakeup_ == Wakeup::Authors)) leave_fast();
+    int running_in_view = 0;
+    if (fast_)
+      running_in_view = scan_fast(jobs, waited_s);
+    else
+      running_in_view = scan_full(jobs, waited_s);
+    // Walk the queues with a GPU countdown. Running jobs keep their GPUs (out starts as them);
+    // those that do not fit stop, the others start afterwards, placed in walk order on the free
+    // GPUs: the cluster's minus the kept placements, i.e. the simulator's free GPUs (those not
+    // held by any current placement) plus the placements of the jobs that stop. Once the count
+    // reaches 0 and every running job has been seen, no later job changes.
     int count = 0;
     for (const auto& s : view.cluster->servers) count += std::max(0, s.gpus);
-    run_.assign(jobs.size(), 0);
-    for (const auto& q : queues_) {
-      for (int id : q) {
-        const int i = state_[id].index;
-        const int need = request(jobs[i]);
-        if (need <= count) {
-          run_[i] = 1;
-          count -= need;
-        }
-      }
+    if (have_free) {
+      pool_.assign(view.free_gpus);
+    } else {
+      free_.resize(num_servers);
+      for (size_t s = 0; s < num_servers; ++s) free_[s] = view.cluster->servers[s].gpus;
+      pool_.assign(free_);  // a member: no allocation per decision
     }
-    // Running jobs keep their GPUs; starting jobs are placed in walk order.
-    free_.resize(view.cluster->servers.size());
-    for (size_t s = 0; s < free_.size(); ++s) free_[s] = view.cluster->servers[s].gpus;
-    pool_.assign(free_);  // a member: no allocation per decision
     FreeGpus& pool = pool_;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (run_[i] && jobs[i].running() && jobs[i].gpus() == request(jobs[i])) {
-        out[i] = jobs[i].placement;
-        pool.take(out[i]);
-      } else {
-        out[i].clear();
-        if (view.changes && jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
+    starters_.clear();
+    reorder_.assign(queues_.size(), 0);
+    int running_left = running_in_view;
+    const char* is_running = is_running_.data();
+    for (size_t qi = 0; qi < queues_.size() && (count > 0 || running_left > 0); ++qi) {
+      bool waiting_seen = false;
+      for (const Entry& e : queues_[qi]) {
+        if (count == 0 && running_left == 0) break;
+        const int i = e.index;
+        const JobView& v = jobs[i];
+        const bool run = e.need <= count;
+        if (run) count -= e.need;
+        const int held = fast_ ? is_running[e.id] : (v.running() ? (v.gpus() == e.need ? 1 : 2) : 0);
+        const bool running = held != 0;
+        if (running) --running_left;
+        if (run && held == 1) {
+          if (!have_free) {
+            if (out[i] != v.placement) out[i] = v.placement;
+            pool.take(out[i]);
+          }
+        } else {
+          if (running) {
+            if (have_free) pool.release(v.placement);
+            out[i].clear();
+            if (view.changes) view.changes->indices.push_back(i);
+          }
+          if (run) starters_.push_back(i);
+        }
+        if (!run)
+          waiting_seen = true;
+        else if (waiting_seen)
+          reorder_[qi] = 1;
       }
     }
-    for (const auto& q : queues_) {
-      for (int id : q) {
-        const int i = state_[id].index;
-        if (run_[i] && out[i].empty() && !pool.place(request(jobs[i]), placement_, out[i])) out[i].clear();
-        if (view.changes && !out[i].empty() && !jobs[i].running()) view.changes->indices.push_back(static_cast<int>(i));
+    bool place_failed = false;
+    for (int i : starters_) {
+      if (!pool.place(state_[ids_[i]].need, placement_, out[i])) {
+        out[i].clear();
+        place_failed = true;
       }
+      if (view.changes && !out[i].empty() && !jobs[i].running()) view.changes->indices.push_back(i);
     }
     if (pending_to_tail_) {
-      for (auto& q : queues_) {
+      for (size_t qi = 0; qi < queues_.size(); ++qi) {
+        if (!reorder_[qi] && !place_failed) continue;  // already running jobs first
+        auto& q = queues_[qi];
         scratch_.clear();
         size_t k = 0;
-        for (int id : q) {
-          if (!out[state_[id].index].empty())
-            q[k++] = id;
+        for (const Entry& e : q) {
+          if (!out[e.index].empty())
+            q[k++] = e;
           else
-            scratch_.push_back(id);
+            scratch_.push_back(e);
         }
         std::copy(scratch_.begin(), scratch_.end(), q.begin() + static_cast<long>(k));
       }
     }
-    remember(now, jobs, out);
+    if (fast_) {
+      after_fast(jobs, out);
+      remember_fast(now, jobs);
+    } else {
+      remember(now, jobs, out);
+    }
   }
 
   double next_wakeup_s(const ClusterView&, std::span<const JobView>) const override { return next_jump_s_; }
@@ -212,11 +217,13 @@ class TiresiasPolicy final : public Policy {
  private:
   struct JobState {
     int queue = -1;                // -1: not seen yet
+    int need = 1;                  // GPUs requested (request())
     double executed_offset_s = 0;  // executed time at the last (re)entry to queue 0
     double pending_s = 0;          // waiting time since the last promotion, once it has run
-    double last_check_s = 0;
-    unsigned long seen = 0;  // decision stamp of the last view that held the job
-    int index = 0;           // index in the current view
+    unsigned long seen = 0;        // stamp of the last job list that held the job
+    int rpos = -1;                 // position in running_ (fast mode), -1: not there
+    int wpos = -1;                 // position in the w_* arrays (fast mode), -1: not there
+    int index = 0;                 // index in the current view
   };
 
   static int request(const JobView& v) { return std::max(1, v.job->num_gpus); }
@@ -225,6 +232,41 @@ class TiresiasPolicy final : public Policy {
   // stretches may fall an ulp short of the predicted crossing.
   static bool reached(double value, double limit) { return value >= limit - 1e-9 * std::max(1.0, std::fabs(limit)); }
 
+  // The job list differs from the last decision's: note each job's view index, admit new jobs to
+  // queue 0 in arrival order, forget finished ones.
+  void admit(std::span<const JobView> jobs, double now) {
+    (void)now;
+    ++stamp_;
+    ids_.resize(jobs.size());
+    last_jobs_.resize(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const int id = jobs[i].job->id;
+      if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
+      if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
+      ids_[i] = id;
+      last_jobs_[i] = jobs[i].job;
+      JobState& st = state_[id];
+      st.seen = stamp_;
+      st.index = static_cast<int>(i);
+      if (st.queue < 0) {
+        st.queue = 0;
+        st.need = request(jobs[i]);
+        st.executed_offset_s = jobs[i].executed_s;
+        st.pending_s = 0;
+        queues_[0].push_back({id, st.need, 0});
+      }
+    }
+    if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
+    for (size_t k = running_.size(); k-- > 0;)
+      if (state_[running_[k]].seen != stamp_) r_remove(running_[k]);
+    for (size_t k = w_id_.size(); k-- > 0;)
+      if (state_[w_id_[k]].seen != stamp_) w_remove(w_id_[k]);
+    for (auto& q : queues_) {
+      q.erase(std::remove_if(q.begin(), q.end(), [&](const Entry& e) { return state_[e.id].seen != stamp_; }), q.end());
+      for (Entry& e : q) e.index = state_[e.id].index;
+    }
+  }
+
   bool same_jobs(std::span<const JobView> jobs) const {
     if (jobs.size() != last_jobs_.size()) return false;
     for (size_t i = 0; i < jobs.size(); ++i)
@@ -232,62 +274,249 @@ class TiresiasPolicy final : public Policy {
     return true;
   }
 
-  // Records the jobs of this decision and the earliest time at which, with no arrival or
-  // completion, a decision could differ: a running job reaching its queue's threshold or a waiting
-  // job reaching the promotion condition (both grow one second per second). A small margin keeps
-  // the check on the safe side of rounding.
-  void remember(double now, std::span<const JobView> jobs, std::span<Placement> out) {
-    last_jobs_.resize(jobs.size());
-    double next = std::numeric_limits<double>::infinity();  // exact: for the early return
-    double wake = std::numeric_limits<double>::infinity();  // as tiresias.wakeup asks
+  // The full scan (callers without the simulator's hints): every job's view.
+  int scan_full(std::span<const JobView> jobs, double waited_s) {
+    const bool promote = promote_knob_ > 0;
+    int running_in_view = 0;
     for (size_t i = 0; i < jobs.size(); ++i) {
       const JobView& v = jobs[i];
-      last_jobs_[i] = v.job;
-      const JobState& st = state_[ids_[i]];
+      JobState& st = state_[ids_[i]];
       const double executed_s = v.executed_s - st.executed_offset_s;
-      double exact = std::numeric_limits<double>::infinity(), authors = exact;
-      if (!out[i].empty()) {
-        if (st.queue < num_queues_ - 1) {
-          const double per_s = gpu_time_ ? request(v) : 1.0;
-          const double limit = thresholds_[st.queue];
-          exact = now + (limit / per_s - executed_s);
-          // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
-          // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
-          authors =
-              now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s) : limit - std::floor(executed_s));
+      if (v.running()) {
+        ++running_in_view;
+        const double service = gpu_time_ ? executed_s * st.need : executed_s;
+        int q = st.queue;
+        while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
+        if (q != st.queue) move(ids_[i], q);
+      } else if (executed_s > 0) {
+        st.pending_s += waited_s;
+        if (promote && st.queue > 0 && reached(st.pending_s, executed_s * promote_knob_)) {
+          st.executed_offset_s = v.executed_s;
+          st.pending_s = 0;
+          move(ids_[i], 0);
         }
-      } else if (promote_knob_ > 0 && st.queue > 0 && executed_s > 0) {
-        exact = now + (executed_s * promote_knob_ - st.pending_s);
-        authors = now + std::floor(executed_s * promote_knob_ - st.pending_s);
-      }
-      next = std::min(next, exact);
-      switch (wakeup_) {
-        case Wakeup::Exact:
-          wake = std::min(wake, exact);
-          break;
-        case Wakeup::WholeSeconds:
-          if (std::isfinite(exact)) {
-            double t = std::ceil(exact - 1e-9 * std::max(1.0, std::fabs(exact)));
-            if (t <= now) t = std::floor(now) + 1;
-            wake = std::min(wake, t);
-          }
-          break;
-        case Wakeup::Authors:
-          if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
-          break;
-        case Wakeup::None:
-          break;
       }
     }
-    next_jump_s_ = wake;
+    return running_in_view;
+  }
+
+  // With the simulator's hints the jobs running in the view are those this policy left running,
+  // and a waiting job's executed time does not move: only the running jobs' views are read, and
+  // the waiting jobs that count waiting time (executed > 0) sit in dense arrays (w_*).
+  int scan_fast(std::span<const JobView> jobs, double waited_s) {
+    moves_.clear();
+    for (int id : running_) {
+      const JobState& st = state_[id];
+      const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
+      const double service = gpu_time_ ? executed_s * st.need : executed_s;
+      int q = st.queue;
+      while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
+      if (q != st.queue) moves_.push_back({st.index, id, q});
+    }
+    const size_t num_running = running_.size();
+    const size_t nw = w_id_.size();
+    double* pend = w_pend_.data();
+    const double* lim = w_lim_.data();
+    int any = 0;  // (two branch-free loops the compiler can vectorize)
+    for (size_t k = 0; k < nw; ++k) pend[k] += waited_s;
+    for (size_t k = 0; k < nw; ++k) any |= static_cast<int>(pend[k] >= lim[k]);
+    if (any) {
+      for (size_t k = 0; k < nw; ++k)
+        if (pend[k] >= lim[k]) moves_.push_back({state_[w_id_[k]].index, w_id_[k], -1});
+    }
+    if (!moves_.empty()) {
+      std::sort(moves_.begin(), moves_.end(), [](const Move& a, const Move& b) { return a.index < b.index; });
+      for (const Move& m : moves_) {
+        if (m.to >= 0) {
+          move(m.id, m.to);
+        } else {
+          JobState& st = state_[m.id];
+          w_remove(m.id);
+          st.executed_offset_s = jobs[st.index].executed_s;
+          st.pending_s = 0;
+          move(m.id, 0);
+        }
+      }
+    }
+    return static_cast<int>(num_running);
+  }
+
+  // After a fast decision: the jobs that stopped leave running_ (and count waiting time from the
+  // next decision if they have run), those that started join it.
+  void after_fast(std::span<const JobView> jobs, std::span<Placement> out) {
+    for (size_t k = running_.size(); k-- > 0;) {
+      const int id = running_[k];
+      JobState& st = state_[id];
+      if (!out[st.index].empty()) continue;
+      r_remove(id);
+      const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
+      if (executed_s > 0) w_add(id, executed_s);
+    }
+    for (int i : starters_) {
+      if (out[i].empty()) continue;
+      const int id = ids_[i];
+      JobState& st = state_[id];
+      if (st.wpos >= 0) w_remove(id);
+      if (st.rpos < 0) {
+        st.rpos = static_cast<int>(running_.size());
+        running_.push_back(id);
+      }
+      is_running_[id] = placement_gpus(out[i]) == st.need ? 1 : 2;  // the placement held from now on
+    }
+  }
+
+  void remember_fast(double now, std::span<const JobView> jobs) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double next = inf;
+    for (int id : running_) {
+      const JobState& st = state_[id];
+      if (st.queue >= num_queues_ - 1) continue;
+      const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
+      const double per_s = gpu_time_ ? st.need : 1.0;
+      next = std::min(next, now + (thresholds_[st.queue] / per_s - executed_s));
+    }
+    // now + x grows with x: the earliest promotion is now + the smallest gap.
+    // (Four running minima: the minimum of a set without NaNs does not depend on the order.)
+    double m[4] = {inf, inf, inf, inf};
+    const size_t nw = w_id_.size();
+    const double* g = w_gap_.data();
+    const double* pend = w_pend_.data();
+    size_t k = 0;
+    for (; k + 4 <= nw; k += 4)
+      for (int l = 0; l < 4; ++l) {
+        const double d = g[k + l] - pend[k + l];
+        m[l] = d < m[l] ? d : m[l];
+      }
+    for (; k < nw; ++k) {
+      const double d = g[k] - pend[k];
+      m[0] = d < m[0] ? d : m[0];
+    }
+    const double gap = std::min(std::min(m[0], m[1]), std::min(m[2], m[3]));
+    if (gap < inf) next = std::min(next, now + gap);
+    set_wakeup(now, next, inf);
+  }
+
+  void w_add(int id, double executed_s) {
+    JobState& st = state_[id];
+    st.wpos = static_cast<int>(w_id_.size());
+    w_id_.push_back(id);
+    w_pend_.push_back(st.pending_s);
+    const bool eligible = promote_knob_ > 0 && st.queue > 0;
+    const double limit = executed_s * promote_knob_;
+    w_lim_.push_back(eligible ? limit - 1e-9 * std::max(1.0, std::fabs(limit))
+                              : std::numeric_limits<double>::infinity());
+    w_gap_.push_back(eligible ? limit : std::numeric_limits<double>::infinity());
+  }
+
+  void w_remove(int id) {
+    JobState& st = state_[id];
+    const size_t k = static_cast<size_t>(st.wpos), last = w_id_.size() - 1;
+    st.pending_s = w_pend_[k];
+    if (k != last) {
+      w_id_[k] = w_id_[last];
+      w_pend_[k] = w_pend_[last];
+      w_lim_[k] = w_lim_[last];
+      w_gap_[k] = w_gap_[last];
+      state_[w_id_[k]].wpos = static_cast<int>(k);
+    }
+    w_id_.pop_back();
+    w_pend_.pop_back();
+    w_lim_.pop_back();
+    w_gap_.pop_back();
+    st.wpos = -1;
+  }
+
+  void r_remove(int id) {
+    JobState& st = state_[id];
+    const size_t k = static_cast<size_t>(st.rpos), last = running_.size() - 1;
+    if (k != last) {
+      running_[k] = running_[last];
+      state_[running_[k]].rpos = static_cast<int>(k);
+    }
+    running_.pop_back();
+    st.rpos = -1;
+    is_running_[id] = 0;
+  }
+
+  // Back to full scans: the waiting times go back to the job states.
+  void leave_fast() {
+    while (!w_id_.empty()) w_remove(w_id_.back());
+    while (!running_.empty()) r_remove(running_.back());
+    fast_ = false;
+  }
+
+  // Records the earliest time at which, with no arrival or completion, a decision could differ: a
+  // running job reaching its queue's threshold or a waiting job reaching the promotion condition
+  // (both grow one second per second). A small margin keeps the check on the safe side of rounding.
+  void remember(double now, std::span<const JobView> jobs, std::span<Placement> out) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double next = inf;  // exact: for the early return
+    double wake = inf;  // as tiresias.wakeup=authors asks
+    const bool authors_wake = wakeup_ == Wakeup::Authors;
+    const bool promote = promote_knob_ > 0;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const JobState& st = state_[ids_[i]];
+      if (!out[i].empty()) {
+        if (st.queue < num_queues_ - 1) {
+          const double executed_s = jobs[i].executed_s - st.executed_offset_s;
+          const double per_s = gpu_time_ ? st.need : 1.0;
+          const double limit = thresholds_[st.queue];
+          next = std::min(next, now + (limit / per_s - executed_s));
+          if (authors_wake) {
+            // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
+            // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
+            const double authors = now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s)
+                                                    : limit - std::floor(executed_s));
+            if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
+          }
+        }
+      } else if (promote && st.queue > 0) {
+        const double executed_s = jobs[i].executed_s - st.executed_offset_s;
+        if (executed_s > 0) {
+          next = std::min(next, now + (executed_s * promote_knob_ - st.pending_s));
+          if (authors_wake) {
+            const double authors = now + std::floor(executed_s * promote_knob_ - st.pending_s);
+            if (authors > now) wake = std::min(wake, authors);
+          }
+        }
+      }
+    }
+    set_wakeup(now, next, wake);
+  }
+
+  // `next`: the earliest exact queue change; `authors_wake`: that of tiresias.wakeup=authors.
+  void set_wakeup(double now, double next, double authors_wake) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    switch (wakeup_) {
+      case Wakeup::Exact:
+        next_jump_s_ = next;
+        break;
+      case Wakeup::WholeSeconds:
+        // The rounding below is monotone, so the earliest rounded crossing is the rounded earliest.
+        if (std::isfinite(next)) {
+          double t = std::ceil(next - 1e-9 * std::max(1.0, std::fabs(next)));
+          if (t <= now) t = std::floor(now) + 1;
+          next_jump_s_ = t;
+        } else {
+          next_jump_s_ = inf;
+        }
+        break;
+      case Wakeup::Authors:
+        next_jump_s_ = authors_wake;
+        break;
+      case Wakeup::None:
+        next_jump_s_ = inf;
+        break;
+    }
     next_change_s_ = next - 1e-6 * std::max(1.0, std::fabs(next));
   }
 
   void move(int id, int to) {
-    auto& from = queues_[state_[id].queue];
-    from.erase(std::find(from.begin(), from.end(), id));
-    queues_[to].push_back(id);
-    state_[id].queue = to;
+    JobState& st = state_[id];
+    auto& from = queues_[st.queue];
+    from.erase(std::find_if(from.begin(), from.end(), [&](const Entry& e) { return e.id == id; }));
+    queues_[to].push_back({id, st.need, st.index});
+    st.queue = to;
   }
 
   int num_queues_ = 3;
@@ -298,15 +527,36 @@ class TiresiasPolicy final : public Policy {
   PlacementKind placement_ = PlacementKind::Consolidate;
   enum class Wakeup { Exact, WholeSeconds, Authors, None } wakeup_ = Wakeup::Exact;
 
-  std::vector<std::vector<int>> queues_;  // job ids, in queue order
-  std::vector<JobState> state_;           // by job id
+  struct Entry {
+    int id;     // job id
+    int need;   // GPUs requested
+    int index;  // index in the current view
+  };
+  std::vector<std::vector<Entry>> queues_;  // in queue order
+  std::vector<JobState> state_;             // by job id
   unsigned long stamp_ = 0;
-  std::vector<char> run_;
   std::vector<int> free_;
   FreeGpus pool_;
-  std::vector<int> scratch_;
+  std::vector<Entry> scratch_;
+  struct Move {
+    int index;  // view index: moves are made in arrival order
+    int id;
+    int to;  // queue, or -1: promotion
+  };
+  std::vector<Move> moves_;
+  // Fast mode (the simulator's hints, wake-ups other than "authors"; left for good otherwise).
+  bool fast_ = true;
+  std::vector<int> running_;           // ids of the jobs this policy left running
+  std::vector<char> is_running_;       // by id: in running_
+  std::vector<int> w_id_;              // waiting jobs that have run since entering queue 0: ids,
+  std::vector<double> w_pend_;         // their waiting time (JobState::pending_s while here),
+  std::vector<double> w_lim_;          // the waiting time that promotes them (infinite: never),
+  std::vector<double> w_gap_;          // and knob x executed time (infinite: never)
+  std::vector<int> starters_;          // view indices of the jobs that start, in walk order
+  std::vector<char> reorder_;          // per queue: a running job follows a waiting one
   std::vector<int> ids_;               // job id per view index, this decision
   std::vector<const Job*> last_jobs_;  // the jobs of the last full decision, in view order
+  double last_check_s_ = 0;            // time of the last full decision
   double next_change_s_ = -std::numeric_limits<double>::infinity();
   double next_jump_s_ = std::numeric_limits<double>::infinity();  // exact time of that change
 };
