@@ -211,22 +211,32 @@ ReadJobs read_pollux(const CsvTable& t, const std::string& data_dir) {
   return out;
 }
 
-ReadJobs read_dmlkit_trace(const CsvTable& t) {
-  const int c_name = t.column("name"), c_time = t.column("time"), c_gpus = t.column("num_gpus"),
-            c_dur = t.column("duration");
-  const int c_app = t.has_column("application") ? t.column("application") : -1;
+// The column names of a fixed-duration trace: dmlkit's own (name,time,num_gpus,duration
+// [,application]) or the Tiresias authors' simulator's (below).
+struct TraceColumns {
+  const char* name;
+  const char* time;
+  const char* gpus;
+  const char* duration;
+  const char* label;  // optional: the job's application label
+};
+
+ReadJobs read_duration_trace(const CsvTable& t, const TraceColumns& cols) {
+  const int c_name = t.column(cols.name), c_time = t.column(cols.time), c_gpus = t.column(cols.gpus),
+            c_dur = t.column(cols.duration);
+  const int c_label = t.has_column(cols.label) ? t.column(cols.label) : -1;
   const DemandColumns demand(t);
   ReadJobs out;
-  out.gpu_field = "num_gpus";
+  out.gpu_field = cols.gpus;
   out.jobs.reserve(t.rows());
   for (size_t r = 0; r < t.rows(); ++r) {
     Job j;
     j.kind = WorkKind::FixedDuration;
     j.name = require_name(t, r, c_name);
-    j.arrival_s = read_nonneg(t, r, c_time, "time");
+    j.arrival_s = read_nonneg(t, r, c_time, cols.time);
     j.num_gpus = read_count(t, r, c_gpus);
-    j.duration_s = read_nonneg(t, r, c_dur, "duration");
-    if (c_app >= 0) j.application = std::string(t.str(r, c_app));
+    j.duration_s = read_nonneg(t, r, c_dur, cols.duration);
+    if (c_label >= 0) j.application = std::string(t.str(r, c_label));
     demand.apply(t, r, j);
     j.source_file = t.path();
     j.source_line = t.line_of(r);
@@ -234,6 +244,8 @@ ReadJobs read_dmlkit_trace(const CsvTable& t) {
   }
   return out;
 }
+
+constexpr TraceColumns kDmlkitTrace{"name", "time", "num_gpus", "duration", "application"};
 
 ReadJobs read_philly(const CsvTable& t, const WorkloadOptions& options, const std::string& stem) {
   const int c_ts = t.column("timestamp"), c_dur = t.column("duration"), c_gpus = t.column("num_gpus");
@@ -290,29 +302,7 @@ ReadJobs read_philly(const CsvTable& t, const WorkloadOptions& options, const st
 // read by run_sim.py parse_job_file and jobs.py add_job): job_id,num_gpu,submit_time,iterations,
 // model_name,duration,interval. Its scheduler uses num_gpu, submit_time and duration only;
 // model_name is kept as the job's application label (a trace job: no profile is looked up).
-ReadJobs read_tiresias(const CsvTable& t) {
-  const int c_id = t.column("job_id"), c_gpus = t.column("num_gpu"), c_time = t.column("submit_time"),
-            c_dur = t.column("duration");
-  const int c_model = t.has_column("model_name") ? t.column("model_name") : -1;
-  const DemandColumns demand(t);
-  ReadJobs out;
-  out.gpu_field = "num_gpu";
-  out.jobs.reserve(t.rows());
-  for (size_t r = 0; r < t.rows(); ++r) {
-    Job j;
-    j.kind = WorkKind::FixedDuration;
-    j.name = require_name(t, r, c_id);
-    j.arrival_s = read_nonneg(t, r, c_time, "submit_time");
-    j.num_gpus = read_count(t, r, c_gpus);
-    j.duration_s = read_nonneg(t, r, c_dur, "duration");
-    if (c_model >= 0) j.application = std::string(t.str(r, c_model));
-    demand.apply(t, r, j);
-    j.source_file = t.path();
-    j.source_line = t.line_of(r);
-    out.jobs.push_back(std::move(j));
-  }
-  return out;
-}
+constexpr TraceColumns kTiresiasTrace{"job_id", "submit_time", "num_gpu", "duration", "model_name"};
 
 enum class Format { Pollux, Philly, DmlkitTrace, Tiresias };
 
@@ -381,10 +371,10 @@ Workload load_workload(const std::string& name_or_path, const WorkloadOptions& o
       read = read_philly(table, options, bundled ? name_or_path : stem);
       break;
     case Format::DmlkitTrace:
-      read = read_dmlkit_trace(table);
+      read = read_duration_trace(table, kDmlkitTrace);
       break;
     case Format::Tiresias:
-      read = read_tiresias(table);
+      read = read_duration_trace(table, kTiresiasTrace);
       break;
   }
 
