@@ -165,7 +165,9 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
   report.add_heading("Job completion times");
   report.add_chart(std::move(cdf));
   report.add_heading("Cluster over time");
-  report.add_paragraph("One point per scheduling round; each value holds until the next round.");
+  report.add_paragraph(
+      "One point per scheduling decision (rounds, and arrivals and completions where the profile re-plans on "
+      "them); each value holds until the next decision.");
   report.add_chart(std::move(util));
   report.add_chart(std::move(queue));
   if (longest > HtmlReport::kDefaultMaxPointsPerSeries)
