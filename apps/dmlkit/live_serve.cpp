@@ -62,10 +62,10 @@ int run_serve(const ServeOptions& o, Context& ctx) {
   g_stop_requested = 0;
   auto old_int = std::signal(SIGINT, on_stop_signal);
   auto old_term = std::signal(SIGTERM, on_stop_signal);
-  const double start = live::Controller::wall_now();
+  const double start = slurm.now_s();
   auto stop = [&] {
     if (o.until_idle && !controller.rounds().empty() && controller.tracked_jobs() == 0) return true;
-    return g_stop_requested != 0 || (o.max_wall_s > 0 && live::Controller::wall_now() - start > o.max_wall_s);
+    return g_stop_requested != 0 || (o.max_wall_s > 0 && slurm.now_s() - start > o.max_wall_s);
   };
   try {
     controller.start(stop);

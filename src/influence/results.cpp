@@ -1,6 +1,8 @@
 // Influence experiment records (see results.h).
 #include "influence/results.h"
 
+#include <numeric>
+
 namespace dmlkit::influence {
 
 using nlohmann::ordered_json;
@@ -8,11 +10,7 @@ using nlohmann::ordered_json;
 namespace {
 
 // Cumulative reward of run r at the last step, summed in step order (as experiment_stats does).
-double total(const AlgorithmRuns& a, size_t r) {
-  double sum = 0;
-  for (size_t t = 0; t < a.reward[r].size(); ++t) sum = t == 0 ? a.reward[r][0] : sum + a.reward[r][t];
-  return sum;
-}
+double total(const AlgorithmRuns& a, size_t r) { return std::accumulate(a.reward[r].begin(), a.reward[r].end(), 0.0); }
 
 ordered_json curve_json(const Curve& c) {
   ordered_json j;

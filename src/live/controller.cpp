@@ -38,10 +38,6 @@ double requeue_ready_after(double wall_s) { return std::floor(wall_s + 1.0) + 1.
 
 }  // namespace
 
-double Controller::wall_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 Controller::Controller(ClusterBackend& backend, cl::Policy& policy, ControllerOptions options)
     : backend_(backend), policy_(policy), options_(std::move(options)) {
   if (!(options_.time_scale > 0)) throw Error("--time-scale: must be positive");
@@ -231,9 +227,8 @@ void Controller::make_oracle(Tracked& t) const {
 }
 
 int Controller::server_of(const std::string& node) const {
-  for (size_t i = 0; i < node_names_.size(); ++i)
-    if (node_names_[i] == node) return static_cast<int>(i);
-  return -1;
+  const auto it = server_index_.find(node);
+  return it == server_index_.end() ? -1 : it->second;
 }
 
 cl::Placement Controller::to_placement(const Alloc& alloc) const {
@@ -275,8 +270,8 @@ Controller::Tracked& Controller::track(const SlurmJob& j, double model_now, doub
 
 bool Controller::observe(const SlurmSnapshot& snap, double wall_s) {
   snap_ = snap;
-  node_names_.clear();
-  for (const auto& n : snap_.nodes) node_names_.push_back(n.name);
+  server_index_.clear();
+  for (size_t i = 0; i < snap_.nodes.size(); ++i) server_index_.emplace(snap_.nodes[i].name, static_cast<int>(i));
   const double now = model_time(wall_s);
   const double dt = std::max(0.0, (wall_s - last_observe_wall_s_) / options_.time_scale);
   Observed o;

@@ -22,6 +22,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cluster/policy.h"
@@ -97,7 +98,6 @@ class Controller {
   size_t tracked_jobs() const { return jobs_.size(); }
   // What the policy reads about a tracked job's history (null if the controller does not track it).
   const cluster::JobAccount* account(int64_t slurm_id) const;
-  static double wall_now();  // the system clock (seconds since the epoch)
 
  private:
   struct Segment {
@@ -171,7 +171,7 @@ class Controller {
   std::map<int64_t, Tracked> jobs_;  // by Slurm id
   std::set<int64_t> finished_;
   SlurmSnapshot snap_;
-  std::vector<std::string> node_names_;
+  std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot
   std::vector<Decision> decisions_;
   std::vector<RoundStat> rounds_;
 };

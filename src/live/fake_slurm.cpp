@@ -198,23 +198,19 @@ void FakeSlurm::place(int64_t id, const std::vector<std::string>& nodes, int gpu
   history_.push_back("place " + std::to_string(id) + " " + join(nodes) + " gpu:" + std::to_string(gpus_per_node));
 }
 
-void FakeSlurm::release(int64_t id) {
-  enter("release");
-  Job& j = find(id, "release");
-  if (!j.record.pending()) throw SlurmError(SlurmError::Kind::Command, "release: Job is no longer pending execution");
-  j.record.priority = 1;
-  j.record.reason = "None";
-  history_.push_back("release " + std::to_string(id));
+void FakeSlurm::set_held(const char* command, int64_t id, bool held) {
+  enter(command);
+  Job& j = find(id, command);
+  if (!j.record.pending())
+    throw SlurmError(SlurmError::Kind::Command, std::string(command) + ": Job is no longer pending execution");
+  j.record.priority = held ? 0 : 1;
+  j.record.reason = held ? "JobHeldAdmin" : "None";
+  history_.push_back(std::string(command) + " " + std::to_string(id));
 }
 
-void FakeSlurm::hold(int64_t id) {
-  enter("hold");
-  Job& j = find(id, "hold");
-  if (!j.record.pending()) throw SlurmError(SlurmError::Kind::Command, "hold: Job is no longer pending execution");
-  j.record.priority = 0;
-  j.record.reason = "JobHeldAdmin";
-  history_.push_back("hold " + std::to_string(id));
-}
+void FakeSlurm::release(int64_t id) { set_held("release", id, false); }
+
+void FakeSlurm::hold(int64_t id) { set_held("hold", id, true); }
 
 void FakeSlurm::requeue_hold(int64_t id) {
   enter("requeue_hold");

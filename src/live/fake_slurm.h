@@ -96,6 +96,8 @@ class FakeSlurm final : public ClusterBackend {
 
   void enter(const std::string& command);  // counts the call, throws injected faults
   Job& find(int64_t id, const std::string& command);
+  // hold / release: a pending job's priority 0 ("JobHeldAdmin") or 1 ("None"), as scontrol does.
+  void set_held(const char* command, int64_t id, bool held);
   Node* find_node(const std::string& name);
   int free_gpus(const Node& n) const;
   bool node_usable(const Node& n) const;

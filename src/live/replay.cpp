@@ -172,7 +172,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   co.log = o.log;
   Controller controller(slurm, *policy, co);
   controller.start();
-  const double t0 = Controller::wall_now() + 0.5;
+  const double t0 = slurm.now_s() + 0.5;  // the backend's clock, as every wall time of the run
   controller.set_t0_wall_s(t0);
   double last_arrival = 0;
   for (const auto& j : w.jobs) last_arrival = std::max(last_arrival, j.arrival_s);
@@ -271,7 +271,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   };
   controller.run(
       [&] {
-        if (Controller::wall_now() - t0 > max_wall_s) timed_out = true;
+        if (slurm.now_s() - t0 > max_wall_s) timed_out = true;
         return finished == em.size() || timed_out;
       },
       on_poll);

@@ -95,10 +95,6 @@ std::vector<SlurmNode> SlurmClient::nodes() {
   return parse_or_classify(r, "sinfo --json", parse_sinfo_json);
 }
 
-std::string SlurmClient::show_job(int64_t id) {
-  return run_checked({"scontrol", "show", "job", "-o", "-d", std::to_string(id)}).out;
-}
-
 std::string SlurmClient::show_config() { return run_checked({"scontrol", "show", "config"}).out; }
 
 void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {

@@ -38,7 +38,6 @@ class SlurmClient final : public ClusterBackend {
   std::vector<SlurmJob> jobs() override;    // squeue --json (every job; filter client-side)
   std::vector<SlurmNode> nodes() override;  // sinfo --json
   void check_operator_rights() override;    // scontrol show config, our uid
-  std::string show_job(int64_t id);         // scontrol show job -o -d ID (one line; diagnostics)
   std::string show_config();                // scontrol show config
 
   // Decisions (operator rights needed for other users' jobs).

@@ -43,8 +43,6 @@ const ReplayStrategyRegistry& replay_strategy_registry() {
   return registry;
 }
 
-std::vector<std::string> replay_strategy_names() { return replay_strategy_registry().names(); }
-
 std::unique_ptr<ReplayStrategy> make_replay_strategy(const std::string& name) {
   return replay_strategy_registry().get(name).make();
 }

@@ -35,7 +35,6 @@ using ReplayStrategyRegistry = Registry<ReplayStrategyEntry>;
 const ReplayStrategyRegistry& replay_strategy_registry();
 // Throws dmlkit::Error(field "strategy") for an unknown name.
 std::unique_ptr<ReplayStrategy> make_replay_strategy(const std::string& name);
-std::vector<std::string> replay_strategy_names();
 
 // Helpers shared by the strategies.
 // Indices of each class, classes in ascending label order, indices ascending.
