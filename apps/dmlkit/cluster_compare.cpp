@@ -3,6 +3,7 @@
 #include "cluster/workload/experiment.h"
 #include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
+#include "dmlkit/option_checks.h"
 
 namespace dmlkit::app {
 
@@ -24,6 +25,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--threads", o.threads,
                   "Runs in parallel (policies, or policies x seeds with --experiment); 0 = all hardware threads, "
                   "1 = serial; results do not depend on it")
+      ->check(at_least(0))
       ->capture_default_str();
   cmd->callback([&, cmd] {
     if (!exp.experiment.empty()) {

@@ -35,7 +35,6 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::add_policy_params(user_params, o.policy_params);
   cl::check_policy_params(e.policies, user_params);
   for (const auto& [k, v] : user_params) e.policy_params[k] = v;
-  if (o.threads < 0) throw Error("--threads: must be at least 1 (0: all hardware threads)");
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(e.cluster);
   const int threads = resolve_threads(o.threads);
   // Serial: "policy seed N" of the run starting; parallel: runs started so far (display only).

@@ -84,7 +84,6 @@ void check_options(const ClusterRunOptions& o) {
   if (o.synthetic_jobs < 1) throw Error("--synthetic-jobs: must be at least 1");
   if (o.window_end_s >= 0 && !(o.window_end_s > o.window_start_s))
     throw Error("--window-end: must be after --window-start");
-  if (o.threads < 0) throw Error("--threads: must be at least 1 (0: all hardware threads)");
   for (size_t i = 0; i < o.policies.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (o.policies[i] == o.policies[k]) throw Error("--policies: '" + o.policies[i] + "' given twice");

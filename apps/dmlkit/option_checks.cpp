@@ -36,10 +36,6 @@ CLI::Validator above(double lo) {
   return check("> " + num(lo), [lo](double v) { return v > lo; });
 }
 
-CLI::Validator between(double lo, double hi) {
-  return check("in [" + num(lo) + ", " + num(hi) + "]", [lo, hi](double v) { return v >= lo && v <= hi; });
-}
-
 void reject_negative_unsigned(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_type_name() != "UINT") continue;

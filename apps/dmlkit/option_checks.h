@@ -11,8 +11,6 @@ namespace dmlkit::app {
 CLI::Validator at_least(double lo);
 // value > lo (durations, rates, sizes that must be positive: above(0)).
 CLI::Validator above(double lo);
-// lo <= value <= hi (fractions: between(0, 1)).
-CLI::Validator between(double lo, double hi);
 // Adds "must not be negative" to every unsigned (CLI11 type UINT) option of `app` and of all its
 // subcommands.
 void reject_negative_unsigned(CLI::App& app);

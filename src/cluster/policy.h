@@ -103,7 +103,8 @@ class Policy {
   // Asked right after schedule() with the jobs as that decision left them: the earliest time
   // (absolute, > view.now_s) at which the policy wants to decide again even if no job arrives or
   // completes and no round falls due (e.g. Tiresias' next queue demotion or promotion); +inf for
-  // none. The event-driven simulator then decides at that time, so such a policy is exact at any
+  // none. The event-driven simulator then decides at that time (when it re-plans on events: not
+  // with --no-event-replan, which decides at rounds only), so such a policy is exact at any
   // round length. Loops with fixed ticks (Pollux profile) and the live controller may ignore it.
   virtual double next_wakeup_s(const ClusterView& /*view*/, std::span<const JobView> /*jobs*/) const {
     return std::numeric_limits<double>::infinity();

@@ -27,13 +27,7 @@ bool parse_long(std::string_view s, long& out) {
   return true;
 }
 
-CsvTable CsvTable::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, 0, "", "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
-}
+CsvTable CsvTable::read(const std::string& path) { return parse(read_file(path), path); }
 
 CsvTable CsvTable::parse(std::string text, const std::string& path) {
   CsvTable t;

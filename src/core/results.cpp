@@ -95,13 +95,6 @@ std::vector<SummaryGroup> Results::summary() const {
   return groups;
 }
 
-const SummaryGroup* Results::find_group(const std::vector<SummaryGroup>& groups, const std::string& name,
-                                        const ordered_json& params) const {
-  for (const auto& g : groups)
-    if (g.name == name && g.params == params) return &g;
-  return nullptr;
-}
-
 ordered_json Results::to_json() const {
   ordered_json j;
   j["schema_version"] = kResultsSchemaVersion;

@@ -74,9 +74,6 @@ class Results {
 
   // Records grouped by (name, params) in first-seen order, each metric summarised.
   std::vector<SummaryGroup> summary() const;
-  // The group of `name` (and `params`), or nullptr.
-  const SummaryGroup* find_group(const std::vector<SummaryGroup>& groups, const std::string& name,
-                                 const nlohmann::ordered_json& params = nlohmann::ordered_json::object()) const;
 
   nlohmann::ordered_json to_json() const;
   // to_json().dump(2) plus a newline: the bytes of results.json.

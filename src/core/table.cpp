@@ -31,16 +31,7 @@ CsvWriter::CsvWriter(std::ostream& out, size_t buffer_bytes) : out_(out), limit_
 
 CsvWriter& CsvWriter::text(std::string_view s) {
   sep();
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
-    buf_.append(s);
-    return *this;
-  }
-  buf_ += '"';
-  for (char c : s) {
-    if (c == '"') buf_ += '"';
-    buf_ += c;
-  }
-  buf_ += '"';
+  append_csv_field(buf_, s);
   return *this;
 }
 
@@ -64,14 +55,23 @@ void CsvWriter::finish() {
   out_.flush();
 }
 
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
+void append_csv_field(std::string& out, std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out.append(s);
+    return;
+  }
+  out += '"';
   for (char c : s) {
     if (c == '"') out += '"';
     out += c;
   }
-  return out + "\"";
+  out += '"';
+}
+
+std::string csv_escape(const std::string& s) {
+  std::string out;
+  append_csv_field(out, s);
+  return out;
 }
 
 std::string TextTable::render() const {

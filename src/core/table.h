@@ -23,7 +23,10 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Quotes a CSV field if needed.
+// Appends `s` to `out` as one CSV field: quoted (inner quotes doubled) when it holds a comma, quote
+// or line break, as is otherwise. The one escaping rule of every CSV dmlkit writes.
+void append_csv_field(std::string& out, std::string_view s);
+// The same, as a new string.
 std::string csv_escape(const std::string& s);
 // Fixed-point formatting with `digits` decimals ("%.*f").
 std::string fixed(double v, int digits);

@@ -47,12 +47,7 @@ const char* placement_kind_name(PlacementKind k) {
   return "?";
 }
 
-FreeGpus::FreeGpus(std::vector<int> free_per_server) : free_(std::move(free_per_server)) {
-  for (int& f : free_) {
-    if (f < 0) f = 0;
-    total_ += f;
-  }
-}
+FreeGpus::FreeGpus(std::vector<int> free_per_server) { assign(free_per_server); }
 
 void FreeGpus::assign(std::span<const int> free_per_server) {
   free_.assign(free_per_server.begin(), free_per_server.end());

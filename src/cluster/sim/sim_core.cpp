@@ -246,7 +246,7 @@ void SimRun::decide(double now_s) {
   jobs_dirty_ = false;  // apply() sets it again for every change made now
 
   changed_.clear();
-  if (policy_changes_.listed && !has_ps_jobs_)
+  if (policy_changes_.listed)  // never set with PS jobs: view.changes is null then
     apply_listed(now_s, first);
   else
     apply_all(now_s, first, end);

@@ -164,16 +164,19 @@ class KindDispatch final : public Policy {
  public:
   KindDispatch(std::unique_ptr<Policy> gpu, std::unique_ptr<Policy> ps) : gpu_(std::move(gpu)), ps_(std::move(ps)) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
-    if (!jobs.empty() && jobs.front().job->kind == WorkKind::ParameterServer)
-      ps_->schedule(view, jobs, out);
-    else
-      gpu_->schedule(view, jobs, out);
+    last_ = !jobs.empty() && jobs.front().job->kind == WorkKind::ParameterServer ? ps_.get() : gpu_.get();
+    last_->schedule(view, jobs, out);
+  }
+  // The wake-up the policy that made the decision asks for.
+  double next_wakeup_s(const ClusterView& view, std::span<const JobView> jobs) const override {
+    return last_ != nullptr ? last_->next_wakeup_s(view, jobs) : Policy::next_wakeup_s(view, jobs);
   }
   const char* ps_assignment() const override { return ps_->ps_assignment(); }
   bool handles_ps_jobs() const override { return true; }
 
  private:
   std::unique_ptr<Policy> gpu_, ps_;
+  Policy* last_ = nullptr;  // the one that made the last decision
 };
 
 }  // namespace
