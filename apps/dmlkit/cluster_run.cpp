@@ -92,9 +92,7 @@ void check_options(const ClusterRunOptions& o) {
 cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
   cl::PolicyOptions p;
   p.profile = o.profile;
-  // The authors' Tiresias simulator places by GPU count only; first-fit splits a job over servers
-  // whenever the count fits, so every kind gives the same decisions there.
-  p.placement = cl::parse_placement_kind(o.profile == "tiresias-sim" && !o.placement_given ? "first-fit" : o.placement);
+  p.placement = o.placement_given ? cl::parse_placement_kind(o.placement) : cl::profile_defaults(o.profile).placement;
   p.seed = o.seed;
   cl::add_policy_params(p.params, o.policy_params);
   return p;
@@ -135,16 +133,11 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   const cl::Workload workload = load(o, cluster);
   if (workload.jobs.empty()) throw Error(workload.path + ": the workload has no jobs");
 
-  cl::SimConfig config;
-  config.profile = o.profile == "pollux" ? cl::SimProfile::Pollux : cl::SimProfile::Default;
-  config.round_s = o.round_s;
-  config.restart_delay_s = o.restart_delay_s;
-  config.charge_first_start = !o.free_first_start;
-  if (o.profile == "tiresias-sim") {
-    config = cl::tiresias_sim_config();
-    if (o.round_given) config.round_s = o.round_s;
-    if (o.restart_delay_given) config.restart_delay_s = o.restart_delay_s;
-  }
+  // The profile's defaults, then what the user gave.
+  cl::SimConfig config = cl::profile_defaults(o.profile).config;
+  if (o.round_given) config.round_s = o.round_s;
+  if (o.restart_delay_given) config.restart_delay_s = o.restart_delay_s;
+  if (o.free_first_start) config.charge_first_start = false;
   config.schedule_on_events = !o.no_event_replan;
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
@@ -157,7 +150,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.cluster_gpus = cluster.total_gpus();
   desc.cluster_servers = cluster.num_servers();
   desc.profile = o.profile;
-  desc.placement = o.profile == "tiresias-sim" && !o.placement_given ? "first-fit" : o.placement;
+  desc.placement = cl::placement_kind_name(popts.placement);
   desc.policy_params = popts.params;
   desc.seed = o.seed;
   desc.round_s = config.round_s;  // +inf (JSON null): no rounds

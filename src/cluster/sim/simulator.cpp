@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "cluster/sim/sim_core.h"
+#include "core/error.h"
 
 namespace dmlkit::cluster {
 
@@ -19,6 +20,21 @@ SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const s
       break;
   }
   return detail::run_event_profile(run);
+}
+
+ProfileDefaults profile_defaults(const std::string& profile) {
+  ProfileDefaults d;
+  if (profile == "default") return d;
+  if (profile == "pollux") {
+    d.config.profile = SimProfile::Pollux;
+    return d;
+  }
+  if (profile == "tiresias-sim") {
+    d.config = tiresias_sim_config();
+    d.placement = PlacementKind::FirstFit;
+    return d;
+  }
+  throw Error("--profile: unknown profile '" + profile + "' (known: default, pollux, tiresias-sim)");
 }
 
 SimConfig tiresias_sim_config() {

@@ -87,6 +87,15 @@ struct SimResult {
 // a first start), re-planning at every arrival and completion; the rest as SimConfig's defaults.
 SimConfig tiresias_sim_config();
 
+// What a --profile brings when the user does not say otherwise: its SimConfig and the placement of
+// policies that place GPU counts (tiresias-sim: first-fit, which decides as the authors' placement
+// by count). Error naming --profile for an unknown name.
+struct ProfileDefaults {
+  SimConfig config;
+  PlacementKind placement = PlacementKind::Consolidate;
+};
+ProfileDefaults profile_defaults(const std::string& profile);
+
 // Runs the simulation. Throws Error on bad input (e.g. an application with no profile) and
 // std::logic_error if the policy returns an invalid decision while config.validate is set.
 SimResult simulate(const ClusterSpec& cluster, const Workload& workload, const std::string& policy_name, Policy& policy,
