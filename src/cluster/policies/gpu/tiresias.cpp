@@ -230,7 +230,19 @@ class TiresiasPolicy final : public Policy {
 
   // `value` has reached `limit`, up to rounding: at a wake-up time the simulator's sum of the run's
   // stretches may fall an ulp short of the predicted crossing.
-  static bool reached(double value, double limit) { return value >= limit - 1e-9 * std::max(1.0, std::fabs(limit)); }
+  static bool reached(double value, double limit) { return value >= slack_below(limit); }
+  // `x` less the rounding slack that reached() allows.
+  static double slack_below(double x) { return x - 1e-9 * std::max(1.0, std::fabs(x)); }
+  // The queue a job in queue q with attained `service` belongs to (demotion only).
+  int demoted_queue(int q, double service) const {
+    while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
+    return q;
+  }
+  // When a running job crosses its queue's threshold, at the rate its service grows.
+  double crossing_s(double now, const JobState& st, double executed_s) const {
+    const double per_s = gpu_time_ ? st.need : 1.0;
+    return now + (thresholds_[st.queue] / per_s - executed_s);
+  }
 
   // The job list differs from the last decision's: note each job's view index, admit new jobs to
   // queue 0 in arrival order, forget finished ones.
@@ -285,8 +297,7 @@ class TiresiasPolicy final : public Policy {
       if (v.running()) {
         ++running_in_view;
         const double service = gpu_time_ ? executed_s * st.need : executed_s;
-        int q = st.queue;
-        while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
+        const int q = demoted_queue(st.queue, service);
         if (q != st.queue) move(ids_[i], q);
       } else if (executed_s > 0) {
         st.pending_s += waited_s;
@@ -309,8 +320,7 @@ class TiresiasPolicy final : public Policy {
       const JobState& st = state_[id];
       const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
       const double service = gpu_time_ ? executed_s * st.need : executed_s;
-      int q = st.queue;
-      while (q < num_queues_ - 1 && reached(service, thresholds_[q])) ++q;
+      const int q = demoted_queue(st.queue, service);
       if (q != st.queue) moves_.push_back({st.index, id, q});
     }
     const size_t num_running = running_.size();
@@ -371,9 +381,7 @@ class TiresiasPolicy final : public Policy {
     for (int id : running_) {
       const JobState& st = state_[id];
       if (st.queue >= num_queues_ - 1) continue;
-      const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
-      const double per_s = gpu_time_ ? st.need : 1.0;
-      next = std::min(next, now + (thresholds_[st.queue] / per_s - executed_s));
+      next = std::min(next, crossing_s(now, st, jobs[st.index].executed_s - st.executed_offset_s));
     }
     // now + x grows with x: the earliest promotion is now + the smallest gap.
     // (Four running minima: the minimum of a set without NaNs does not depend on the order.)
@@ -403,8 +411,7 @@ class TiresiasPolicy final : public Policy {
     w_pend_.push_back(st.pending_s);
     const bool eligible = promote_knob_ > 0 && st.queue > 0;
     const double limit = executed_s * promote_knob_;
-    w_lim_.push_back(eligible ? limit - 1e-9 * std::max(1.0, std::fabs(limit))
-                              : std::numeric_limits<double>::infinity());
+    w_lim_.push_back(eligible ? slack_below(limit) : std::numeric_limits<double>::infinity());
     w_gap_.push_back(eligible ? limit : std::numeric_limits<double>::infinity());
   }
 
@@ -459,13 +466,12 @@ class TiresiasPolicy final : public Policy {
       if (!out[i].empty()) {
         if (st.queue < num_queues_ - 1) {
           const double executed_s = jobs[i].executed_s - st.executed_offset_s;
-          const double per_s = gpu_time_ ? st.need : 1.0;
-          const double limit = thresholds_[st.queue];
-          next = std::min(next, now + (limit / per_s - executed_s));
+          next = std::min(next, crossing_s(now, st, executed_s));
           if (authors_wake) {
             // run_sim.py dlas_sim_jobs, "next_job_jump": whole seconds, and for GPU-time the limit
             // minus the executed *seconds*, divided by the GPUs with Python 2's floor division.
-            const double authors = now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / per_s)
+            const double limit = thresholds_[st.queue];
+            const double authors = now + (gpu_time_ ? std::floor((limit - std::floor(executed_s)) / st.need)
                                                     : limit - std::floor(executed_s));
             if (authors > now) wake = std::min(wake, authors);  // theirs only when diff_time > 0
           }
@@ -494,7 +500,7 @@ class TiresiasPolicy final : public Policy {
       case Wakeup::WholeSeconds:
         // The rounding below is monotone, so the earliest rounded crossing is the rounded earliest.
         if (std::isfinite(next)) {
-          double t = std::ceil(next - 1e-9 * std::max(1.0, std::fabs(next)));
+          double t = std::ceil(slack_below(next));
           if (t <= now) t = std::floor(now) + 1;
           next_jump_s_ = t;
         } else {
