@@ -24,16 +24,14 @@ std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
 
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  for (const char* name : {"policies", "list"}) {
-    auto* cmd = cluster.add_subcommand(name, "List the registered cluster scheduling policies");
-    cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
-    cmd->callback([&] {
-      ctx.run = [&] {
-        cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
-        return 0;
-      };
-    });
-  }
+  auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies")->alias("list");
+  cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
+      return 0;
+    };
+  });
 }
 
 }  // namespace dmlkit::app

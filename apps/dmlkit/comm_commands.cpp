@@ -14,19 +14,17 @@ namespace {
 // `comm schedulers` (also `comm list`); -v: architectures, summary and knobs from the registry.
 void add_schedulers(CLI::App& comm, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  for (const char* name : {"schedulers", "list"}) {
-    auto* cmd = comm.add_subcommand(name, "List the communication schedulers");
-    cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's architectures, summary and knobs (options)");
-    cmd->callback([&] {
-      ctx.run = [&] {
-        comm::scheduler_registry().print(ctx.out, verbose, [](const comm::SchedulerEntry& e) -> std::string {
-          const auto& t = e.traits;
-          return t.ps && t.allreduce ? "ps,allreduce" : t.ps ? "ps" : "allreduce";
-        });
-        return 0;
-      };
-    });
-  }
+  auto* cmd = comm.add_subcommand("schedulers", "List the communication schedulers")->alias("list");
+  cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's architectures, summary and knobs (options)");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      comm::scheduler_registry().print(ctx.out, verbose, [](const comm::SchedulerEntry& e) -> std::string {
+        const auto& t = e.traits;
+        return t.ps && t.allreduce ? "ps,allreduce" : t.ps ? "ps" : "allreduce";
+      });
+      return 0;
+    };
+  });
 }
 
 void add_simulate(CLI::App& comm, Context& ctx) {

@@ -207,16 +207,14 @@ void add_continual_replay_command(CLI::App& continual, Context& ctx) {
 // `continual strategies` (also `continual list`); -v: summaries (and knobs) from the registry.
 void add_continual_strategies_command(CLI::App& continual, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  for (const char* name : {"strategies", "list"}) {
-    auto* cmd = continual.add_subcommand(name, "List the replay sampling strategies");
-    cmd->add_flag("-v,--verbose", verbose, "Also print each strategy's summary and knobs");
-    cmd->callback([&] {
-      ctx.run = [&] {
-        cont::replay_strategy_registry().print(ctx.out, verbose);
-        return 0;
-      };
-    });
-  }
+  auto* cmd = continual.add_subcommand("strategies", "List the replay sampling strategies")->alias("list");
+  cmd->add_flag("-v,--verbose", verbose, "Also print each strategy's summary and knobs");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      cont::replay_strategy_registry().print(ctx.out, verbose);
+      return 0;
+    };
+  });
 }
 
 }  // namespace dmlkit::app

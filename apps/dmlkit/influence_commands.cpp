@@ -13,16 +13,15 @@ namespace {
 // `influence algorithms` (also `influence list`); -v: summaries and knobs (options) from the registry.
 void add_influence_algorithms_command(CLI::App& influence, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  for (const char* name : {"algorithms", "list"}) {
-    auto* cmd = influence.add_subcommand(name, "List the registered influence-maximization algorithms");
-    cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's summary and knobs (options)");
-    cmd->callback([&] {
-      ctx.run = [&] {
-        influence::algorithm_registry().print(ctx.out, verbose);
-        return 0;
-      };
-    });
-  }
+  auto* cmd =
+      influence.add_subcommand("algorithms", "List the registered influence-maximization algorithms")->alias("list");
+  cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's summary and knobs (options)");
+  cmd->callback([&] {
+    ctx.run = [&] {
+      influence::algorithm_registry().print(ctx.out, verbose);
+      return 0;
+    };
+  });
 }
 
 }  // namespace
