@@ -22,6 +22,7 @@ const PolicyRegistry& policy_registry() {
                                                                                  srtf_dl2_entry(),
                                                                                  tetris_dl2_entry(),
                                                                                  optimus_dl2_entry(),
+                                                                                 dl2_entry(),
                                                                                  optimus_oracle_entry(),
                                                                              });
   return registry;

@@ -249,4 +249,24 @@ std::string read_text_file(const std::string& path) {
   return text;
 }
 
+void prepare_incremental_output(const std::string& path, const std::vector<std::string>& files, bool resume) {
+  const fs::path dir(path);
+  std::error_code ec;
+  const bool ours = fs::is_regular_file(dir / kOutputMarker, ec);
+  if (!(resume && ours)) {
+    check_output_target(path);
+    if (ours)  // a previous output that holds only what its marker lists: remove what it wrote
+      for (const auto& n : marker_files(dir / kOutputMarker)) fs::remove(dir / n, ec);
+  }
+  fs::create_directories(dir, ec);
+  if (ec) refuse(path, "cannot create the folder (" + ec.message() + ")");
+  std::vector<std::string> names = files;
+  if (resume && ours)
+    for (const auto& n : marker_files(dir / kOutputMarker))
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  std::string marker = kMarkerHeader;
+  for (const auto& n : names) marker += n + "\n";
+  write_file_atomic((dir / kOutputMarker).string(), marker);
+}
+
 }  // namespace dmlkit

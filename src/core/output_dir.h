@@ -50,6 +50,13 @@ class OutputDir {
   bool committed_ = false;
 };
 
+// For a run that writes its files one by one as it goes (training checkpoints it can resume from)
+// instead of through an OutputDir: checks `path` as check_output_target does -- unless `resume`
+// and it already is a dmlkit output folder, which is kept with its files --, creates it and writes
+// its marker listing `files` (every file name the run may write there; each is then written with
+// write_file_atomic). Throws Error("--out PATH: reason").
+void prepare_incremental_output(const std::string& path, const std::vector<std::string>& files, bool resume);
+
 // Writes one file atomically (temporary file in the same folder, then rename).
 void write_file_atomic(const std::string& path, const std::string& content);
 // Reads a whole file; throws Error(path, 0, "", "cannot open file") if it cannot.

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "learn/mlp.h"
 #include "learn/patch_cnn_batch.h"
 #include "learn/small_cnn.h"
 
@@ -27,6 +28,40 @@ class SmallCnnEngine {
   virtual void train_sgd(const Matrix& x, const std::vector<int>& labels, const SmallCnnSgd& sgd, Rng& rng) = 0;
 };
 
+// What one gradient computation reports (summed over its rows where it says "sum").
+struct LossStats {
+  double loss = 0;     // the batch's loss (mean over its rows)
+  double entropy = 0;  // policy losses: mean over rows and actions of pi log(pi + 1e-6)
+  int correct = 0;     // cross-entropy: rows whose arg-max output equals the label
+};
+
+// An MLP (learn/mlp.h) being trained with libtorch autograd and Adam (as TensorFlow's
+// AdamOptimizer: beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected step size). The add_* calls
+// accumulate the gradient of one batch's loss; step(k) applies Adam to the sum divided by k (the
+// average over k batches: DL2's central agent averages its actors' gradients) and clears it.
+// Inputs are row-major rows x shape.inputs floats.
+class MlpTrainerEngine {
+ public:
+  virtual ~MlpTrainerEngine() = default;
+  virtual std::vector<float> parameters() const = 0;
+  virtual void set_parameters(const std::vector<float>& values) = 0;
+  // Adam's moments and step count, to resume training exactly (optimizer_state().size() is
+  // 2 x parameter_count() + 1).
+  virtual std::vector<float> optimizer_state() const = 0;
+  virtual void set_optimizer_state(const std::vector<float>& state) = 0;
+  virtual void set_learning_rate(double lr) = 0;
+  // Mean categorical cross-entropy of softmax(outputs) against the labels.
+  virtual LossStats add_cross_entropy_gradient(const float* x, int rows, const int* labels) = 0;
+  // DL2's actor loss: -mean_rows(log pi(a) * advantage) + entropy_weight * mean_{rows,actions}
+  // pi log(pi + 1e-6), with pi the softmax restricted to the row's allowed actions (mask != 0),
+  // i.e. the masked, renormalised distribution the action was drawn from.
+  virtual LossStats add_policy_gradient(const float* x, int rows, const unsigned char* masks, const int* actions,
+                                        const float* advantages, double entropy_weight) = 0;
+  // Critic loss: mean over rows of (output - target)^2 (one output).
+  virtual LossStats add_value_gradient(const float* x, int rows, const float* targets) = 0;
+  virtual void step(int batches) = 0;
+};
+
 struct TorchPlugin {
   int abi_version = 0;
   std::vector<GdResult> (*train_full_batch)(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
@@ -37,10 +72,13 @@ struct TorchPlugin {
   // A network of `shape` (already validated) with these parameters (parameter_count() values).
   std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape,
                                                     const std::vector<float>& values) = nullptr;
+  // An MLP trainer of `shape` (already validated) starting from these parameters.
+  std::unique_ptr<MlpTrainerEngine> (*make_mlp_trainer)(const MlpShape& shape, const std::vector<float>& values,
+                                                        double learning_rate) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 2;
+constexpr int kTorchPluginAbi = 3;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be

@@ -20,6 +20,7 @@ PolicyEntry fifo_dl2_entry();
 PolicyEntry srtf_dl2_entry();
 PolicyEntry tetris_dl2_entry();
 PolicyEntry optimus_dl2_entry();
+PolicyEntry dl2_entry();  // policies/dl2/dl2_policy.cpp: the learned DL2 scheduler
 
 // The PS versions of fifo, srtf, drf and tetris (policies/ps/*.cpp): paper-version baselines on
 // PS jobs with the user's fixed (PS, workers). Not registered under their own names: the entries

@@ -173,14 +173,7 @@ Experiment load_experiment(const std::string& name_or_path, const std::string& d
   throw Error("unknown experiment '" + name_or_path + "' (known: " + (known.empty() ? "none" : known) + ")");
 }
 
-std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
-                                          const std::function<void(const std::string&, uint64_t)>& on_run,
-                                          int threads) {
-  PolicyOptions popts;
-  popts.params = e.policy_params;
-  std::vector<std::unique_ptr<Policy>> check;
-  for (const auto& p : e.policies) check.push_back(make_policy(p, popts));  // names first
-  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
+SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir) {
   SimConfig config;
   config.round_s = e.round_s;
   config.restart_delay_s = e.restart_delay_s;
@@ -195,6 +188,18 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
   config.ps_straggler_prob = e.straggler_prob;
   config.ps_straggler_min = e.straggler_min;
   config.ps_straggler_max = e.straggler_max;
+  return config;
+}
+
+std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
+                                          const std::function<void(const std::string&, uint64_t)>& on_run,
+                                          int threads) {
+  PolicyOptions popts;
+  popts.params = e.policy_params;
+  std::vector<std::unique_ptr<Policy>> check;
+  for (const auto& p : e.policies) check.push_back(make_policy(p, popts));  // names first
+  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
+  const SimConfig config = experiment_sim_config(e, data_dir);
   // Every workload first (one per seed), then the runs: run i is (seed i / P, policy i % P), each
   // with its own policy object and result slot, so any number of threads gives the serial result.
   std::vector<Workload> workloads;

@@ -43,6 +43,9 @@ std::vector<Experiment> list_experiments(const std::string& dir);
 // By name (dir/NAME.yaml) or path. Throws Error(file, line, field) on bad content.
 Experiment load_experiment(const std::string& name_or_path, const std::string& dir);
 
+// The simulator settings of an experiment (what run_experiment simulates with).
+SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir);
+
 struct ExperimentRun {
   std::string policy;
   uint64_t seed = 0;

@@ -27,5 +27,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
                    Rng& rng);
 Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data);
 std::unique_ptr<SmallCnnEngine> make_small_cnn(const SmallCnnShape& shape, const std::vector<float>& values);
+std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const std::vector<float>& values,
+                                                   double learning_rate);
 
 }  // namespace dmlkit::learn::torch_impl

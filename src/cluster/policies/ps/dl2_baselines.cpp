@@ -28,6 +28,7 @@
 #include <queue>
 
 #include "cluster/policies/factories.h"
+#include "cluster/policies/ps/dl2_steps.h"
 #include "cluster/policies/ps/ps_pool.h"
 #include "core/error.h"
 
@@ -37,9 +38,10 @@ namespace {
 
 constexpr int kMaxBundles = 16;
 
-class Dl2Base : public Policy {
+class Dl2Base : public Policy, public Dl2Teacher {
  public:
   bool handles_ps_jobs() const override { return true; }
+  void observe_steps(Dl2StepObserver* observer) override { observer_ = observer; }
 
  protected:
   void begin(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
@@ -56,6 +58,7 @@ class Dl2Base : public Policy {
     const int s = server >= 0 ? (pool_->fits(server, job.ps, 1, job.worker, 1) ? server : -1)
                               : pool_->least_loaded_fitting(job.ps, 1, job.worker, 1);
     if (s < 0) return false;
+    if (observer_ != nullptr) observer_->on_step(i, 1, 1);
     pool_->add(s, job.ps, 1);
     pool_->add(s, job.worker, 1);
     add_tasks(out, job, s, 1, 1);
@@ -70,6 +73,7 @@ class Dl2Base : public Policy {
 
   std::unique_ptr<PsPool> pool_;
   std::vector<int> ps_, wk_;
+  Dl2StepObserver* observer_ = nullptr;
 };
 
 class DrfDl2 final : public Dl2Base {
@@ -179,6 +183,7 @@ class OptimusDl2 final : public Dl2Base {
       const TaskDemand& d = e.is_ps ? job.ps : job.worker;
       const int s = pool_->least_loaded_fitting(d, 1);
       if (s < 0) break;
+      if (observer_ != nullptr) observer_->on_step(i, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
       pool_->add(s, d, 1);
       add_tasks(out[i], job, s, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
       ++(e.is_ps ? ps_[i] : wk_[i]);

@@ -1,0 +1,233 @@
+// `dmlkit cluster train dl2 --experiment NAME --out DIR`: trains DL2 (supervised warm-up on a
+// teacher heuristic, then reinforcement learning; cluster/train/dl2_train.h) on the preset's
+// generated traces and validates on its evaluation seeds. DIR holds the models as they are
+// written (sl.json, checkpoint.json, best.json, last.json; --resume continues from
+// checkpoint.json), and at the end results.json (teacher, SL and RL models' validation JCT),
+// training.csv (the curves) and report.html. See docs/dl2.md.
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+
+#include "cluster/train/dl2_train.h"
+#include "cluster/workload/experiment.h"
+#include "core/data_dir.h"
+#include "core/error.h"
+#include "core/html_report.h"
+#include "core/output_dir.h"
+#include "core/parallel_for.h"
+#include "core/progress.h"
+#include "core/results.h"
+#include "core/table.h"
+#include "dmlkit/commands.h"
+#include "dmlkit/option_checks.h"
+#include "dmlkit/run_output.h"
+
+namespace dmlkit::app {
+
+namespace cl = dmlkit::cluster;
+
+namespace {
+
+struct TrainOptions {
+  std::string experiment;
+  std::string experiments_dir = cl::default_experiments_dir();
+  std::string data_dir = default_data_dir();
+  std::string out, format = "table";
+  std::string exploration = "code";
+  bool no_replay = false;
+  int threads = 0;
+  cl::Dl2TrainConfig c;
+};
+
+std::string fmt3(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.3f", v);
+  return b;
+}
+
+int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>& command) {
+  cl::Dl2TrainConfig c = o.c;
+  c.experiment = cl::load_experiment(o.experiment, o.experiments_dir);
+  c.data_dir = o.data_dir;
+  c.command = command;
+  c.replay = !o.no_replay;
+  c.explore.mode = o.exploration == "paper"  ? cl::Dl2Exploration::Paper
+                   : o.exploration == "none" ? cl::Dl2Exploration::None
+                                             : cl::Dl2Exploration::Code;
+  c.val_threads = resolve_threads(o.threads);
+  const std::string dir = o.out.empty() ? "out/dl2-train-" + c.experiment.name : o.out;
+  if (c.resume && !std::filesystem::is_regular_file(std::filesystem::path(dir) / "checkpoint.json"))
+    throw Error("--resume: " + dir + " holds no checkpoint.json to continue from");
+  prepare_incremental_output(dir,
+                             {"sl.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
+                              "summary.csv", "training.csv", "report.html"},
+                             c.resume);
+  ProgressBar sl_bar("dl2 SL", static_cast<double>(c.sl_steps));
+  ProgressBar rl_bar("dl2 RL", static_cast<double>(c.rl_steps));
+  const cl::Dl2TrainResult r =
+      cl::train_dl2(c, dir, [&](const std::string& phase, long step, long, const std::string& d) {
+        (phase == "sl" ? sl_bar : rl_bar).update(static_cast<double>(step), d);
+      });
+  sl_bar.finish();
+  rl_bar.finish();
+
+  Results res("cluster train dl2", "model");
+  res.inputs()["experiment"] = c.experiment.name;
+  res.inputs()["teacher"] = c.teacher;
+  res.inputs()["net"] = c.net;
+  res.inputs()["window"] = c.window;
+  res.inputs()["sl_steps"] = c.sl_steps;
+  res.inputs()["rl_steps"] = c.rl_steps;
+  res.inputs()["actors"] = c.actors;
+  res.inputs()["seed"] = c.seed;
+  res.inputs()["exploration"] = o.exploration;
+  res.inputs()["gamma"] = c.gamma;
+  res.inputs()["replay"] = c.replay;
+  res.inputs()["reward"] = c.reward;
+  res.inputs()["train_speed_model"] = c.train_speed_model.empty() ? c.experiment.speed_model : c.train_speed_model;
+  res.inputs()["train_traces"] = c.train_traces;
+  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
+  for (auto s : c.experiment.seeds) seeds.push_back(s);
+  res.inputs()["validation_seeds"] = seeds;
+  auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
+    ResultRecord& rec = res.add(name, c.seed);
+    rec.metrics["val_avg_jct_s"] = jct;
+    rec.metrics["step"] = step;
+    if (!file.empty()) rec.files["model"] = std::filesystem::path(file).filename().string();
+  };
+  add(c.teacher, r.teacher_val_avg_jct_s, "", 0);
+  add("dl2-sl", r.sl_val_avg_jct_s, r.sl_model, c.sl_steps);
+  add("dl2-best", r.best_val_avg_jct_s, r.best_model, r.best_step);
+  add("dl2-last", r.last_val_avg_jct_s, r.last_model, c.rl_steps);
+  res.derived()["slots_simulated"] = r.slots_simulated;
+  res.derived()["exploration_override_fraction"] = r.override_fraction;
+  const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
+  write_file_atomic(path("results.json"), res.json_text());
+  write_file_atomic(path("records.csv"), res.records_table().to_csv());
+  write_file_atomic(path("summary.csv"), res.summary_table().to_csv());
+  TextTable curve({"phase", "step", "loss", "sl_accuracy", "val_avg_jct_s"});
+  for (const auto& p : r.curve)
+    curve.add_row({p.phase, std::to_string(p.step), fmt3(p.loss), p.accuracy >= 0 ? fmt3(p.accuracy) : "",
+                   p.val_avg_jct_s >= 0 ? fmt3(p.val_avg_jct_s) : ""});
+  write_file_atomic(path("training.csv"), curve.to_csv());
+
+  HtmlReport page("DL2 training: " + c.experiment.name);
+  page.add_facts({{"Experiment", c.experiment.name},
+                  {"Teacher", c.teacher},
+                  {"Network", c.net + ", window " + std::to_string(c.window)},
+                  {"Steps", "SL " + std::to_string(c.sl_steps) + ", RL " + std::to_string(c.rl_steps)},
+                  {"Actors", std::to_string(c.actors)},
+                  {"Exploration", o.exploration}});
+  page.add_table(res.records_table(), "Average JCT (s) on the preset's evaluation seeds");
+  LineChart acc{"SL: batch accuracy against the teacher", "SL step", "accuracy", {}, {}, {}, 0.0, 1.0, false};
+  ChartSeries a{"accuracy", {}, {}, false};
+  LineChart val{"Validation average JCT", "step", "average JCT (s)", {}, {}, {}, {}, {}, false};
+  ChartSeries v{"dl2 (RL)", {}, {}, false}, t{c.teacher, {}, {}, false};
+  for (const auto& p : r.curve) {
+    if (p.phase == "sl" && p.accuracy >= 0) {
+      a.x.push_back(static_cast<double>(p.step));
+      a.y.push_back(p.accuracy);
+    }
+    if (p.phase == "rl" && p.val_avg_jct_s >= 0) {
+      v.x.push_back(static_cast<double>(p.step));
+      v.y.push_back(p.val_avg_jct_s);
+    }
+  }
+  acc.series.push_back(a);
+  if (!v.x.empty()) {
+    t.x = {0, v.x.back()};
+    t.y = {r.teacher_val_avg_jct_s, r.teacher_val_avg_jct_s};
+    ChartSeries sl{"after SL", {0, v.x.back()}, {r.sl_val_avg_jct_s, r.sl_val_avg_jct_s}, false};
+    val.series = {v, t, sl};
+  }
+  page.add_chart(acc);
+  if (!val.series.empty()) page.add_chart(val);
+  write_file_atomic(path("report.html"), page.render(default_chartjs_path()));
+
+  if (o.format == "json") {
+    ctx.out << res.json_text();
+  } else if (o.format == "csv") {
+    ctx.out << res.records_table().to_csv();
+  } else {
+    ctx.out << "DL2 on " << c.experiment.name << " (validation: " << c.experiment.seeds.size()
+            << " evaluation seeds)\n\n"
+            << res.records_table().render();
+  }
+  print_output_location(ctx, o.format, std::filesystem::absolute(dir).lexically_normal().string());
+  return 0;
+}
+
+}  // namespace
+
+void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
+  auto* train = cluster.add_subcommand("train", "Train a learned scheduler (dl2) on an experiment preset");
+  train->require_subcommand(1);
+  auto& o = ctx.make<TrainOptions>();
+  auto& argv = ctx.make<std::vector<std::string>>();
+  auto* cmd = train->add_subcommand("dl2", "DL2: supervised warm-up on a heuristic, then reinforcement learning");
+  cmd->add_option("--experiment", o.experiment, "Experiment preset (name or file), e.g. dl2-96")->required();
+  cmd->add_option("--experiments-dir", o.experiments_dir, "Folder of experiment presets")->capture_default_str();
+  cmd->add_option("--data-dir", o.data_dir, "Folder of the bundled data")->capture_default_str();
+  add_output_options(*cmd, o.out, o.format);
+  cmd->add_option("--teacher", o.c.teacher, "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2")
+      ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2"}))
+      ->capture_default_str();
+  cmd->add_option("--net", o.c.net, "Networks: code (the public simulator's) or paper (2 x 256)")
+      ->check(CLI::IsMember({"code", "paper"}))
+      ->capture_default_str();
+  cmd->add_option("--window", o.c.window, "Scheduling window L (jobs the network sees)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--sl-steps", o.c.sl_steps, "Supervised updates")->check(at_least(0))->capture_default_str();
+  cmd->add_option("--rl-steps", o.c.rl_steps, "Reinforcement-learning updates")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd->add_option("--actors", o.c.actors, "Parallel actors (threads), gradients averaged")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--seed", o.c.seed, "Seed of the networks' initial values, sampling and exploration")
+      ->capture_default_str();
+  cmd->add_option("--train-traces", o.c.train_traces, "Generated training traces (seeds 1000000 + k)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--val-every", o.c.val_every, "Validate every N RL steps")->check(at_least(1))->capture_default_str();
+  cmd->add_option("--checkpoint-every", o.c.checkpoint_every, "Checkpoint every N RL steps")
+      ->check(at_least(1))
+      ->capture_default_str();
+  cmd->add_option("--batch", o.c.batch, "Mini-batch (split over the actors)")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
+  cmd->add_option("--memory", o.c.memory, "Replay memory per actor (samples)")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  cmd->add_option("--exploration", o.exploration, "Job-aware exploration: code, paper or none")
+      ->check(CLI::IsMember({"code", "paper", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--gamma", o.c.gamma, "Discount over slots (0: each step's target is its slot's reward, as the code)")
+      ->check(CLI::Range(0.0, 0.9999))
+      ->capture_default_str();
+  cmd->add_option("--reward", o.c.reward,
+                  "Step reward: slot (the slot's normalised progress) or job (the acting job's; ablation)")
+      ->check(CLI::IsMember({"slot", "job"}))
+      ->capture_default_str();
+  cmd->add_option("--train-speed-model", o.c.train_speed_model,
+                  "Speed model of the training simulations: table, formula or analytic (OfflineRL: analytic); "
+                  "validation always uses the preset's")
+      ->check(CLI::IsMember({"table", "formula", "analytic"}));
+  cmd->add_flag("--no-replay", o.no_replay, "Ablation: train on the latest slot's steps instead of a replay memory");
+  cmd->add_flag("--resume", o.c.resume, "Continue from the output folder's checkpoint.json");
+  cmd->add_option("--threads", o.threads, "Threads for validation runs (0: all cores)")->check(at_least(0));
+  cmd->callback([&o, &ctx, &argv, cmd] {
+    argv.clear();
+    argv.push_back("dmlkit cluster train dl2");
+    for (const auto* opt : cmd->get_options())
+      if (opt->count() > 0 && !opt->get_lnames().empty()) {
+        std::string v;
+        for (const auto& r : opt->results()) v += (v.empty() ? "" : ",") + r;
+        argv.push_back("--" + opt->get_lnames()[0] + (opt->get_expected_min() > 0 ? " " + v : ""));
+      }
+    ctx.run = [&o, &ctx, &argv] { return run_train_dl2(o, ctx, argv); };
+  });
+}
+
+}  // namespace dmlkit::app

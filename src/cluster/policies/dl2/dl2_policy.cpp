@@ -1,0 +1,173 @@
+// The dl2 policy; see dl2_policy.h.
+#include "cluster/policies/dl2/dl2_policy.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+
+learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value) {
+  learn::MlpShape s;
+  s.inputs = kDl2Rows * window;
+  s.outputs = value ? 1 : 3 * window + 1;
+  if (config == "code") {
+    const int n = kDl2Rows * window * 2 / 3;
+    s.hidden = {n, n};
+    s.affine = true;
+  } else if (config == "paper") {
+    s.hidden = {256, 256};
+    s.affine = false;
+  } else {
+    throw Error("field 'dl2.net': unknown network configuration '" + config + "' (known: code, paper)");
+  }
+  return s;
+}
+
+Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters,
+                     uint64_t seed)
+    : config_(config), net_(net, std::move(parameters)), rng_(Rng(seed).split(0xd12)), slot_(config.shape) {
+  if (net.inputs != config_.shape.state_size() || net.outputs != config_.shape.actions())
+    throw Error("dl2: the network has " + std::to_string(net.inputs) + " inputs and " + std::to_string(net.outputs) +
+                " outputs; a window of " + std::to_string(config_.shape.window) + " needs " +
+                std::to_string(config_.shape.state_size()) + " and " + std::to_string(config_.shape.actions()));
+  state_.resize(config_.shape.state_size());
+  mask_.resize(config_.shape.actions());
+}
+
+void Dl2Policy::set_parameters(const std::vector<float>& parameters) {
+  net_ = learn::MlpForward(net_.shape(), parameters);
+}
+
+double Dl2Policy::slot_reward(std::span<const JobView> jobs) {
+  progress_.clear();
+  if (ran_.empty()) return 0.0;
+  int max_id = 0;
+  for (const Ran& r : ran_) max_id = std::max(max_id, r.id);
+  epochs_now_.assign(max_id + 1, -1.0);
+  for (const JobView& v : jobs)
+    if (v.job->id <= max_id) epochs_now_[v.job->id] = ps_monitor(v)->epochs_done();
+  double reward = 0;
+  for (const Ran& r : ran_) {
+    const double now = epochs_now_[r.id] >= 0 ? epochs_now_[r.id] : r.total_epochs;  // gone = finished
+    const double p = (now - r.epochs_at_start) / r.total_epochs;
+    progress_.emplace_back(r.id, p);
+    reward += p;
+  }
+  return reward;
+}
+
+void Dl2Policy::remember_running(std::span<const JobView> jobs) {
+  ran_.clear();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (slot_.workers(static_cast<int>(i)) < 1 || slot_.ps(static_cast<int>(i)) < 1) continue;
+    const PsJobMonitor* m = ps_monitor(jobs[i]);
+    ran_.push_back({jobs[i].job->id, m->epochs_done(), m->true_total_epochs()});
+  }
+}
+
+void Dl2Policy::finish() {
+  if (actor_ != nullptr) actor_->on_slot(slot_reward({}), had_slot_);
+  had_slot_ = false;
+  ran_.clear();
+}
+
+int Dl2Policy::choose(const std::vector<double>& probs) {
+  if (config_.argmax) return static_cast<int>(std::max_element(probs.begin(), probs.end()) - probs.begin());
+  // Inverse-CDF draw (the authors' cumsum > U test).
+  const double u = rng_.uniform();
+  double acc = 0;
+  int last = 0;
+  for (size_t a = 0; a < probs.size(); ++a) {
+    if (probs[a] <= 0) continue;
+    acc += probs[a];
+    last = static_cast<int>(a);
+    if (acc > u) return last;
+  }
+  return last;
+}
+
+void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
+  if (actor_ != nullptr) actor_->on_slot(slot_reward(jobs), had_slot_);
+  had_slot_ = true;
+  slot_.begin(view, jobs, out, /*initial_bundle=*/true);
+  if (actor_ != nullptr) dl2_explore_begin_slot(explore_, rng_);
+  const int void_action = config_.shape.void_action();
+  for (;;) {
+    slot_.select_window(nullptr);
+    if (!slot_.any_job_action()) break;  // no sample
+    slot_.observe(state_.data());
+    slot_.mask(mask_.data());
+    const std::vector<float>& logits = net_.run(state_.data());
+    logits_.assign(logits.begin(), logits.end());
+    if (!learn::masked_softmax(logits_, mask_, probs_)) break;
+    int action = choose(probs_);
+    if (actor_ != nullptr) action = dl2_explore(config_.explore, slot_, mask_.data(), probs_, action, explore_, rng_);
+    if (action == void_action) {
+      if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, -1);
+      break;
+    }
+    const int job = slot_.window_job(action / 3);
+    if (!slot_.add(job, static_cast<Dl2Task>(action % 3), out)) break;  // did not fit: not stored
+    if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, jobs[job].job->id);
+  }
+  remember_running(jobs);
+}
+
+}  // namespace dmlkit::cluster
+
+// ---- registry entry -------------------------------------------------------------------------
+#include <filesystem>
+
+#include "cluster/policies/factories.h"
+#include "core/data_dir.h"
+#include "learn/model_file.h"
+
+namespace dmlkit::cluster {
+
+std::string dl2_model_path(const std::string& name_or_path) {
+  if (name_or_path.find('/') == std::string::npos && name_or_path.find(".json") == std::string::npos) {
+    const std::string bundled = data_path("models/" + name_or_path + ".json");
+    if (std::filesystem::is_regular_file(bundled)) return bundled;
+    throw Error("dl2.model: no bundled model '" + name_or_path + "' (in " + data_path("models") +
+                "); give a model file's path");
+  }
+  return name_or_path;
+}
+
+Dl2Model load_dl2_model(const std::string& name_or_path) {
+  const std::string path = dl2_model_path(name_or_path);
+  learn::ModelFile f = learn::load_model_file(path);
+  if (f.kind != "dl2") throw Error(path, 0, "kind", "not a DL2 model (kind '" + f.kind + "')");
+  auto it = f.nets.find("policy");
+  if (it == f.nets.end()) throw Error(path, 0, "nets.policy", "missing");
+  Dl2Model m;
+  m.path = path;
+  m.policy = it->second;
+  const int in = m.policy.shape.inputs;
+  if (in % kDl2Rows != 0 || m.policy.shape.outputs != 3 * (in / kDl2Rows) + 1)
+    throw Error(path, 0, "nets.policy", "not a DL2 policy network (inputs 6L, outputs 3L+1)");
+  m.window = in / kDl2Rows;
+  if (auto v = f.nets.find("value"); v != f.nets.end()) m.value = v->second;
+  m.meta = f.meta;
+  return m;
+}
+
+PolicyEntry dl2_entry() {
+  return {"dl2",
+          "DL2 (TPDS'21): a policy network resizes every PS job each slot (trained by SL on a heuristic, then RL)",
+          [](const PolicyOptions& o, const Knobs& k) -> std::unique_ptr<Policy> {
+            const Dl2Model m = load_dl2_model(k.get_string("dl2.model"));
+            Dl2PolicyConfig c;
+            c.shape.window = m.window;
+            c.argmax = k.get_string("dl2.select") == "max";
+            return std::make_unique<Dl2Policy>(c, m.policy.shape, m.policy.parameters, o.seed);
+          },
+          {knob_string("dl2.model", "dl2-96",
+                       "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
+           knob_enum("dl2.select", "sample", {"sample", "max"},
+                     "draw each action from the masked distribution (as the authors' validation) or take the arg-max")},
+          {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};
+}
+
+}  // namespace dmlkit::cluster

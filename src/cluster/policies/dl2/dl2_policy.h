@@ -1,0 +1,105 @@
+// The `dl2` cluster policy (Peng et al., "DL2: A Deep Learning-driven Scheduler for Deep Learning
+// Clusters", IEEE TPDS 2021; the authors' simulator pengyanghua/DL2 rl_env.py): every slot it
+// rebuilds every job's allocation (dl2_slot.h: one bundle per job, then one task per inference of
+// the policy network until VOID or the least-loaded server is full). The network runs on
+// learn/mlp.h (no libtorch at run time); a trained model comes from `dl2.model` (a dmlkit model
+// file, learn/model_file.h) or the preset's bundled model (data/models/).
+// Actions are drawn from the masked distribution (as the authors' validation,
+// SELECT_ACTION_MAX_PROB = False) with the run's seed, or taken as the arg-max (`dl2.select=max`).
+// While training, the same policy object is the actor (Dl2Actor): it applies the job-aware
+// exploration (dl2_explore.h), hands every stored step to the actor, and reports each slot's
+// reward: the normalised progress sum_j (epochs trained in the slot) / E_j (rl_env.py _progress).
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cluster/policies/dl2/dl2_explore.h"
+#include "cluster/policies/dl2/dl2_slot.h"
+#include "cluster/policy.h"
+#include "learn/mlp.h"
+#include "learn/model_file.h"
+
+namespace dmlkit::cluster {
+
+// What training plugs into the policy.
+class Dl2Actor {
+ public:
+  virtual ~Dl2Actor() = default;
+  // At the start of every slot (and once at the end of the episode, from Dl2Policy::finish):
+  // the reward of the slot just ended, if there was one. May change the policy's parameters.
+  virtual void on_slot(double reward, bool had_slot) = 0;
+  // A stored step of this slot: state, mask, the action taken (VOID included; a step whose task
+  // did not fit is not stored) and the id of the job it acted on (-1 for VOID).
+  virtual void on_sample(const float* state, const unsigned char* mask, int action, int job_id) = 0;
+};
+
+struct Dl2PolicyConfig {
+  Dl2Shape shape;
+  bool argmax = false;       // dl2.select=max
+  Dl2ExploreConfig explore;  // used when an actor is attached
+};
+
+class Dl2Policy final : public Policy {
+ public:
+  Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters, uint64_t seed);
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override;
+  bool handles_ps_jobs() const override { return true; }
+
+  void set_parameters(const std::vector<float>& parameters);
+  void attach(Dl2Actor* actor) { actor_ = actor; }
+  // Ends the episode: reports the last slot's reward (every job still counted finished).
+  void finish();
+  const Dl2ExploreState& exploration() const { return explore_; }
+  // The jobs that ran in the slot last reported to the actor, with their normalised progress in it
+  // (the per-job reward of the acting-job ablation, rl_env.py get_job_reward).
+  const std::vector<std::pair<int, double>>& last_progress() const { return progress_; }
+
+ private:
+  double slot_reward(std::span<const JobView> jobs);
+  void remember_running(std::span<const JobView> jobs);
+  int choose(const std::vector<double>& probs);
+
+  Dl2PolicyConfig config_;
+  learn::MlpForward net_;
+  Rng rng_;
+  Dl2Slot slot_;
+  Dl2Actor* actor_ = nullptr;
+  Dl2ExploreState explore_;
+  std::vector<float> state_;
+  std::vector<unsigned char> mask_;
+  std::vector<float> logits_;
+  std::vector<double> probs_;
+  // Jobs that ran in the last slot: id, epochs done at its start, E.
+  struct Ran {
+    int id;
+    double epochs_at_start;
+    double total_epochs;
+  };
+  std::vector<Ran> ran_;
+  std::vector<double> epochs_now_;  // by job id, scratch
+  std::vector<std::pair<int, double>> progress_;
+  bool had_slot_ = false;
+};
+
+// A trained DL2 model (learn/model_file.h, kind "dl2"): the policy network, the value network if
+// saved, the window L it was trained for, and how it was produced (meta).
+struct Dl2Model {
+  std::string path;
+  int window = 20;
+  learn::StoredNet policy, value;
+  std::map<std::string, std::string> meta;
+};
+// A bundled model's name (data/models/NAME.json) or a path.
+std::string dl2_model_path(const std::string& name_or_path);
+// Throws Error naming the file and field on a missing or corrupt model.
+Dl2Model load_dl2_model(const std::string& name_or_path);
+
+// The MLP shape of DL2's networks for a window L: `code` = the public simulator (two hidden layers
+// of floor(6L * 2/3) with the batch-norm affine), `paper` = two hidden layers of 256 without it
+// [A: the paper does not mention batch normalisation]. outputs = 3L + 1 (policy) or 1 (value).
+learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value);
+
+}  // namespace dmlkit::cluster

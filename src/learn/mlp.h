@@ -1,0 +1,66 @@
+// A small fully connected network (multi-layer perceptron) for the schedulers that learn (DL2's
+// policy and value networks; later Harmony's): the shape, the flat parameter vector, its initial
+// values, and a forward pass in plain C++ (float32) used at run time, so a trained policy decides
+// without loading libtorch (learn/torch_plugin.h: the plugin is loaded only to train).
+//
+//   x -> [Linear(h_k) -> ReLU -> (Affine)] for each hidden width h_k -> Linear(outputs)
+//
+// `affine` is the batch-normalisation layer as DL2's public networks run it: tflearn's
+// batch_normalization in its default inference mode (the code never switches tflearn to training
+// mode), which normalises with the moving mean 0 and variance 1 that are never updated, so it is a
+// learned per-unit scale gamma / sqrt(1 + eps) and shift beta (eps = 1e-5, gamma starts at 1, beta
+// at 0). We keep exactly that (a trainable affine per unit), documented in docs/dl2.md.
+// Parameters, in order, for each hidden layer: W [h][in] row-major, b [h], and with `affine` gamma
+// [h], beta [h]; then the output layer's W [outputs][last] and b [outputs]. Initial values as
+// tflearn's fully_connected defaults: W ~ truncated normal (stddev 0.02, redrawn beyond 2 sd), b = 0.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+
+namespace dmlkit::learn {
+
+struct MlpShape {
+  int inputs = 1;
+  std::vector<int> hidden;
+  int outputs = 1;
+  bool affine = false;  // per-unit scale and shift after each hidden ReLU (see above)
+
+  // Throws dmlkit::Error naming the field when a size is not positive.
+  void validate() const;
+  size_t parameter_count() const;
+  // Tensor sizes in parameter order (matrices as {rows, cols}, vectors as {n}).
+  std::vector<std::vector<int>> parameter_sizes() const;
+  bool operator==(const MlpShape&) const = default;
+};
+
+inline constexpr float kAffineEps = 1e-5f;  // tflearn batch_normalization's epsilon
+
+// Initial parameters (see the file comment), drawn from `rng`.
+std::vector<float> mlp_initial_parameters(const MlpShape& shape, Rng& rng);
+
+// The forward pass for one input row; holds its scratch buffers, so repeated calls allocate nothing.
+// Not thread-safe: one per thread.
+class MlpForward {
+ public:
+  MlpForward() = default;
+  MlpForward(const MlpShape& shape, std::vector<float> parameters);
+  const MlpShape& shape() const { return shape_; }
+  const std::vector<float>& parameters() const { return params_; }
+  // Outputs (logits / values) of the input x (shape().inputs values); valid until the next call.
+  const std::vector<float>& run(const float* x);
+
+ private:
+  MlpShape shape_;
+  std::vector<float> params_;
+  std::vector<float> a_, b_, out_;
+};
+
+// softmax(logits) restricted to mask[i] != 0 (others 0), written to probs; returns false if no
+// action is allowed.
+bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
+                    std::vector<double>& probs);
+
+}  // namespace dmlkit::learn

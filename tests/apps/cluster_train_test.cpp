@@ -1,0 +1,122 @@
+// `dmlkit cluster train dl2` on a tiny preset: the files it writes, the SL loss falling, resuming
+// from a checkpoint, determinism for a seed, a trained model used by `cluster compare`, bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_test_util.h"
+#include "core/data_dir.h"
+#include "cluster/workload/experiment.h"
+
+namespace dmlkit::testing {
+namespace {
+
+// 8 PS jobs on DL2's 96-server cluster, short jobs, two evaluation seeds.
+std::string tiny_preset(const TempDir& dir) {
+  return dir.write("dl2-tiny.yaml",
+                   "experiment: dl2-tiny\n"
+                   "description: test preset\n"
+                   "cluster: " +
+                       cluster::default_experiments_dir() +
+                       "/clusters/dl2-96.yaml\n"
+                       "seeds: [1, 2]\n"
+                       "policies: [drf-dl2]\n"
+                       "speed_model: table\n"
+                       "round_s: 1200\n"
+                       "restart_delay_s: 0\n"
+                       "measure_noise: 0\n"
+                       "workload:\n"
+                       "  num_jobs: 8\n"
+                       "  arrivals: google\n"
+                       "  max_arrivals_per_slot: 3\n"
+                       "  slot_s: 1200\n"
+                       "  max_num_epochs: 400\n"
+                       "  demands: dl2\n");
+}
+
+std::vector<std::string> train_args(const std::string& preset, const std::string& out) {
+  return {"cluster", "train",       "dl2", "--experiment",       preset, "--out",     out,  "--sl-steps",
+          "40",      "--rl-steps",  "20",  "--memory",           "256",  "--batch",   "64", "--train-traces",
+          "4",       "--val-every", "10",  "--checkpoint-every", "10",   "--threads", "1"};
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ClusterTrain, WritesModelsCurvesAndResults) {
+  TempDir dir("train");
+  const std::string preset = tiny_preset(dir);
+  const auto r = run_cli(train_args(preset, dir.path("out")));
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f :
+       {"sl.json", "checkpoint.json", "last.json", "results.json", "training.csv", "report.html", ".dmlkit-output"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("out/") + f)) << f;
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  ASSERT_EQ(j["records"].size(), 4u);
+  EXPECT_EQ(j["records"][0]["name"], "drf-dl2");
+  EXPECT_EQ(j["records"][1]["name"], "dl2-sl");
+  for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
+  // The SL loss falls: mean of the last 10 steps below the mean of the first 10.
+  std::istringstream csv(slurp(dir.path("out/training.csv")));
+  std::string line;
+  std::getline(csv, line);
+  std::vector<double> sl;
+  while (std::getline(csv, line))
+    if (line.rfind("sl,", 0) == 0) sl.push_back(std::stod(line.substr(line.find(',', 3) + 1)));
+  ASSERT_EQ(sl.size(), 40u);
+  double first = 0, last = 0;
+  for (int i = 0; i < 10; ++i) {
+    first += sl[i];
+    last += sl[sl.size() - 1 - i];
+  }
+  EXPECT_LT(last, first);
+  // The trained model schedules through the registry like any policy.
+  const auto c = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2,drf-dl2", "--policy-param",
+                          "dl2.model=" + dir.path("out/last.json"), "--out", dir.path("cmp"), "--format", "csv"});
+  EXPECT_EQ(c.status, 0) << c.err;
+}
+
+TEST(ClusterTrain, DeterministicForASeedAndResumable) {
+  TempDir dir("train-det");
+  const std::string preset = tiny_preset(dir);
+  ASSERT_EQ(run_cli(train_args(preset, dir.path("a"))).status, 0);
+  ASSERT_EQ(run_cli(train_args(preset, dir.path("b"))).status, 0);
+  EXPECT_EQ(slurp(dir.path("a/last.json")).substr(slurp(dir.path("a/last.json")).find("\"nets\"")),
+            slurp(dir.path("b/last.json")).substr(slurp(dir.path("b/last.json")).find("\"nets\"")));
+  // Resume to 30 RL steps from the checkpoint at 20.
+  auto args = train_args(preset, dir.path("a"));
+  args[10] = "30";
+  args.push_back("--resume");
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("a/checkpoint.json")));
+  EXPECT_EQ(j["meta"]["step"], "30");
+}
+
+TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
+  TempDir dir("train-bad");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("x"));
+  args.push_back("--teacher");
+  args.push_back("tiresias");
+  EXPECT_EQ(run_cli(args).status, 2);
+  auto resume = train_args(preset, dir.path("none"));
+  resume.push_back("--resume");
+  const auto r = run_cli(resume);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("checkpoint"), std::string::npos) << r.err;
+  const auto m = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
+                          "dl2.model=" + dir.path("missing.json"), "--out", dir.path("m")});
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find("missing.json"), std::string::npos) << m.err;
+}
+
+}  // namespace
+}  // namespace dmlkit::testing

@@ -1,0 +1,253 @@
+// DL2 (policies/dl2/, train/): state and mask encoding on hand-built jobs, actions and the
+// least-loaded rule, the SL recorder's labels, the job-aware exploration rules, model loading
+// errors. Training itself: tests/apps/cluster_train_test.cpp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cluster/model/cluster_spec.h"
+#include "cluster/policies/dl2/dl2_explore.h"
+#include "cluster/policies/dl2/dl2_policy.h"
+#include "cluster/policies/dl2/dl2_slot.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/train/dl2_teacher.h"
+#include "cluster/workload/experiment.h"
+#include "cluster/workload/ps_workload.h"
+#include "core/data_dir.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+namespace {
+
+// A PS job as a scheduler sees it, with the progress the test sets.
+class FakePs final : public JobOracle, public PsJobMonitor {
+ public:
+  FakePs(std::shared_ptr<const PsJobSpec> s, double done) : spec_(std::move(s)), done_(done) {}
+  double remaining_time_s(int) const override { return 1; }
+  double step_time_s(int) const override { return 1; }
+  double remaining_iterations() const override { return 0; }
+  int max_gpus() const override { return 16; }
+  const PsJobSpec& spec() const override { return *spec_; }
+  double epochs_done() const override { return done_; }
+  int losses_observed() const override { return 0; }
+  double observed_loss(int) const override { return 0; }
+  double measure_speed(int, int, double) const override { return 1; }
+  double observed_speed() const override { return 1; }
+  std::span<const double> worker_slowdowns() const override { return {}; }
+  double true_speed(int p, int w) const override { return p > 0 && w > 0 ? 1.0 : 0.0; }
+  double true_total_epochs() const override { return spec_->total_epochs; }
+
+ private:
+  std::shared_ptr<const PsJobSpec> spec_;
+  double done_;
+};
+
+struct Hand {
+  ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  std::vector<Job> jobs;
+  std::vector<std::unique_ptr<FakePs>> mons;
+  std::vector<JobView> views;
+  std::vector<Placement> out;
+  ClusterView view;
+  Hand(int n, double now_s) {
+    for (int i = 0; i < n; ++i) {
+      Job j;
+      j.id = i;
+      j.name = "j" + std::to_string(i);
+      j.kind = WorkKind::ParameterServer;
+      j.arrival_s = 1200.0 * i;
+      fill_ps_job(j, i % 8, 100, 1, 1, PsTrainingMode::Sync, "dl2", 0.0, 0.05, 1);
+      jobs.push_back(j);
+    }
+    for (int i = 0; i < n; ++i) {
+      mons.push_back(std::make_unique<FakePs>(jobs[i].ps, 25.0 * (i % 4)));
+      JobView v;
+      v.job = &jobs[i];
+      v.oracle = mons.back().get();
+      views.push_back(v);
+    }
+    out.resize(n);
+    view.cluster = &cluster;
+    view.now_s = now_s;
+    view.round_s = 1200;
+  }
+};
+
+TEST(Dl2Slot, StateRowsAndInitialBundles) {
+  Hand h(3, 3600);
+  Dl2Shape shape;
+  shape.window = 4;
+  Dl2Slot slot(shape);
+  slot.begin(h.view, h.views, h.out, true);
+  slot.select_window(nullptr);
+  std::vector<float> s(shape.state_size());
+  slot.observe(s.data());
+  const int L = 4;
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ(s[0 * L + c], static_cast<float>(h.jobs[c].ps->type + 1));  // type id 1..8
+    EXPECT_EQ(s[1 * L + c], static_cast<float>(3 - c));                   // slots in the system
+    EXPECT_FLOAT_EQ(s[2 * L + c], 1.0f - 0.25f * (c % 4));                // 1 - progress / E
+    EXPECT_GT(s[3 * L + c], 0.0f);                                        // share of the bundle
+    EXPECT_EQ(s[4 * L + c], 1.0f);                                        // w
+    EXPECT_EQ(s[5 * L + c], 1.0f);                                        // p
+  }
+  for (int r = 0; r < kDl2Rows; ++r) EXPECT_EQ(s[r * L + 3], 0.0f);  // empty column: zeros
+  // Each bundle went to a different (least-loaded, lowest id) server.
+  EXPECT_EQ(h.out[0][0].server, 0);
+  EXPECT_EQ(h.out[1][0].server, 1);
+  EXPECT_EQ(h.out[2][0].server, 2);
+}
+
+TEST(Dl2Slot, MasksEmptyColumnsAndFullRoles) {
+  Hand h(2, 0);
+  Dl2Shape shape;
+  shape.window = 3;
+  shape.max_workers = 2;
+  shape.max_ps = 2;
+  Dl2Slot slot(shape);
+  slot.begin(h.view, h.views, h.out, true);
+  ASSERT_TRUE(slot.add(0, Dl2Task::Worker, h.out));  // job 0: w = 2 = cap
+  slot.select_window(nullptr);
+  std::vector<unsigned char> m(shape.actions());
+  slot.mask(m.data());
+  EXPECT_EQ(m[0], 0);  // worker of job 0: full
+  EXPECT_EQ(m[1], 1);  // PS of job 0
+  EXPECT_EQ(m[2], 0);  // bundle: one role full
+  EXPECT_EQ(m[3] + m[4] + m[5], 3);
+  EXPECT_EQ(m[6] + m[7] + m[8], 0);  // empty column
+  EXPECT_EQ(m[9], 1);                // VOID
+  // A job with both roles full leaves the window.
+  ASSERT_TRUE(slot.add(0, Dl2Task::Ps, h.out));
+  slot.select_window(nullptr);
+  EXPECT_EQ(slot.window_job(0), 1);
+  EXPECT_EQ(slot.column_of(0), -1);
+}
+
+TEST(Dl2Slot, ShuffledWindowKeepsTheSameJobs) {
+  Hand h(3, 0);
+  Dl2Slot slot(Dl2Shape{});
+  slot.begin(h.view, h.views, h.out, false);
+  Rng rng(4);
+  slot.select_window(&rng);
+  int seen = 0;
+  for (int c = 0; c < 20; ++c) seen += slot.window_job(c) >= 0;
+  EXPECT_EQ(seen, 3);
+  for (int j = 0; j < 3; ++j) EXPECT_GE(slot.column_of(j), 0);
+}
+
+TEST(Dl2Slot, TaskThatDoesNotFitOnTheLeastLoadedServerEndsTheSlot) {
+  Hand h(1, 0);
+  h.cluster = ClusterSpec::parse("1x2");  // one server, 2 GPUs
+  h.view.cluster = &h.cluster;
+  Dl2Slot slot(Dl2Shape{});
+  slot.begin(h.view, h.views, h.out, false);
+  int added = 0;
+  while (slot.add(0, Dl2Task::Worker, h.out)) ++added;
+  EXPECT_GT(added, 0);
+  EXPECT_LT(added, 16);
+  EXPECT_EQ(slot.workers(0), added);
+}
+
+TEST(Dl2Explore, CodeRulesFireOnTheirTriggers) {
+  Hand h(2, 0);
+  Dl2Slot slot(Dl2Shape{});
+  slot.begin(h.view, h.views, h.out, false);  // both jobs have w = p = 0
+  slot.select_window(nullptr);
+  std::vector<unsigned char> m(slot.shape().actions());
+  slot.mask(m.data());
+  std::vector<double> probs(m.size(), 1.0 / m.size());
+  Dl2ExploreConfig cfg;
+  Dl2ExploreState st;
+  Rng rng(1);
+  // Rule 2b: job 0 has no worker: the override takes worker (or bundle, then worker) of column 0.
+  const int a = dl2_explore(cfg, slot, m.data(), probs, slot.shape().void_action(), st, rng);
+  EXPECT_EQ(a / 3, 0);
+  EXPECT_NE(a % 3, 2);  // the worker rule runs after the bundle rule and wins
+  // Rule 2d (w >= p / 2): with w = 1, p = 1 the override is PS (99%) or bundle, half the time.
+  slot.count(0, Dl2Task::Bundle);
+  slot.count(1, Dl2Task::Bundle);
+  slot.select_window(nullptr);
+  slot.mask(m.data());
+  int ps = 0, kept = 0;
+  for (int k = 0; k < 400; ++k) {
+    const int b = dl2_explore(cfg, slot, m.data(), probs, slot.shape().void_action(), st, rng);
+    if (b == slot.shape().void_action())
+      ++kept;
+    else if (b % 3 == 1)
+      ++ps;
+  }
+  EXPECT_GT(ps, 100);
+  EXPECT_GT(kept, 50);
+  // No exploration: the sampled action stands.
+  cfg.mode = Dl2Exploration::None;
+  EXPECT_EQ(dl2_explore(cfg, slot, m.data(), probs, 4, st, rng), 4);
+}
+
+TEST(Dl2Explore, PaperRulesAddTheScarceTask) {
+  Hand h(1, 0);
+  Dl2Slot slot(Dl2Shape{});
+  slot.begin(h.view, h.views, h.out, false);
+  slot.count(0, Dl2Task::Worker);  // w = 1, p = 0
+  slot.select_window(nullptr);
+  std::vector<unsigned char> m(slot.shape().actions());
+  slot.mask(m.data());
+  std::vector<double> probs(m.size(), 1.0 / m.size());
+  Dl2ExploreConfig cfg;
+  cfg.mode = Dl2Exploration::Paper;
+  cfg.paper_epsilon = 1.0;
+  Dl2ExploreState st;
+  Rng rng(1);
+  EXPECT_EQ(dl2_explore(cfg, slot, m.data(), probs, 0, st, rng), 1);  // add a PS
+}
+
+TEST(Dl2Recorder, DrfBundleIsTwoLabelsWorkerThenPs) {
+  PsWorkloadSpec s;
+  s.num_jobs = 3;
+  s.arrivals = "window";
+  s.window_slots = 1;
+  s.slot_s = 1200;
+  s.max_num_epochs = 200;
+  s.demands = "dl2";
+  const Workload w = ps_workload(s, 3, default_data_dir());
+  const ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  std::vector<Dl2SlSample> got;
+  Dl2Recorder rec(make_policy("drf-dl2", {}), Dl2Shape{}, 1, /*shuffle=*/false,
+                  [&](const Dl2SlSample& x) { got.push_back(x); });
+  SimConfig config;
+  config.round_s = 1200;
+  config.schedule_on_events = false;
+  simulate(cluster, w, "drf-dl2", rec, config);
+  ASSERT_GE(got.size(), 4u);
+  const int L = 20;
+  EXPECT_EQ(got[0].label % 3, 0);  // add worker
+  EXPECT_EQ(got[1].label % 3, 1);  // then add PS
+  EXPECT_EQ(got[0].label / 3, got[1].label / 3);
+  const int c = got[0].label / 3;
+  EXPECT_EQ(got[0].state[4 * L + c], 0.0f);  // before: no worker
+  EXPECT_EQ(got[1].state[4 * L + c], 1.0f);  // the PS label sees the worker added
+  EXPECT_EQ(got[1].state[5 * L + c], 0.0f);
+  for (const auto& x : got) EXPECT_NE(x.label % 3, 2);  // DRF never records a bundle label
+}
+
+TEST(Dl2Model, MissingOrWrongModelIsAnError) {
+  PolicyOptions o;
+  o.params["dl2.model"] = "/nonexistent/model.json";
+  EXPECT_THROW(make_policy("dl2", o), Error);
+  o.params["dl2.model"] = "no-such-bundled-model";
+  EXPECT_THROW(make_policy("dl2", o), Error);
+  const std::string path = (std::filesystem::temp_directory_path() / "dmlkit-dl2-bad.json").string();
+  std::ofstream(path) << "{\"format\":\"dmlkit-model\",\"version\":1,\"kind\":\"harmony\",\"meta\":{},\"nets\":{}}";
+  o.params["dl2.model"] = path;
+  try {
+    make_policy("dl2", o);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.field(), "kind");
+  }
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace dmlkit::cluster

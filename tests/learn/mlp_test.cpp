@@ -1,0 +1,207 @@
+// learn/mlp.h (forward pass, shapes), learn/model_file.h (round trip, corrupt files),
+// learn/prioritized_replay.h (sum tree, stratified sampling, weights) and the libtorch MLP trainer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/error.h"
+#include "learn/mlp.h"
+#include "learn/mlp_trainer.h"
+#include "learn/model_file.h"
+#include "learn/prioritized_replay.h"
+
+namespace dmlkit::learn {
+namespace {
+
+TEST(Mlp, ForwardMatchesHandComputation) {
+  MlpShape s;
+  s.inputs = 2;
+  s.hidden = {2};
+  s.outputs = 1;
+  s.affine = true;
+  // W1 = [[1, -1], [2, 0.5]], b1 = [0, -1], gamma = [2, 1], beta = [0.5, 0], W2 = [[1, 3]], b2 = [0.25]
+  std::vector<float> p = {1, -1, 2, 0.5f, 0, -1, 2, 1, 0.5f, 0, 1, 3, 0.25f};
+  ASSERT_EQ(p.size(), s.parameter_count());
+  MlpForward f(s, p);
+  const float x[2] = {1.0f, 2.0f};
+  // h = relu([1-2, 2+1-1]) = [0, 2]; affine: [2*0/sd + 0.5, 1*2/sd + 0]; out = h1 + 3 h2 + 0.25
+  const float sd = std::sqrt(1.0f + kAffineEps);
+  const float want = 0.5f + 3.0f * (2.0f / sd) + 0.25f;
+  EXPECT_NEAR(f.run(x)[0], want, 1e-5);
+}
+
+TEST(Mlp, InitialParametersAreSmallTruncatedNormalsAndZeroBiases) {
+  MlpShape s{10, {8}, 3, true};
+  Rng rng(1);
+  const auto p = mlp_initial_parameters(s, rng);
+  ASSERT_EQ(p.size(), s.parameter_count());
+  for (size_t i = 0; i < 80; ++i) EXPECT_LE(std::abs(p[i]), 0.04f + 1e-7f);
+  for (size_t i = 80; i < 88; ++i) EXPECT_EQ(p[i], 0.0f);   // b1
+  for (size_t i = 88; i < 96; ++i) EXPECT_EQ(p[i], 1.0f);   // gamma
+  for (size_t i = 96; i < 104; ++i) EXPECT_EQ(p[i], 0.0f);  // beta
+}
+
+TEST(Mlp, MaskedSoftmaxIgnoresMaskedActions) {
+  std::vector<float> logits = {1, 100, 1, 0};
+  std::vector<unsigned char> mask = {1, 0, 1, 0};
+  std::vector<double> probs;
+  ASSERT_TRUE(masked_softmax(logits, mask, probs));
+  EXPECT_DOUBLE_EQ(probs[1], 0.0);
+  EXPECT_DOUBLE_EQ(probs[3], 0.0);
+  EXPECT_NEAR(probs[0], 0.5, 1e-12);
+  mask = {0, 0, 0, 0};
+  EXPECT_FALSE(masked_softmax(logits, mask, probs));
+}
+
+std::string tmp(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("dmlkit-mlp-test-" + name)).string();
+}
+
+TEST(ModelFile, RoundTripIsExact) {
+  ModelFile m;
+  m.kind = "dl2";
+  m.meta["command"] = "dmlkit cluster train dl2";
+  MlpShape s{6, {4}, 3, false};
+  Rng rng(3);
+  m.nets["policy"] = {s, mlp_initial_parameters(s, rng)};
+  m.extra["adam"] = {1.5f, -2.25f, 3.0f};
+  const std::string path = tmp("rt.json");
+  save_model_file(path, m);
+  const ModelFile r = load_model_file(path);
+  EXPECT_EQ(r.kind, "dl2");
+  EXPECT_EQ(r.meta.at("command"), "dmlkit cluster train dl2");
+  EXPECT_EQ(r.nets.at("policy").shape, s);
+  EXPECT_EQ(r.nets.at("policy").parameters, m.nets["policy"].parameters);
+  EXPECT_EQ(r.extra.at("adam"), m.extra["adam"]);
+  std::filesystem::remove(path);
+}
+
+TEST(ModelFile, MissingOrCorruptFilesAreErrorsNamingTheFile) {
+  EXPECT_THROW(load_model_file(tmp("missing.json")), Error);
+  const std::string path = tmp("bad.json");
+  for (const std::string text :
+       {"{not json", "{\"format\":\"other\"}",
+        "{\"format\":\"dmlkit-model\",\"version\":1,\"kind\":\"dl2\",\"meta\":{},\"nets\":{\"policy\":{\"inputs\":2,"
+        "\"hidden\":[],\"outputs\":1,\"affine\":false,\"parameters\":\"AAAA\"}}}",
+        "{\"format\":\"dmlkit-model\",\"version\":1,\"kind\":\"dl2\",\"meta\":{},\"nets\":{\"policy\":{\"inputs\":1,"
+        "\"hidden\":[],\"outputs\":1,\"affine\":false,\"parameters\":\"!!!!\"}}}"}) {
+    std::ofstream(path) << text;
+    try {
+      load_model_file(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.file(), path);
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(PrioritizedReplay, SamplesInProportionToPriority) {
+  PrioritizedReplayConfig c;
+  c.capacity = 4;
+  PrioritizedReplay r(c);
+  for (double p : {1.0, 2.0, 3.0, 4.0}) r.add(p);
+  ASSERT_TRUE(r.full());
+  EXPECT_DOUBLE_EQ(r.total(), 10.0);
+  Rng rng(5);
+  std::map<size_t, int> count;
+  PrioritizedReplay::Batch b;
+  for (int k = 0; k < 2000; ++k) {
+    r.sample(10, rng, b);
+    for (size_t s : b.slots) ++count[s];
+  }
+  for (size_t s = 0; s < 4; ++s) EXPECT_NEAR(count[s] / 20000.0, (s + 1) / 10.0, 0.01) << s;
+}
+
+TEST(PrioritizedReplay, ImportanceWeightsAndPriorityUpdates) {
+  PrioritizedReplayConfig c;
+  c.capacity = 2;
+  PrioritizedReplay r(c);
+  r.add(1.0);
+  r.add(4.0);
+  Rng rng(1);
+  PrioritizedReplay::Batch b;
+  r.sample(2, rng, b);  // beta = 0.1 + 1e-4
+  for (size_t k = 0; k < 2; ++k) {
+    const double p = r.priority(b.slots[k]);
+    EXPECT_NEAR(b.weights[k], std::pow(p / 1.0, -r.beta()), 1e-12);  // (P(i)/P_min)^-beta
+  }
+  r.update({0, 1}, {10.0, 0.0});
+  EXPECT_NEAR(r.priority(0), std::pow(4.0, 0.9), 1e-12);   // clipped at 4
+  EXPECT_NEAR(r.priority(1), std::pow(0.01, 0.9), 1e-12);  // |err| + 0.01
+}
+
+TEST(PrioritizedReplay, NewSamplePriorityIsRewardAboveTheMeanAtLeastOne) {
+  PrioritizedReplay r;
+  EXPECT_DOUBLE_EQ(r.reward_priority(1.0), 1.0);  // mean 1
+  EXPECT_DOUBLE_EQ(r.reward_priority(5.0), 2.0);  // mean 3
+  EXPECT_DOUBLE_EQ(r.reward_priority(0.0), 1.0);
+}
+
+TEST(MlpTrainer, CrossEntropyTrainingLearnsASeparableRuleAndMatchesTheForwardPass) {
+  MlpShape s{2, {16}, 2, true};
+  Rng rng(7);
+  auto net = make_mlp_trainer(s, mlp_initial_parameters(s, rng), 0.01);
+  std::vector<float> x;
+  std::vector<int> y;
+  for (int i = 0; i < 64; ++i) {
+    const float a = static_cast<float>(rng.uniform(-1, 1)), b = static_cast<float>(rng.uniform(-1, 1));
+    x.push_back(a);
+    x.push_back(b);
+    y.push_back(a > b ? 1 : 0);
+  }
+  double first = 0, last = 0;
+  int correct = 0;
+  for (int step = 0; step < 300; ++step) {
+    const LossStats st = net->add_cross_entropy_gradient(x.data(), 64, y.data());
+    net->step(1);
+    if (step == 0) first = st.loss;
+    last = st.loss;
+    correct = st.correct;
+  }
+  EXPECT_LT(last, 0.5 * first);
+  EXPECT_GE(correct, 58);
+  // The run-time forward pass gives the trained network's decisions.
+  MlpForward f(s, net->parameters());
+  int agree = 0;
+  for (int i = 0; i < 64; ++i) {
+    const auto& o = f.run(x.data() + 2 * i);
+    agree += (o[1] > o[0] ? 1 : 0) == y[i];
+  }
+  EXPECT_GE(agree, 58);
+  // Adam state round trip.
+  auto again = make_mlp_trainer(s, net->parameters(), 0.01);
+  again->set_optimizer_state(net->optimizer_state());
+  EXPECT_EQ(again->optimizer_state(), net->optimizer_state());
+}
+
+TEST(MlpTrainer, PolicyGradientRaisesTheProbabilityOfRewardedActionsWithinTheMask) {
+  MlpShape s{1, {8}, 3, false};
+  Rng rng(2);
+  auto net = make_mlp_trainer(s, mlp_initial_parameters(s, rng), 0.05);
+  std::vector<float> x(16, 1.0f);
+  std::vector<unsigned char> mask;
+  std::vector<int> a;
+  std::vector<float> adv;
+  for (int i = 0; i < 16; ++i) {
+    mask.insert(mask.end(), {1, 1, 0});
+    a.push_back(i % 2);
+    adv.push_back(i % 2 == 0 ? 1.0f : -1.0f);  // action 0 good, 1 bad
+  }
+  for (int step = 0; step < 50; ++step) {
+    net->add_policy_gradient(x.data(), 16, mask.data(), a.data(), adv.data(), 0.0);
+    net->step(1);
+  }
+  MlpForward f(s, net->parameters());
+  const auto& o = f.run(x.data());
+  std::vector<float> logits(o.begin(), o.end());
+  std::vector<double> p;
+  masked_softmax(logits, {1, 1, 0}, p);
+  EXPECT_GT(p[0], 0.9);
+}
+
+}  // namespace
+}  // namespace dmlkit::learn
