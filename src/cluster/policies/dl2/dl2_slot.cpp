@@ -14,6 +14,7 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
                     bool initial_bundle) {
   if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
   pool_->reset();
+  load_.assign(pool_->num_servers(), 0.0);
   jobs_ = jobs;
   const size_t n = jobs.size();
   w_.assign(n, 0);
@@ -38,8 +39,8 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
 int Dl2Slot::least_loaded() const {
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
-  for (int s = 0; s < pool_->num_servers(); ++s) {
-    const double l = pool_->load(s);
+  for (int s = 0; s < static_cast<int>(load_.size()); ++s) {
+    const double l = load_[s];
     if (l < best_load) {
       best_load = l;
       best = s;
@@ -67,6 +68,7 @@ bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
   if (!pool_->fits(s, spec.worker, nw, spec.ps, np)) return false;
   pool_->add(s, spec.worker, nw);
   pool_->add(s, spec.ps, np);
+  load_[s] = pool_->load(s);
   add_tasks(out[job], spec, s, nw, np);
   count(job, task);
   return true;

@@ -93,6 +93,7 @@ class Dl2Slot {
   std::vector<float> type_, stay_, remaining_;
   std::vector<int> window_, order_;
   std::vector<int> perm_;
+  std::vector<double> load_;  // pool_->load(s), kept as tasks are added (the scan reads only this)
 };
 
 }  // namespace dmlkit::cluster
