@@ -27,9 +27,12 @@
 // Knobs (shared by the five): dl2.placement=fitting takes the least-loaded server where the
 // bundle fits instead (dmlkit's earlier reading); dl2.restart_cost=1 charges the simulator's
 // restart delay when a slot's rebuild moves a job.
-// Assumption [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
+// Assumptions [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
 // file gives 8 CPU "slots" and 2 GPUs of 4 GPU slots each), which keeps every ranking identical;
-// ties DL2 leaves to Python's object comparison go to the earlier arrival.
+// ties DL2 leaves to Python's object comparison go to the earlier arrival; on a heterogeneous
+// cluster the least-loaded server is taken among those that could hold the task when empty (a
+// CPU-only server is never the target of a GPU worker; DL2's servers are all alike, where this
+// is DL2's rule, and without it a job could starve forever).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -81,10 +84,11 @@ class Dl2Base : public Policy {
       if (ps_monitor(v) == nullptr)
         throw Error("the DL2 baselines schedule parameter-server jobs only ('" + v.job->name + "' is not one)");
   }
-  // The server a task (or bundle) of demand a (+ b) goes to: the least-loaded one, or with
-  // dl2.placement=fitting the least-loaded one where it fits; -1 if it does not fit there.
+  // The server a task (or bundle) of demand a (+ b) goes to: the least-loaded one that could hold
+  // it when empty, or with dl2.placement=fitting the least-loaded one where it fits now; -1 if it
+  // does not fit there.
   int target(const TaskDemand& a, const TaskDemand& b = {}, int nb = 0) const {
-    const int s = opt_.fitting ? pool_->least_loaded_fitting(a, 1, b, nb) : pool_->least_loaded();
+    const int s = opt_.fitting ? pool_->least_loaded_fitting(a, 1, b, nb) : pool_->least_loaded(a, 1, b, nb);
     return s >= 0 && pool_->fits(s, a, 1, b, nb) ? s : -1;
   }
   bool bundle(const PsJobSpec& job, size_t i, Placement& out, int server = -1) {

@@ -79,10 +79,17 @@ double PsPool::load(int server) const {
   return l;
 }
 
-int PsPool::least_loaded() const {
+int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  double da[kResources], db[kResources];
+  demand_vector(a, da);
+  demand_vector(b, db);
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
   for (int s = 0; s < num_servers(); ++s) {
+    bool capable = true;
+    for (int r = 0; r < kResources; ++r)
+      if (na * da[r] + nb * db[r] > cap(s, r) + kSlack) capable = false;
+    if (!capable) continue;
     const double l = load(s);
     if (l < best_load) {
       best_load = l;
