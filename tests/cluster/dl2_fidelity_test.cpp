@@ -128,6 +128,27 @@ TEST(Dl2Fidelity, ArrivalAtASlotBoundaryIsScheduledInThatSlot) {
   }
 }
 
+// tetris-dl2 scores rem = size x (1 - progress/E): the fresh job wins over a half-done one
+// (DL2's sign, the opposite of SRTF). One DL2 server; job 0 (1.5 slots of work) runs alone in
+// slot 0; job 1 (0.5 slots) arrives at slot 1 and takes the server: it ends at 1.5 slots, job 0
+// resumes in slot 2 and ends at 2.5. fifo-dl2 keeps job 0: it ends at 1.5, job 1 at 2.5.
+TEST(Dl2Fidelity, TetrisFavoursTheJobWithMoreRemainingWork) {
+  const double e22 = epochs_per_slot("resnext-110", 2, 2);
+  Workload w = jobs({{"resnext-110", 1.5 * e22}, {"resnext-110", 0.5 * e22}});
+  w.jobs[1].arrival_s = kSlotS;
+  auto finish = [&](const char* name) {
+    auto p = make_policy(name, {});
+    const SimResult r = simulate(dl2_servers(1), w, name, *p, slotted());
+    return std::make_pair(r.jobs[0].finish_s, r.jobs[1].finish_s);
+  };
+  const auto tetris = finish("tetris-dl2");
+  EXPECT_NEAR(tetris.first, 2.5 * kSlotS, 1e-6);
+  EXPECT_NEAR(tetris.second, 1.5 * kSlotS, 1e-6);
+  const auto fifo = finish("fifo-dl2");
+  EXPECT_NEAR(fifo.first, 1.5 * kSlotS, 1e-6);
+  EXPECT_NEAR(fifo.second, 2.5 * kSlotS, 1e-6);
+}
+
 // Two DL2 servers, a CPU-only dssm job (bundle: 4 CPU slots) and a GPU resnet-50 job (4 CPU
 // slots + 1 GPU). drf-dl2: dssm -> s0; resnet -> s1 (least loaded); dssm -> s0 (loads 0.5 < 1);
 // resnet: both servers at load 1, DL2 takes the lowest id, s0, whose CPUs are full: the slot
