@@ -252,8 +252,10 @@ class OptimusDl2 final : public Dl2Base {
     const double epoch_size = m.spec().job_type().epoch_size;
     auto t = [&](int p, int w) { return r / (m.true_speed(p, w) * slot_s_ / epoch_size); };
     const double t0 = t(ps_[i], wk_[i]);
-    const double g_w = t0 - t(ps_[i], wk_[i] + 1);
-    const double g_p = t0 - t(ps_[i] + 1, wk_[i]);
+    // inf - inf (zero speed here and there) is no gain [A]: NaN would break the heap's order.
+    auto no_nan = [](double g) { return std::isnan(g) ? -kInf : g; };
+    const double g_w = no_nan(t0 - t(ps_[i], wk_[i] + 1));
+    const double g_p = no_nan(t0 - t(ps_[i] + 1, wk_[i]));
     return g_p >= g_w ? Entry{g_p, i, true} : Entry{g_w, i, false};
   }
 };
