@@ -115,6 +115,10 @@ class Policy {
   // Whether the policy can schedule parameter-server jobs (WorkKind::ParameterServer); the
   // simulator refuses a PS workload with a policy that cannot.
   virtual bool handles_ps_jobs() const { return false; }
+  // Whether the simulator charges its restart delay (SimConfig::restart_delay_s) when this policy
+  // changes a job's placement. false: the policy's re-allocations take effect in place at no cost,
+  // as in the DL2 authors' simulator, which rebuilds every allocation every slot (docs/dl2.md).
+  virtual bool charges_restarts() const { return true; }
 };
 
 // Builds a policy from the run's options and its declared knobs (read them in the constructor:

@@ -344,7 +344,8 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
     s.account.started();
     const bool first = s.first_start_s < 0;
     if (first) s.first_start_s = now_s;
-    s.restart_left_s = (first && !config_.charge_first_start) ? 0.0 : config_.restart_delay_s;
+    const bool free = !policy_.charges_restarts() || (first && !config_.charge_first_start);
+    s.restart_left_s = free ? 0.0 : config_.restart_delay_s;
   } else {
     s.restart_left_s = 0;
     if (was_running) s.account.stopped(now_s);

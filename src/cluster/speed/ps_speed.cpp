@@ -4,7 +4,9 @@
 // points x_i = (p_i, w_i): solve Phi lambda = y with Phi_ik = |x_i - x_k| (no polynomial term, no
 // smoothing, as scipy's Rbf(function='linear') used by DL2), then speed(x) = sum_i lambda_i |x - x_i|,
 // clamped at 0 [A]. Dropped before the fit [A]: the 9 zero points (failed runs) and vgg-16 at
-// (p=1, w=11) (0.48 samples/s, failed workers). Async jobs have no measurements: the table model
+// (p=1, w=11) (0.48 samples/s, failed workers); "table-dl2" keeps them, as the DL2 authors'
+// speed.py (fit) does, which changes vgg-16 and inception-bn near those points (vgg-16 with 16 PSs
+// and 16 workers: 12.9 instead of 12.0 samples/s). Async jobs have no measurements: the table model
 // answers them with the formula model [A]. comm_scale rescales a table value by the ratio of the
 // formula model's step times with and without it [A].
 #include "cluster/speed/ps_speed.h"
@@ -44,7 +46,7 @@ double formula_samples_per_s(const PsJobSpec& job, int p, int w, double comm_sca
   return step_s > 0 ? t.global_batch / step_s : 0.0;
 }
 
-TableSpeedModel::TableSpeedModel(const std::string& csv_path) {
+TableSpeedModel::TableSpeedModel(const std::string& csv_path, bool keep_failed) : keep_failed_(keep_failed) {
   const CsvTable t = CsvTable::read(csv_path);
   const int c_model = t.column("model"), c_mode = t.column("sync_mode"), c_batch = t.column("global_batch");
   const int c_p = t.column("num_ps"), c_w = t.column("num_workers"), c_y = t.column("total_samples_per_s");
@@ -65,7 +67,7 @@ TableSpeedModel::TableSpeedModel(const std::string& csv_path) {
     if (w < 1) t.fail(r, c_w, "must be at least 1");
     const double y = t.num(r, c_y);
     if (y < 0) t.fail(r, c_y, "negative speed");
-    if (failed_point(model, p, w, y)) {
+    if (!keep_failed_ && failed_point(model, p, w, y)) {
       ++dropped_;
       continue;
     }
@@ -164,10 +166,11 @@ double AnalyticSpeedModel::samples_per_s(const PsJobSpec& job, int p, int w, con
 }
 
 std::shared_ptr<const PsSpeedModel> make_ps_speed_model(const std::string& name, const std::string& data_dir) {
-  if (name == "table") return std::make_shared<TableSpeedModel>(data_dir + "/dl2-measurements/ps_worker_speed.csv");
+  if (name == "table" || name == "table-dl2")
+    return std::make_shared<TableSpeedModel>(data_dir + "/dl2-measurements/ps_worker_speed.csv", name == "table-dl2");
   if (name == "formula") return std::make_shared<FormulaSpeedModel>();
   if (name == "analytic") return std::make_shared<AnalyticSpeedModel>();
-  throw Error("unknown PS speed model '" + name + "' (known: table, formula, analytic)");
+  throw Error("unknown PS speed model '" + name + "' (known: table, table-dl2, formula, analytic)");
 }
 
 }  // namespace dmlkit::cluster

@@ -2,6 +2,8 @@
 // interchangeable models behind one interface:
 //   table    (a) the 804 measured MXNet points (DL2's config_speed.txt) interpolated per model by a
 //                radial basis function with linear kernel, as DL2 does, the 10 failed points dropped;
+//   table-dl2    the same with every point kept, failed ones included, as the DL2 authors' speed.py
+//                fits it (their simulator's ground truth; docs/dl2.md);
 //   formula  (b) Optimus' synchronous speed model with the coefficients fitted to those points;
 //   analytic (c) DL2's placement-aware analytic model (per-worker step time from compute, model
 //                size and intra/inter-server bandwidth).
@@ -37,9 +39,10 @@ double formula_samples_per_s(const PsJobSpec& job, int p, int w, double comm_sca
 class TableSpeedModel final : public PsSpeedModel {
  public:
   // Reads the measurement CSV (model,sync_mode,global_batch,num_ps,num_workers,total_samples_per_s);
-  // throws Error naming file/line/column on a missing column or bad value.
-  explicit TableSpeedModel(const std::string& csv_path);
-  const char* name() const override { return "table"; }
+  // throws Error naming file/line/column on a missing column or bad value. keep_failed: fit every
+  // point, the failed runs included (DL2's speed.py; "table-dl2"), instead of dropping them.
+  explicit TableSpeedModel(const std::string& csv_path, bool keep_failed = false);
+  const char* name() const override { return keep_failed_ ? "table-dl2" : "table"; }
   double samples_per_s(const PsJobSpec& job, int p, int w, const Placement* placement,
                        double comm_scale = 1.0) const override;
   // Interpolated value for a type at real (p, w) (no clamping, no caching).
@@ -55,6 +58,7 @@ class TableSpeedModel final : public PsSpeedModel {
   static constexpr int kGrid = 64;
   std::vector<Rbf> models_;  // by type index
   int dropped_ = 0;
+  bool keep_failed_ = false;
 };
 
 class FormulaSpeedModel final : public PsSpeedModel {
@@ -74,8 +78,8 @@ class AnalyticSpeedModel final : public PsSpeedModel {
   bool placement_aware() const override { return true; }
 };
 
-// "table" (needs data_dir/dl2-measurements/ps_worker_speed.csv), "formula" or "analytic";
-// throws Error for another name.
+// "table" or "table-dl2" (need data_dir/dl2-measurements/ps_worker_speed.csv), "formula" or
+// "analytic"; throws Error for another name.
 std::shared_ptr<const PsSpeedModel> make_ps_speed_model(const std::string& name, const std::string& data_dir);
 
 }  // namespace dmlkit::cluster

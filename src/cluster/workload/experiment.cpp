@@ -109,8 +109,9 @@ Experiment parse(const std::string& path) {
       e.policy_params[text(path, kv.first, "policy_params")] = text(path, kv.second, kv.first.Scalar());
   }
   if (root["speed_model"]) e.speed_model = text(path, root["speed_model"], "speed_model");
-  if (e.speed_model != "table" && e.speed_model != "formula" && e.speed_model != "analytic")
-    throw Error(path, line_of(root["speed_model"]), "speed_model", "expected table, formula or analytic");
+  if (e.speed_model != "table" && e.speed_model != "table-dl2" && e.speed_model != "formula" &&
+      e.speed_model != "analytic")
+    throw Error(path, line_of(root["speed_model"]), "speed_model", "expected table, table-dl2, formula or analytic");
   if (root["speed_table"]) {
     e.speed_table = text(path, root["speed_table"], "speed_table");
     const fs::path p(e.speed_table);
@@ -181,8 +182,9 @@ SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir
   config.schedule_on_events = false;  // time-slotted: freed resources wait for the next slot
   config.data_dir = data_dir;
   config.max_time_s = e.max_time_s;
-  config.ps_speed = (e.speed_model == "table" && !e.speed_table.empty())
-                        ? std::make_shared<TableSpeedModel>(e.speed_table)
+  const bool table = e.speed_model == "table" || e.speed_model == "table-dl2";
+  config.ps_speed = (table && !e.speed_table.empty())
+                        ? std::make_shared<TableSpeedModel>(e.speed_table, e.speed_model == "table-dl2")
                         : make_ps_speed_model(e.speed_model, data_dir);
   config.ps_measure_noise = e.measure_noise;
   config.ps_straggler_prob = e.straggler_prob;

@@ -23,7 +23,7 @@ struct Experiment {
   std::vector<uint64_t> seeds = {1};
   std::vector<std::string> policies;
   std::map<std::string, std::string> policy_params;
-  std::string speed_model = "table";  // table | formula | analytic
+  std::string speed_model = "table";  // table | table-dl2 | formula | analytic
   std::string speed_table;            // table model: CSV path ("" = the bundled measurements)
   double round_s = 600;
   double restart_delay_s = 30;

@@ -161,12 +161,15 @@ PolicyEntry dl2_entry() {
             Dl2PolicyConfig c;
             c.shape.window = m.window;
             c.argmax = k.get_string("dl2.select") == "max";
+            c.restart_cost = k.get_bool("dl2.restart_cost");
             return std::make_unique<Dl2Policy>(c, m.policy.shape, m.policy.parameters, o.seed);
           },
           {knob_string("dl2.model", "dl2-96",
                        "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
            knob_enum("dl2.select", "sample", {"sample", "max"},
-                     "draw each action from the masked distribution (as the authors' validation) or take the arg-max")},
+                     "draw each action from the masked distribution (as the authors' validation) or take the arg-max"),
+           knob_bool("dl2.restart_cost", false,
+                     "charge the simulator's restart delay when a slot's rebuild moves a job (DL2: free)")},
           {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};
 }
 

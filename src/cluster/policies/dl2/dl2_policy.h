@@ -47,6 +47,8 @@ class Dl2Policy final : public Policy {
   Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters, uint64_t seed);
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override;
   bool handles_ps_jobs() const override { return true; }
+  // Re-allocations are free (the DL2 simulator's Job.step), unless dl2.restart_cost.
+  bool charges_restarts() const override { return config_.restart_cost; }
 
   void set_parameters(const std::vector<float>& parameters);
   void attach(Dl2Actor* actor) { actor_ = actor; }

@@ -36,15 +36,20 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
   for (size_t i = 0; i < n; ++i) add(static_cast<int>(i), Dl2Task::Bundle, out);
 }
 
-int Dl2Slot::least_loaded() const {
+int Dl2Slot::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  double d[kResources], e[kResources];
+  demand_vector(a, d);
+  demand_vector(b, e);
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
   for (int s = 0; s < static_cast<int>(load_.size()); ++s) {
     const double l = load_[s];
-    if (l < best_load) {
-      best_load = l;
-      best = s;
-    }
+    if (!(l < best_load)) continue;
+    bool capable = true;  // could the empty server hold it (PsPool::least_loaded's rule)
+    for (int r = 0; r < kResources && capable; ++r) capable = na * d[r] + nb * e[r] <= pool_->cap(s, r) + 1e-9;
+    if (!capable) continue;
+    best_load = l;
+    best = s;
   }
   return best;
 }
@@ -60,11 +65,11 @@ void Dl2Slot::count(int job, Dl2Task task) {
 }
 
 bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
-  const int s = least_loaded();
-  if (s < 0) return false;
   const PsJobSpec& spec = *jobs_[job].job->ps;
   const int nw = task != Dl2Task::Ps ? 1 : 0;
   const int np = task != Dl2Task::Worker ? 1 : 0;
+  const int s = least_loaded(spec.worker, nw, spec.ps, np);
+  if (s < 0) return false;
   if (!pool_->fits(s, spec.worker, nw, spec.ps, np)) return false;
   pool_->add(s, spec.worker, nw);
   pool_->add(s, spec.ps, np);

@@ -15,8 +15,10 @@
 // 3L = VOID (end the slot). Masks: every action of an empty column; worker if w >= 16; PS if
 // p >= 16; bundle if either.
 // Least-loaded server [C rl_env.py node_used_resr_queue]: the server with the smallest sum of
-// used/capacity over its resources (ties: lowest id); if the task does not fit there, the slot
-// ends (the authors' priority queue pops that server and gives up), and the step is not stored.
+// used/capacity over its resources (ties: lowest id) among those whose capacity could hold the
+// task (all of DL2's identical servers; on mixed clusters a server that never could is skipped,
+// as PsPool::least_loaded does for the DL2 heuristics); if the task does not fit there now, the
+// slot ends (the authors' priority queue pops that server and gives up), and the step is not stored.
 // [A] "Slots in the system" is measured in whole slots of the run's round length:
 //     floor((now - arrival) / round + 1e-9).
 #pragma once
@@ -82,7 +84,7 @@ class Dl2Slot {
   const PsPool& pool() const { return *pool_; }
 
  private:
-  int least_loaded() const;
+  int least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
   void update_share(int job);
 
   Dl2Shape shape_;

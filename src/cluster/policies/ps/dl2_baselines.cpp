@@ -1,12 +1,15 @@
 // The DL2-simulator versions of DRF, FIFO, SRTF, Tetris and Optimus (Peng et al., "DL2: A Deep
 // Learning-driven Scheduler for Deep Learning Clusters", IEEE TPDS 2021; the heuristics of the
-// authors' simulator used as DL2's baselines and SL teachers; specs/cluster-schedulers.md 6.7).
+// authors' simulator, github.com/pengyanghua/DL2, used as DL2's baselines and SL teachers;
+// specs/cluster-schedulers.md 6.7; docs/dl2.md maps every rule to the authors' file and function).
 //
 // Common: every slot the allocation is rebuilt from zero; the unit is a bundle of 1 worker + 1 PS
 // placed together on the least-loaded server (smallest sum of used/capacity over the resources,
-// ties lowest id -- DL2's "fewest used slots" on its 8+8-slot servers); a job gets at most 16
-// bundles (16 workers, 16 PSs); the slot's scheduling stops at the first allocation that fails
-// (no backfilling).
+// ties lowest id -- DL2's min-heap on the number of used slots of its 8+8-slot servers); the
+// bundle is tried on that server only, and when it does not fit there the slot's scheduling stops
+// (DL2 pops the least-loaded node and gives up on a failed allocation, no backfilling); a job gets
+// at most 16 bundles (16 workers, 16 PSs). Re-allocation is free: the policies tell the simulator
+// not to charge its restart delay (DL2's simulator has none).
 //   drf-dl2:    heap on (dominant share, arrival), every unfinished job at share 0; pop, one bundle,
 //               recompute the share, push back while below 16.
 //   fifo-dl2:   arrival order, up to 16 bundles per job.
@@ -16,13 +19,22 @@
 //               (O+N)[r]/C[r], rem = sum_r (O+N)[r]/C[r] x (1 - progress/E), weight =
 //               mean(align)/mean(rem) (0: next server); a failed allocation moves to the next
 //               server. DL2's formula favours MORE remaining work (kept for fidelity).
-//   optimus-dl2: util = R/s(p,w) - R/s(p,w+1) or ... (p+1,w) with the true speed and R the true
-//               remaining epochs (PS wins ties), +inf for a missing worker, then a missing PS;
-//               heap on util; pop; stop when util <= 0; a role at 16 skips the entry; the single
-//               task goes to the least-loaded server; a failure stops the slot.
-// Assumption [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
-// file gives 8 CPU "slots" and 2 GPUs of 4 GPU slots each), which keeps every ranking identical.
+//   optimus-dl2: gain = R/e(p,w) - R/e(p,w+1) or ... (p+1,w), with e the true epochs per slot
+//               (speed x slot / epoch size, unguarded division as DL2) and R the true remaining
+//               epochs (PS wins ties), +inf for a missing worker, then a missing PS; heap on gain;
+//               pop; stop when gain <= 0; a role at 16 skips the entry; the single task goes to
+//               the least-loaded server; a failure stops the slot.
+// Knobs (shared by the five): dl2.placement=fitting takes the least-loaded server where the
+// bundle fits instead (dmlkit's earlier reading); dl2.restart_cost=1 charges the simulator's
+// restart delay when a slot's rebuild moves a job.
+// Assumptions [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
+// file gives 8 CPU "slots" and 2 GPUs of 4 GPU slots each), which keeps every ranking identical;
+// ties DL2 leaves to Python's object comparison go to the earlier arrival; on a heterogeneous
+// cluster the least-loaded server is taken among those that could hold the task when empty (a
+// CPU-only server is never the target of a GPU worker; DL2's servers are all alike, where this
+// is DL2's rule, and without it a job could starve forever).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -38,13 +50,33 @@ namespace {
 
 constexpr int kMaxBundles = 16;
 
+struct Dl2Options {
+  bool fitting = false;       // dl2.placement=fitting: least-loaded server where the task fits
+  bool restart_cost = false;  // dl2.restart_cost: the simulator charges its restart delay
+};
+
+Dl2Options dl2_options(const Knobs& k) {
+  return {.fitting = k.get_string("dl2.placement") == "fitting", .restart_cost = k.get_bool("dl2.restart_cost")};
+}
+
+std::vector<KnobSpec> dl2_knobs() {
+  return {knob_enum("dl2.placement", "least-loaded", {"least-loaded", "fitting"},
+                    "least-loaded: try the least-loaded server only, stop if it is full (DL2); fitting: the "
+                    "least-loaded server where the task fits"),
+          knob_bool("dl2.restart_cost", false,
+                    "charge the simulator's restart delay when a slot's rebuild moves a job (DL2: free)")};
+}
+
 class Dl2Base : public Policy, public Dl2Teacher {
  public:
+  explicit Dl2Base(Dl2Options o) : opt_(o) {}
   bool handles_ps_jobs() const override { return true; }
   void observe_steps(Dl2StepObserver* observer) override { observer_ = observer; }
+  bool charges_restarts() const override { return opt_.restart_cost; }
 
  protected:
   void begin(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
+    slot_s_ = std::isfinite(view.round_s) && view.round_s > 0 ? view.round_s : 1.0;
     if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
     pool_->reset();
     ps_.assign(jobs.size(), 0);
@@ -54,9 +86,16 @@ class Dl2Base : public Policy, public Dl2Teacher {
       if (ps_monitor(v) == nullptr)
         throw Error("the DL2 baselines schedule parameter-server jobs only ('" + v.job->name + "' is not one)");
   }
+  // The server a task (or bundle) of demand a (+ b) goes to: the least-loaded one that could hold
+  // it when empty, or with dl2.placement=fitting the least-loaded one where it fits now; -1 if it
+  // does not fit there.
+  int target(const TaskDemand& a, const TaskDemand& b = {}, int nb = 0) const {
+    const int s = opt_.fitting ? pool_->least_loaded_fitting(a, 1, b, nb) : pool_->least_loaded(a, 1, b, nb);
+    return s >= 0 && pool_->fits(s, a, 1, b, nb) ? s : -1;
+  }
   bool bundle(const PsJobSpec& job, size_t i, Placement& out, int server = -1) {
-    const int s = server >= 0 ? (pool_->fits(server, job.ps, 1, job.worker, 1) ? server : -1)
-                              : pool_->least_loaded_fitting(job.ps, 1, job.worker, 1);
+    const int s =
+        server >= 0 ? (pool_->fits(server, job.ps, 1, job.worker, 1) ? server : -1) : target(job.ps, job.worker, 1);
     if (s < 0) return false;
     if (observer_ != nullptr) observer_->on_step(i, 1, 1);
     pool_->add(s, job.ps, 1);
@@ -71,6 +110,8 @@ class Dl2Base : public Policy, public Dl2Teacher {
     return 1.0 - m->epochs_done() / m->true_total_epochs();
   }
 
+  Dl2Options opt_;
+  double slot_s_ = 1.0;  // the scheduling round (DL2's TS_DURATION)
   std::unique_ptr<PsPool> pool_;
   std::vector<int> ps_, wk_;
   Dl2StepObserver* observer_ = nullptr;
@@ -78,6 +119,7 @@ class Dl2Base : public Policy, public Dl2Teacher {
 
 class DrfDl2 final : public Dl2Base {
  public:
+  using Dl2Base::Dl2Base;
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     begin(view, jobs, out);
     using Entry = std::pair<double, size_t>;
@@ -95,7 +137,7 @@ class DrfDl2 final : public Dl2Base {
 
 class OrderedDl2 final : public Dl2Base {
  public:
-  explicit OrderedDl2(bool srtf) : srtf_(srtf) {}
+  OrderedDl2(Dl2Options o, bool srtf) : Dl2Base(o), srtf_(srtf) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     begin(view, jobs, out);
     order_.resize(jobs.size());
@@ -118,6 +160,7 @@ class OrderedDl2 final : public Dl2Base {
 
 class TetrisDl2 final : public Dl2Base {
  public:
+  using Dl2Base::Dl2Base;
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     begin(view, jobs, out);
     const size_t n = jobs.size();
@@ -169,6 +212,7 @@ class TetrisDl2 final : public Dl2Base {
 
 class OptimusDl2 final : public Dl2Base {
  public:
+  using Dl2Base::Dl2Base;
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     begin(view, jobs, out);
     std::priority_queue<Entry> heap;
@@ -181,7 +225,7 @@ class OptimusDl2 final : public Dl2Base {
       if ((e.is_ps ? ps_[i] : wk_[i]) >= kMaxBundles) continue;
       const PsJobSpec& job = *jobs[i].job->ps;
       const TaskDemand& d = e.is_ps ? job.ps : job.worker;
-      const int s = pool_->least_loaded_fitting(d, 1);
+      const int s = target(d);
       if (s < 0) break;
       if (observer_ != nullptr) observer_->on_step(i, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
       pool_->add(s, d, 1);
@@ -207,13 +251,16 @@ class OptimusDl2 final : public Dl2Base {
     if (ps_[i] == 0) return {kInf, i, true};
     const PsJobMonitor& m = *ps_monitor(v);
     const double r = m.true_total_epochs() - m.epochs_done();
-    auto t = [&](int p, int w) {
-      const double s = m.true_speed(p, w);
-      return s > 0 ? r / s : kInf;
-    };
+    // Remaining slots at (p, w): DL2's epochs per slot, speed x slot / epoch size (the gains of
+    // jobs of different types are compared in the same unit). No guard: a zero speed gives an
+    // infinite time, as DL2's division does.
+    const double epoch_size = m.spec().job_type().epoch_size;
+    auto t = [&](int p, int w) { return r / (m.true_speed(p, w) * slot_s_ / epoch_size); };
     const double t0 = t(ps_[i], wk_[i]);
-    const double g_w = t0 - t(ps_[i], wk_[i] + 1);
-    const double g_p = t0 - t(ps_[i] + 1, wk_[i]);
+    // inf - inf (zero speed here and there) is no gain [A]: NaN would break the heap's order.
+    auto no_nan = [](double g) { return std::isnan(g) ? -kInf : g; };
+    const double g_w = no_nan(t0 - t(ps_[i], wk_[i] + 1));
+    const double g_p = no_nan(t0 - t(ps_[i] + 1, wk_[i]));
     return g_p >= g_w ? Entry{g_p, i, true} : Entry{g_w, i, false};
   }
 };
@@ -225,45 +272,43 @@ PolicyTraits ps_only() { return {.gpu_jobs = false, .ps_jobs = true, .make_ps = 
 }  // namespace
 
 PolicyEntry drf_dl2_entry() {
-  return {"drf-dl2",
-          "DL2 simulator's DRF on PS jobs: bundles by lowest dominant share, rebuilt each slot (TPDS'21)",
-          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<DrfDl2>(); },
-          {},
-          ps_only()};
+  return {"drf-dl2", "DL2 simulator's DRF on PS jobs: bundles by lowest dominant share, rebuilt each slot (TPDS'21)",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<DrfDl2>(dl2_options(k));
+          },
+          dl2_knobs(), ps_only()};
 }
 
 PolicyEntry fifo_dl2_entry() {
-  return {
-      "fifo-dl2",
-      "DL2 simulator's FIFO on PS jobs: up to 16 bundles per job in arrival order, rebuilt each slot",
-      [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OrderedDl2>(false); },
-      {},
-      ps_only()};
+  return {"fifo-dl2", "DL2 simulator's FIFO on PS jobs: up to 16 bundles per job in arrival order, rebuilt each slot",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<OrderedDl2>(dl2_options(k), false);
+          },
+          dl2_knobs(), ps_only()};
 }
 
 PolicyEntry srtf_dl2_entry() {
-  return {
-      "srtf-dl2",
-      "DL2 simulator's SRTF on PS jobs: FIFO order by remaining fraction of epochs",
-      [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OrderedDl2>(true); },
-      {},
-      ps_only()};
+  return {"srtf-dl2", "DL2 simulator's SRTF on PS jobs: FIFO order by remaining fraction of epochs",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<OrderedDl2>(dl2_options(k), true);
+          },
+          dl2_knobs(), ps_only()};
 }
 
 PolicyEntry tetris_dl2_entry() {
-  return {"tetris-dl2",
-          "DL2 simulator's Tetris on PS jobs: per-server alignment + remaining-work score, bundles",
-          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<TetrisDl2>(); },
-          {},
-          ps_only()};
+  return {"tetris-dl2", "DL2 simulator's Tetris on PS jobs: per-server alignment + remaining-work score, bundles",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<TetrisDl2>(dl2_options(k));
+          },
+          dl2_knobs(), ps_only()};
 }
 
 PolicyEntry optimus_dl2_entry() {
-  return {"optimus-dl2",
-          "DL2 simulator's oracle Optimus on PS jobs: marginal gain with the true speed, single tasks",
-          [](const PolicyOptions&, const Knobs&) -> std::unique_ptr<Policy> { return std::make_unique<OptimusDl2>(); },
-          {},
-          ps_only()};
+  return {"optimus-dl2", "DL2 simulator's oracle Optimus on PS jobs: marginal gain with the true speed, single tasks",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<OptimusDl2>(dl2_options(k));
+          },
+          dl2_knobs(), ps_only()};
 }
 
 }  // namespace dmlkit::cluster

@@ -79,6 +79,26 @@ double PsPool::load(int server) const {
   return l;
 }
 
+int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  double da[kResources], db[kResources];
+  demand_vector(a, da);
+  demand_vector(b, db);
+  int best = -1;
+  double best_load = std::numeric_limits<double>::infinity();
+  for (int s = 0; s < num_servers(); ++s) {
+    bool capable = true;
+    for (int r = 0; r < kResources; ++r)
+      if (na * da[r] + nb * db[r] > cap(s, r) + kSlack) capable = false;
+    if (!capable) continue;
+    const double l = load(s);
+    if (l < best_load) {
+      best_load = l;
+      best = s;
+    }
+  }
+  return best;
+}
+
 int PsPool::least_loaded_fitting(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
@@ -172,6 +192,7 @@ class KindDispatch final : public Policy {
     return last_ != nullptr ? last_->next_wakeup_s(view, jobs) : Policy::next_wakeup_s(view, jobs);
   }
   const char* ps_assignment() const override { return ps_->ps_assignment(); }
+  bool charges_restarts() const override { return last_ != nullptr ? last_->charges_restarts() : true; }
   bool handles_ps_jobs() const override { return true; }
 
  private:
