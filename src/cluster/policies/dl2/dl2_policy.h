@@ -40,6 +40,7 @@ struct Dl2PolicyConfig {
   Dl2Shape shape;
   bool argmax = false;       // dl2.select=max
   Dl2ExploreConfig explore;  // used when an actor is attached
+  bool restart_cost = false;  // dl2.restart_cost: the simulator charges its restart delay
 };
 
 class Dl2Policy final : public Policy {
