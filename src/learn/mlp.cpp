@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Dense>
-
 #include "core/error.h"
 
 namespace dmlkit::learn {
@@ -82,24 +80,55 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
   a_.assign(widest, 0.0f);
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
+  // Transposed weights; biases and affine parameters copied as they are.
+  wt_.reserve(params_.size());
+  const float* w = params_.data();
+  int in = shape_.inputs;
+  auto layer = [&](int out) {
+    for (int i = 0; i < in; ++i)
+      for (int o = 0; o < out; ++o) wt_.push_back(w[static_cast<size_t>(o) * in + i]);
+    w += static_cast<size_t>(out) * in;
+    wt_.insert(wt_.end(), w, w + out);
+    w += out;
+  };
+  for (int h : shape_.hidden) {
+    layer(h);
+    if (shape_.affine) {
+      wt_.insert(wt_.end(), w, w + 2 * h);
+      w += 2 * h;
+    }
+    in = h;
+  }
+  layer(shape_.outputs);
 }
 
+namespace {
+
+// b[0..out) = bias + sum over the non-zero a[i] of a[i] * wt[i * out ...] (i increasing).
+// Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
+__attribute__((target_clones("avx2", "default"))) void dense_layer(const float* __restrict wt,
+                                                                   const float* __restrict bias,
+                                                                   const float* __restrict a, int in, int out,
+                                                                   float* __restrict b) {
+  for (int o = 0; o < out; ++o) b[o] = bias[o];
+  for (int i = 0; i < in; ++i) {
+    const float x = a[i];
+    if (x == 0.0f) continue;
+    const float* col = wt + static_cast<size_t>(i) * out;
+    for (int o = 0; o < out; ++o) b[o] += x * col[o];
+  }
+}
+
+}  // namespace
+
 const std::vector<float>& MlpForward::run(const float* x) {
-  using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using Vec = Eigen::Matrix<float, Eigen::Dynamic, 1>;
-  const float* w = params_.data();
+  const float* w = wt_.data();
   const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
   std::copy(x, x + shape_.inputs, a_.begin());
   int in = shape_.inputs;
-  // b_[0..out) = W a_[0..in) + bias (Eigen's vectorised matrix-vector product; no allocation).
   auto linear = [&](int out) {
-    Eigen::Map<const RowMajor> W(w, out, in);
-    Eigen::Map<const Vec> bias(w + static_cast<size_t>(out) * in, out);
-    Eigen::Map<const Vec> a(a_.data(), in);
-    Eigen::Map<Vec> b(b_.data(), out);
-    b.noalias() = W * a;
-    b += bias;
-    w += static_cast<size_t>(out) * in + out;
+    dense_layer(w, w + static_cast<size_t>(in) * out, a_.data(), in, out, b_.data());
+    w += static_cast<size_t>(in) * out + out;
   };
   for (int h : shape_.hidden) {
     linear(h);
