@@ -10,6 +10,7 @@
 #include "cluster/policies/dl2/dl2_explore.h"
 #include "cluster/policies/dl2/dl2_policy.h"
 #include "cluster/policies/dl2/dl2_slot.h"
+#include "cluster/sim/metrics.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/train/dl2_teacher.h"
 #include "cluster/workload/experiment.h"
@@ -247,6 +248,32 @@ TEST(Dl2Model, MissingOrWrongModelIsAnError) {
     EXPECT_EQ(e.field(), "kind");
   }
   std::filesystem::remove(path);
+}
+
+// Elastic scaling cost (DL2 spec 3.7): a policy that re-allocates in place loses the configured
+// seconds per task added or removed; 0 (the default, as DL2's simulator) costs nothing.
+TEST(Dl2ScalingCost, LostProgressPerTaskAddedOrRemoved) {
+  PsWorkloadSpec s;
+  s.num_jobs = 4;
+  s.arrivals = "window";
+  s.window_slots = 2;
+  s.slot_s = 1200;
+  s.max_num_epochs = 3000;
+  s.demands = "dl2";
+  const Workload w = ps_workload(s, 5, default_data_dir());
+  const ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  SimConfig config;
+  config.round_s = 1200;
+  config.schedule_on_events = false;
+  auto jct = [&](double cw, double cp) {
+    config.ps_scale_cost_worker_s = cw;
+    config.ps_scale_cost_ps_s = cp;
+    auto p = make_policy("drf-dl2", {});
+    return compute_metrics(simulate(cluster, w, "drf-dl2", *p, config)).avg_jct_s;
+  };
+  const double free = jct(0, 0), cheap = jct(1, 3), dear = jct(30, 90);
+  EXPECT_LT(free, cheap);
+  EXPECT_LT(cheap, dear);
 }
 
 }  // namespace

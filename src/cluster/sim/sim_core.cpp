@@ -326,9 +326,24 @@ void SimRun::take_gpus(const Placement& p, int sign) {
     if (slice.server >= 0 && slice.server < num_servers) free_gpus_[slice.server] += sign * slice.gpus;
 }
 
+namespace {
+// Workers and PSs of a placement (parameter-server jobs).
+std::pair<int, int> task_counts(const Placement& p) {
+  int w = 0, ps = 0;
+  for (const Slice& s : p) {
+    w += s.workers;
+    ps += s.ps;
+  }
+  return {w, ps};
+}
+}  // namespace
+
 void SimRun::apply(int j, const Placement& next, double now_s) {
   SimJob& s = jobs_[j];
   const bool was_running = !s.placement.empty();
+  const bool scale_cost =
+      !policy_.charges_restarts() && (config_.ps_scale_cost_worker_s > 0 || config_.ps_scale_cost_ps_s > 0);
+  const std::pair<int, int> before = scale_cost ? task_counts(s.placement) : std::pair<int, int>{0, 0};
   busy_gpus_ -= s.gpus;
   take_gpus(s.placement, +1);
   take_gpus(next, -1);
@@ -346,6 +361,11 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
     if (first) s.first_start_s = now_s;
     const bool free = !policy_.charges_restarts() || (first && !config_.charge_first_start);
     s.restart_left_s = free ? 0.0 : config_.restart_delay_s;
+    if (scale_cost) {
+      const auto [w, p] = task_counts(s.placement);
+      s.restart_left_s = std::abs(w - before.first) * config_.ps_scale_cost_worker_s +
+                         std::abs(p - before.second) * config_.ps_scale_cost_ps_s;
+    }
   } else {
     s.restart_left_s = 0;
     if (was_running) s.account.stopped(now_s);

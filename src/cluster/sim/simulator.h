@@ -44,6 +44,12 @@ struct SimConfig {
   double ps_straggler_prob = 0.0;
   double ps_straggler_min = 1.5;
   double ps_straggler_max = 3.0;
+  // Elastic scaling cost of a policy that re-allocates in place (Policy::charges_restarts() false,
+  // e.g. DL2): seconds of progress a PS job loses per worker / PS added or removed when its
+  // allocation changes (DL2 spec 3.7, its [A] defaults 1 s and 3 s). 0: free, as in the DL2
+  // authors' simulator. A policy that charges restarts pays restart_delay_s instead.
+  double ps_scale_cost_worker_s = 0.0;
+  double ps_scale_cost_ps_s = 0.0;
   // Called with (simulated time, jobs finished, jobs total) a few times per second of wall time
   // at most; may be empty.
   std::function<void(double, size_t, size_t)> on_progress;

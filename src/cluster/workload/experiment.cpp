@@ -80,7 +80,7 @@ Experiment parse(const std::string& path) {
   check_keys(path, root,
              {"experiment", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
               "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
-              "straggler_slowdown", "max_time_s", "workload"});
+              "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "workload"});
   Experiment e;
   e.path = path;
   e.name = text(path, root["experiment"], "experiment");
@@ -129,6 +129,9 @@ Experiment parse(const std::string& path) {
     e.straggler_min = number(path, s[0], "straggler_slowdown", 1, 1e6);
     e.straggler_max = number(path, s[1], "straggler_slowdown", e.straggler_min, 1e6);
   }
+  if (root["scale_cost_worker_s"])
+    e.scale_cost_worker_s = number(path, root["scale_cost_worker_s"], "scale_cost_worker_s", 0, 1e9);
+  if (root["scale_cost_ps_s"]) e.scale_cost_ps_s = number(path, root["scale_cost_ps_s"], "scale_cost_ps_s", 0, 1e9);
   if (root["max_time_s"]) e.max_time_s = number(path, root["max_time_s"], "max_time_s", 1, 1e15);
   if (!root["workload"]) throw Error(path, 1, "workload", "missing field");
   e.workload = parse_workload(path, root["workload"]);
@@ -190,6 +193,8 @@ SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir
   config.ps_straggler_prob = e.straggler_prob;
   config.ps_straggler_min = e.straggler_min;
   config.ps_straggler_max = e.straggler_max;
+  config.ps_scale_cost_worker_s = e.scale_cost_worker_s;
+  config.ps_scale_cost_ps_s = e.scale_cost_ps_s;
   return config;
 }
 

@@ -32,6 +32,8 @@ struct Experiment {
   double straggler_prob = 0;
   double straggler_min = 1.5;
   double straggler_max = 3.0;
+  double scale_cost_worker_s = 0;  // SimConfig::ps_scale_cost_worker_s
+  double scale_cost_ps_s = 0;      // SimConfig::ps_scale_cost_ps_s
   double max_time_s = 1e9;
   PsWorkloadSpec workload;
 };
