@@ -33,14 +33,14 @@ struct TorchPlugin {
                                             const BatchTrainConfig& batch) = nullptr;
   GdResult (*train_one)(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
                         const QuadraticPenalty* penalty, Rng& rng) = nullptr;
-  Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data) = nullptr;
+  Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data, FisherKind kind) = nullptr;
   // A network of `shape` (already validated) with these parameters (parameter_count() values).
   std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape,
                                                     const std::vector<float>& values) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 2;
+constexpr int kTorchPluginAbi = 3;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be
