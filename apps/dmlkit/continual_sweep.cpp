@@ -27,6 +27,8 @@ struct AngleSweepOptions {
   std::string angles = "0:180:1";
   std::vector<std::string> variants{"cl", "replay", "ewc", "ewc-replay"};
   std::string backend = "torch";
+  std::string fisher = "empirical-sum";
+  std::string ewc_step = "gradient";
   std::string out = "out/continual-angle-sweep";
   std::string format = "table";
 };
@@ -53,6 +55,12 @@ Results sweep_results(const cont::AngleSweepConfig& c, const cont::AngleSweepRes
                   {"seed", c.seed},
                   {"angles_deg", c.angles_deg},
                   {"backend", cont::backend_name(c.backend)}};
+  // Only with an EWC variant: the EWC settings are recorded when they can matter (cl and replay
+  // sweeps keep the inputs they had before these options existed).
+  if (c.has_ewc()) {
+    res.inputs()["fisher"] = learn::fisher_kind_name(c.fisher);
+    res.inputs()["ewc_step"] = learn::penalty_step_name(c.ewc_step);
+  }
   cont::add_angle_sweep_records(res, c, r);
   return res;
 }
@@ -81,16 +89,18 @@ std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepR
       " filters per class) trained by full-batch gradient descent on signal-noise task 1, then on task 2 whose "
       "signal is rotated by the angle; the curve is task 1's test error after task 2 (Wan et al., ICML 2025, "
       "'Angle Matters'). Mean over seeds; the band is mean +/- one standard deviation in the table.");
-  rep.add_facts({{"Seeds", std::to_string(c.seeds)},
-                 {"Training backend", cont::backend_name(c.backend)},
-                 {"Epochs per task", std::to_string(c.epochs)},
-                 {"Learning rate", fixed(c.learning_rate, 4)},
-                 {"Signal norm / noise std", fixed(c.data.signal_norm, 2) + " / " + fixed(c.data.noise_std, 2)},
-                 {"Samples per task (train / test)",
-                  std::to_string(c.data.train_per_task) + " / " + std::to_string(c.data.test_per_task)},
-                 {"Replay fraction", fixed(c.replay_fraction, 3)},
-                 {"EWC lambda", fixed(c.ewc_lambda, 1)},
-                 {"Task-1 test error after task 1 (mean)", fixed(r.task1_test_error_mean, 4)}});
+  rep.add_facts(
+      {{"Seeds", std::to_string(c.seeds)},
+       {"Training backend", cont::backend_name(c.backend)},
+       {"Epochs per task", std::to_string(c.epochs)},
+       {"Learning rate", fixed(c.learning_rate, 4)},
+       {"Signal norm / noise std", fixed(c.data.signal_norm, 2) + " / " + fixed(c.data.noise_std, 2)},
+       {"Samples per task (train / test)",
+        std::to_string(c.data.train_per_task) + " / " + std::to_string(c.data.test_per_task)},
+       {"Replay fraction", fixed(c.replay_fraction, 3)},
+       {"EWC lambda", fixed(c.ewc_lambda, 1)},
+       {"EWC Fisher / step", learn::fisher_kind_name(c.fisher) + " / " + learn::penalty_step_name(c.ewc_step)},
+       {"Task-1 test error after task 1 (mean)", fixed(r.task1_test_error_mean, 4)}});
   LineChart chart;
   chart.title = "Task-1 test error after task 2 vs angle";
   chart.x_title = "angle between task signals (degrees)";
@@ -125,6 +135,8 @@ int run(AngleSweepOptions& o, Context& ctx) {
   c.variants.clear();
   for (const auto& v : o.variants) c.variants.push_back(cont::parse_variant(v));
   c.backend = cont::parse_backend(o.backend);
+  c.fisher = learn::parse_fisher_kind(o.fisher);
+  c.ewc_step = learn::parse_penalty_step(o.ewc_step);
   ProgressBar bar("angle-sweep",
                   static_cast<double>(c.seeds) * (1.0 + static_cast<double>(c.angles_deg.size() * c.variants.size())));
   const auto result = cont::run_angle_sweep(c, [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
@@ -179,6 +191,14 @@ void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
   cmd->add_option("--replay-fraction", c.replay_fraction, "Share of the task-2 training set replaced by task-1 samples")
       ->capture_default_str();
   cmd->add_option("--ewc-lambda", c.ewc_lambda, "EWC penalty strength lambda")->capture_default_str();
+  cmd->add_option("--fisher", o.fisher,
+                  "EWC Fisher diagonal: empirical-sum (the official code's: squared log-likelihood gradients, "
+                  "summed over the task-1 samples) or expected-mean (p(1-p)-weighted, averaged)")
+      ->capture_default_str();
+  cmd->add_option("--ewc-step", o.ewc_step,
+                  "How the EWC penalty enters a step: gradient (plain gradient descent on loss + penalty, the "
+                  "official code's) or proximal (exact proximal step, stable for any lambda)")
+      ->capture_default_str();
   cmd->add_option("--harmful-error", c.harmful_error, "Task-1 error at which forgetting counts as harmful")
       ->capture_default_str();
   cmd->add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();

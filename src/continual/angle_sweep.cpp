@@ -67,6 +67,11 @@ Variant parse_variant(const std::string& name) {
   throw Error("", 0, "variant", "unknown variant '" + name + "' (expected cl, replay, ewc, ewc-replay)");
 }
 
+bool AngleSweepConfig::has_ewc() const {
+  return std::find(variants.begin(), variants.end(), Variant::ewc) != variants.end() ||
+         std::find(variants.begin(), variants.end(), Variant::ewc_replay) != variants.end();
+}
+
 void AngleSweepConfig::validate() const {
   data.validate();
   auto bad = [](const char* field, const std::string& why) { throw Error("", 0, field, why); };
@@ -144,9 +149,7 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     progress(networks_done, networks_total);
   };
   const auto shape = shape_of(config);
-  const bool need_fisher =
-      std::find(config.variants.begin(), config.variants.end(), Variant::ewc) != config.variants.end() ||
-      std::find(config.variants.begin(), config.variants.end(), Variant::ewc_replay) != config.variants.end();
+  const bool need_fisher = config.has_ewc();
   learn::GdConfig gd;
   gd.learning_rate = config.learning_rate;
   gd.epochs = config.epochs;
@@ -188,7 +191,7 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     TaskOne& one = *ones[s];
     one.train_error = one.net.error(one.train);
     one.test_error = one.net.error(one.test);
-    if (need_fisher) one.fisher = learn::fisher_diagonal(config.backend, one.net, one.train);
+    if (need_fisher) one.fisher = learn::fisher_diagonal(config.backend, one.net, one.train, config.fisher);
   });
 
   // Phase 2: every (seed, angle) pair gets its task-2 data and replay mix, then every variant
@@ -219,7 +222,7 @@ AngleSweepResult run_angle_sweep(const AngleSweepConfig& config, const SweepProg
     twos[job] = TaskTwo{std::move(train2), std::move(mix), base.split(2)};
   });
   std::vector<learn::QuadraticPenalty> ewc;
-  for (const auto& one : ones) ewc.push_back({one->net.weights(), one->fisher, config.ewc_lambda});
+  for (const auto& one : ones) ewc.push_back({one->net.weights(), one->fisher, config.ewc_lambda, config.ewc_step});
   std::vector<PatchCnn> nets;
   nets.reserve(S * A * V);
   std::vector<learn::PatchCnnTrainJob> jobs;

@@ -4,12 +4,15 @@
 //   cl          task 2 data only;
 //   replay      (1 - replay_fraction) of the task-2 training set plus replay_fraction as many
 //               task-1 training samples drawn at random (the code's 90 + 10);
-//   ewc         task 2 only, plus (lambda/2) sum F (w - w1)^2 with F the exact Fisher diagonal of
-//               the task-1 model on the task-1 training data;
+//   ewc         task 2 only, plus (lambda/2) sum F (w - w1)^2 with F the Fisher diagonal of the
+//               task-1 model on the task-1 training data: by default the official code's
+//               empirical Fisher summed over the samples, stepped by plain gradient descent
+//               (learn/patch_cnn.h FisherKind, learn/gradient_descent.h PenaltyStep);
 //   ewc-replay  the replay mix plus the EWC penalty.
 // Full-batch gradient descent on the mean logistic loss, task 2 starting from the task-1 weights.
 // Every (seed, angle) run draws from Rng(seed).split(seed index) streams keyed by the angle, so a
-// run's result does not depend on which other angles are swept or on the thread count.
+// run's result does not depend on which other angles, seeds or variants are run beside it, on the
+// torch backend's chunk size or on the thread count (tests/continual/angle_sweep_test.cpp).
 // Training runs on one of two backends computing the same thing: `torch` (default) trains all
 // networks of a phase at once with libtorch autograd (learn/patch_cnn_batch.h); `eigen` trains
 // them one at a time with the hand-written forward/backward pass (learn/patch_cnn.h), the
@@ -44,6 +47,8 @@ struct AngleSweepConfig {
   int epochs = 3000;  // per task
   double replay_fraction = 0.1;
   double ewc_lambda = 1e6;
+  learn::FisherKind fisher = learn::FisherKind::empirical_sum;  // the official code's
+  learn::PenaltyStep ewc_step = learn::PenaltyStep::gradient;   // the official code's
   // [A] forgetting is "harmful" once the mean task-1 error reaches this value; the critical angle
   // is where the error curve first crosses it (linear interpolation between grid angles).
   double harmful_error = 0.5;
@@ -54,6 +59,7 @@ struct AngleSweepConfig {
   int threads = 2;
   TrainBackend backend = TrainBackend::torch;
   int chunk_models = 64;  // torch backend: networks per batch tensor (results do not depend on it)
+  bool has_ewc() const;   // an ewc or ewc-replay variant is run
   void validate() const;  // throws dmlkit::Error naming the bad field
 };
 

@@ -6,7 +6,19 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/error.h"
+
 namespace dmlkit::learn {
+
+PenaltyStep parse_penalty_step(const std::string& name) {
+  if (name == "gradient") return PenaltyStep::gradient;
+  if (name == "proximal") return PenaltyStep::proximal;
+  throw Error("", 0, "ewc_step", "unknown EWC step '" + name + "' (expected gradient or proximal)");
+}
+
+std::string penalty_step_name(PenaltyStep step) { return step == PenaltyStep::gradient ? "gradient" : "proximal"; }
+
+Matrix QuadraticPenalty::scaled_precision() const { return (precision.cast<double>() * lambda).cast<float>(); }
 
 double QuadraticPenalty::value(const Matrix& w) const {
   return 0.5 * lambda * (precision.array() * (w - anchor).array().square()).cast<double>().sum();
@@ -23,12 +35,16 @@ GdResult train_gradient_descent(PatchCnn& net, const PatchDataset& data, const G
   Matrix grad;
   const float lr = static_cast<float>(config.learning_rate);
   const bool full = config.batch_size == 0 || config.batch_size >= data.size();
+  const bool use_penalty = penalty && penalty->lambda != 0.0;
+  const Matrix lambda_f = use_penalty ? penalty->scaled_precision() : Matrix();
   std::vector<size_t> order(data.size());
   std::iota(order.begin(), order.end(), size_t{0});
   auto step = [&](const PatchDataset& batch) {
     const double loss = net.loss_and_grad(batch, &grad);
+    if (use_penalty && penalty->step == PenaltyStep::gradient)
+      grad.array() += lambda_f.array() * (net.weights() - penalty->anchor).array();
     net.weights() -= lr * grad;
-    if (penalty && penalty->lambda != 0.0) {
+    if (use_penalty && penalty->step == PenaltyStep::proximal) {
       // Proximal (implicit) step on the quadratic: w <- (v + lr*lambda*F*w*) / (1 + lr*lambda*F).
       const float c = lr * static_cast<float>(penalty->lambda);
       net.weights().array() = (net.weights().array() + c * penalty->precision.array() * penalty->anchor.array()) /

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/error.h"
+
 namespace dmlkit::learn {
 namespace {
 
@@ -25,6 +27,16 @@ void check_shape(const PatchCnnShape& s) {
 }
 
 }  // namespace
+
+FisherKind parse_fisher_kind(const std::string& name) {
+  if (name == "empirical-sum") return FisherKind::empirical_sum;
+  if (name == "expected-mean") return FisherKind::expected_mean;
+  throw Error("", 0, "fisher", "unknown Fisher '" + name + "' (expected empirical-sum or expected-mean)");
+}
+
+std::string fisher_kind_name(FisherKind kind) {
+  return kind == FisherKind::empirical_sum ? "empirical-sum" : "expected-mean";
+}
 
 PatchCnn::PatchCnn(PatchCnnShape shape, Rng& rng) : shape_(shape) {
   check_shape(shape_);
@@ -113,7 +125,7 @@ double PatchCnn::loss_and_grad(const PatchDataset& data, Matrix* grad) const {
   return loss / static_cast<double>(n);
 }
 
-Matrix PatchCnn::fisher_diagonal(const PatchDataset& data) const {
+Matrix PatchCnn::fisher_diagonal(const PatchDataset& data, FisherKind kind) const {
   Matrix value, slope;
   activate(data, value, slope);
   const int m = shape_.filters_per_class;
@@ -126,7 +138,16 @@ Matrix PatchCnn::fisher_diagonal(const PatchDataset& data) const {
     float f = 0.0f;
     for (int p = 0; p < data.num_patches; ++p) f += h[data.patch_row[i * data.num_patches + p]];
     f *= per_patch;
-    const double prob = sigmoid(f);
+    // Weight of sample i: p (1 - p) (expected) or sigmoid(-y f)^2, the squared derivative of
+    // log P(y | x) = -softplus(-y f) with respect to f (empirical).
+    double weight = 0.0;
+    if (kind == FisherKind::expected_mean) {
+      const double prob = sigmoid(f);
+      weight = prob * (1.0 - prob);
+    } else {
+      const double s = sigmoid(-static_cast<double>(data.labels[i]) * f);
+      weight = s * s;
+    }
     g.setZero();
     for (int p = 0; p < data.num_patches; ++p) {
       const int u = data.patch_row[i * data.num_patches + p];
@@ -135,9 +156,9 @@ Matrix PatchCnn::fisher_diagonal(const PatchDataset& data) const {
         g.row(r) += (sign * per_patch * slope(u, r)) * data.unique_patches.row(u);
       }
     }
-    fisher.array() += static_cast<float>(prob * (1.0 - prob)) * g.array().square();
+    fisher.array() += static_cast<float>(weight) * g.array().square();
   }
-  if (n > 0) fisher /= static_cast<float>(n);
+  if (kind == FisherKind::expected_mean && n > 0) fisher /= static_cast<float>(n);
   return fisher;
 }
 

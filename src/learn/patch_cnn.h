@@ -8,12 +8,28 @@
 // Forward and backward are written by hand with Eigen: the network is tiny and the experiments run
 // it millions of times, where a general autograd framework's per-operation overhead would dominate.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "core/rng.h"
 #include "learn/patch_dataset.h"
 
 namespace dmlkit::learn {
+
+// Which diagonal Fisher information an EWC penalty weighs the weights with (n samples, f_i the
+// network output, y_i in {+1,-1} the label, p_i = sigmoid(f_i) = P(y = +1 | x_i)):
+//   empirical_sum  sum_i (d log P(y_i | x_i) / d w)^2 = sum_i sigmoid(-y_i f_i)^2 (d f_i / d w)^2:
+//                  the official code's estimate_fisher (synthetic/cl_cnn_replay_ewc.py, lines 59-87:
+//                  squared per-sample gradients of the true label's log-likelihood, summed; the
+//                  division at line 85 is by the number of batches, one);
+//   expected_mean  (1/n) sum_i p_i (1 - p_i) (d f_i / d w)^2: the Fisher of the model's predictive
+//                  distribution, averaged over samples.
+// On a well-fitted task-1 model sigmoid(-y f) ~ 1 - p is small, so empirical_sum is about
+// n (1 - p) times expected_mean (measured on the sweep's task-1 models: 0.002 times).
+enum class FisherKind { empirical_sum, expected_mean };
+// "empirical-sum" or "expected-mean"; parse_fisher_kind throws dmlkit::Error("", 0, "fisher", ...).
+FisherKind parse_fisher_kind(const std::string& name);
+std::string fisher_kind_name(FisherKind kind);
 
 struct PatchCnnShape {
   int patch_len = 100;
@@ -40,9 +56,9 @@ class PatchCnn {
   double error(const PatchDataset& data) const;
   // Mean logistic loss; when grad != nullptr it receives d(loss)/d(weights) (same shape).
   double loss_and_grad(const PatchDataset& data, Matrix* grad) const;
-  // Exact diagonal Fisher information of the model's predictive distribution on `data`:
-  // (1/n) sum_i p_i (1 - p_i) (d f_i / d w)^2, with p_i = P(y = +1 | x_i) = sigmoid(f_i).
-  Matrix fisher_diagonal(const PatchDataset& data) const;
+  // Diagonal Fisher information on `data` (see FisherKind), each weight's per-sample output
+  // gradient computed exactly.
+  Matrix fisher_diagonal(const PatchDataset& data, FisherKind kind) const;
 
  private:
   // Activations A = U W^T of the unique patches, then sigma(A) and sigma'(A) in place.

@@ -5,11 +5,15 @@
 // (B x 2m x d weights, B x u x d unique patches) so that each epoch is ~15 tensor operations for
 // all of them, and autograd differentiates the batched loss sum_b loss_b (each network's gradient
 // is that of its own mean logistic loss, the networks share nothing).
-// Jobs are grouped by data shape (unique patches, samples): no padding, so a network's numbers do
-// not depend on which other networks share its batch. Groups are cut into chunks of at most
+// Jobs are grouped by data shape (unique patches, samples) and penalty step, so no network is
+// padded with another's data, and each network's row of per-sample losses is padded to a multiple
+// of 64 so that ATen's vectorised element-wise kernels never run its samples through their scalar
+// remainder loop (whose softplus differs in the last bit): a network's numbers do not depend on
+// which other networks share its batch (tested bit for bit). Groups are cut into chunks of at most
 // `chunk_models` networks, and chunks run on `threads` threads with one libtorch thread each.
-// The same model, loss, step and EWC proximal step as learn::train_gradient_descent (the
-// hand-written Eigen reference, checked against it in tests/learn/patch_cnn_batch_test.cpp).
+// The same model, loss, step and EWC penalty step (gradient or proximal) as
+// learn::train_gradient_descent (the hand-written Eigen reference, checked against it in
+// tests/learn/patch_cnn_batch_test.cpp).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -43,15 +47,14 @@ std::vector<GdResult> train_full_batch_torch(const std::vector<PatchCnnTrainJob>
 
 // One network, the exact contract of learn::train_gradient_descent (full batch when
 // config.batch_size is 0 or covers the data, else shuffled mini-batches drawn from `rng` in the same
-// order, mean logistic loss per batch, EWC proximal step after each), on libtorch autograd. Per
+// order, mean logistic loss per batch, EWC penalty step with each), on libtorch autograd. Per
 // batch it costs ~15 tensor operations, so it suits mini-batches of real images; many tiny
 // full-batch networks train faster together with train_full_batch_torch.
 GdResult train_gradient_descent_torch(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
                                       const QuadraticPenalty* penalty, Rng& rng);
 
-// Exact diagonal Fisher (1/n) sum_i p_i (1 - p_i) (d f_i / d w)^2, with per-sample gradients from
-// one autograd pass (the weights are expanded per sample). Same definition as
-// PatchCnn::fisher_diagonal.
-Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data);
+// Diagonal Fisher of `kind` (learn/patch_cnn.h), with exact per-sample gradients from one autograd
+// pass (the weights are expanded per sample). Same definition as PatchCnn::fisher_diagonal.
+Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data, FisherKind kind);
 
 }  // namespace dmlkit::learn

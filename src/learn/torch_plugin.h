@@ -68,7 +68,7 @@ struct TorchPlugin {
                                             const BatchTrainConfig& batch) = nullptr;
   GdResult (*train_one)(PatchCnn& net, const PatchDataset& data, const GdConfig& config,
                         const QuadraticPenalty* penalty, Rng& rng) = nullptr;
-  Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data) = nullptr;
+  Matrix (*fisher_diagonal)(const PatchCnn& net, const PatchDataset& data, FisherKind kind) = nullptr;
   // A network of `shape` (already validated) with these parameters (parameter_count() values).
   std::unique_ptr<SmallCnnEngine> (*make_small_cnn)(const SmallCnnShape& shape,
                                                     const std::vector<float>& values) = nullptr;

@@ -65,8 +65,8 @@ GdResult train_gradient_descent_torch(PatchCnn& net, const PatchDataset& data, c
   return torch_plugin().train_one(net, data, config, penalty, rng);
 }
 
-Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data) {
-  return torch_plugin().fisher_diagonal(net, data);
+Matrix fisher_diagonal_torch(const PatchCnn& net, const PatchDataset& data, FisherKind kind) {
+  return torch_plugin().fisher_diagonal(net, data, kind);
 }
 
 }  // namespace dmlkit::learn

@@ -20,8 +20,8 @@ GdResult train_patch_cnn(TrainBackend backend, PatchCnn& net, const PatchDataset
   return train_gradient_descent(net, data, config, penalty, rng);
 }
 
-Matrix fisher_diagonal(TrainBackend backend, const PatchCnn& net, const PatchDataset& data) {
-  return backend == TrainBackend::torch ? fisher_diagonal_torch(net, data) : net.fisher_diagonal(data);
+Matrix fisher_diagonal(TrainBackend backend, const PatchCnn& net, const PatchDataset& data, FisherKind kind) {
+  return backend == TrainBackend::torch ? fisher_diagonal_torch(net, data, kind) : net.fisher_diagonal(data, kind);
 }
 
 }  // namespace dmlkit::learn

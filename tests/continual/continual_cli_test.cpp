@@ -1,6 +1,7 @@
 // CLI tests of the continual commands' set-up-dependent defaults: the +class vs -class study
 // runs on the installed MNIST digits by default and reports the angle between the tasks; the
-// angle sweep records its training backend and rejects an unknown one with exit status 2.
+// angle sweep records its training backend and EWC settings and rejects unknown ones with exit
+// status 2.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -62,6 +63,43 @@ TEST(ContinualCli, AngleSweepRecordsItsBackendAndRejectsAnUnknownOne) {
   EXPECT_NE(e2.str().find("backend"), std::string::npos);
   EXPECT_EQ(e2.str().find('\n'), e2.str().size() - 1);  // one line
   EXPECT_FALSE(fs::exists(dir));
+}
+
+// The EWC options: recorded (only) when an EWC variant runs; a bad value is one line, exit 2.
+TEST(ContinualCli, AngleSweepRecordsTheEwcFisherAndRejectsBadOnes) {
+  const auto dir = fs::temp_directory_path() / "dmlkit_sweep_fisher_cli_test";
+  fs::remove_all(dir);
+  const std::string out_dir = dir.string();
+  const char* argv[] = {"dmlkit",     "continual", "angle-sweep",   "--angles",     "30",
+                        "--variants", "cl,ewc",    "--epochs",      "20",           "--test-per-task",
+                        "50",         "--fisher",  "expected-mean", "--ewc-step",   "proximal",
+                        "--backend",  "eigen",     "--out",         out_dir.c_str()};
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_cli(19, argv, out, err), 0) << err.str();
+  {
+    std::ifstream f(dir / "results.json");
+    const auto j = nlohmann::json::parse(f);
+    EXPECT_EQ(j["inputs"]["fisher"], "expected-mean");
+    EXPECT_EQ(j["inputs"]["ewc_step"], "proximal");
+  }
+  argv[6] = "cl";  // no EWC variant: no EWC settings in the inputs
+  std::ostringstream out2, err2;
+  ASSERT_EQ(app::run_cli(19, argv, out2, err2), 0) << err2.str();
+  {
+    std::ifstream f(dir / "results.json");
+    EXPECT_FALSE(nlohmann::json::parse(f)["inputs"].contains("fisher"));
+  }
+  fs::remove_all(dir);
+  for (const char* option : {"--fisher", "--ewc-step"}) {
+    SCOPED_TRACE(option);
+    const char* bad[] = {"dmlkit", "continual", "angle-sweep", "--angles",     "30",
+                         option,   "bogus",     "--out",       out_dir.c_str()};
+    std::ostringstream o2, e2;
+    EXPECT_EQ(app::run_cli(9, bad, o2, e2), 2);
+    EXPECT_NE(e2.str().find("bogus"), std::string::npos) << e2.str();
+    EXPECT_EQ(e2.str().find('\n'), e2.str().size() - 1);  // one line
+    EXPECT_FALSE(fs::exists(dir));
+  }
 }
 
 // Runs the dmlkit binary with DMLKIT_TORCH_PLUGIN pointing nowhere; returns (exit status, stderr

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/error.h"
 #include "learn/gradient_descent.h"
 #include "learn/patch_cnn.h"
 
@@ -96,12 +97,35 @@ TEST(PatchCnn, FisherDiagonalIsMeanOfWeightedSquaredOutputGradients) {
   const double f = -1.1875, p = 1.0 / (1.0 + std::exp(-f));
   // df/dw+ = (1/2) * 3 * 1^2 * (1,0) (only patch (1,0) active) = (1.5, 0)
   // df/dw- = -(1/2) * 3 * 1.5^2 * (-1,1) = (3.375, -3.375)
-  const Matrix F = net.fisher_diagonal(data);
+  const Matrix F = net.fisher_diagonal(data, FisherKind::expected_mean);
   const double wpq = p * (1 - p);
   EXPECT_NEAR(F(0, 0), wpq * 1.5 * 1.5, 1e-5);
   EXPECT_NEAR(F(0, 1), 0.0, 1e-7);
   EXPECT_NEAR(F(1, 0), wpq * 3.375 * 3.375, 1e-4);
   EXPECT_NEAR(F(1, 1), wpq * 3.375 * 3.375, 1e-4);
+}
+
+// The official code's Fisher: squared gradients of log P(y_i | x_i), summed over the samples.
+TEST(PatchCnn, EmpiricalFisherSumsSquaredLogLikelihoodGradients) {
+  const auto data = tiny_data();
+  const auto net = tiny_net();
+  // d log P(y|x) / dw = y sigmoid(-y f) df/dw. Sample 0 (y = +1, f = -3): patch (1,0) activates w+
+  // only (<w+,x> = 1), patch (0,2) both (<w+,x> = 1, <w-,x> = 2):
+  //   df/dw+ = (1/2) 3 (1 (1,0) + 1 (0,2)) = (1.5, 3);  df/dw- = -(1/2) 3 (4 (0,2)) = (0, -12).
+  // Sample 1 (y = -1, f = -1.1875): df/dw+ = (1.5, 0), df/dw- = (3.375, -3.375) (as above).
+  const double s0 = 1.0 / (1.0 + std::exp(-3.0));    // sigmoid(-y f) = sigmoid(3)
+  const double s1 = 1.0 / (1.0 + std::exp(1.1875));  // sigmoid(-1.1875)
+  const Matrix F = net.fisher_diagonal(data, FisherKind::empirical_sum);
+  EXPECT_NEAR(F(0, 0), s0 * s0 * 1.5 * 1.5 + s1 * s1 * 1.5 * 1.5, 1e-4);
+  EXPECT_NEAR(F(0, 1), s0 * s0 * 3.0 * 3.0, 1e-4);
+  EXPECT_NEAR(F(1, 0), s1 * s1 * 3.375 * 3.375, 1e-4);
+  EXPECT_NEAR(F(1, 1), s0 * s0 * 12.0 * 12.0 + s1 * s1 * 3.375 * 3.375, 1e-3);
+  // A sum, not a mean: the same data twice doubles it.
+  const auto twice = PatchDataset::concat(data, data);
+  EXPECT_LT((net.fisher_diagonal(twice, FisherKind::empirical_sum) - 2.0f * F).cwiseAbs().maxCoeff(), 1e-4);
+  EXPECT_EQ(parse_fisher_kind("empirical-sum"), FisherKind::empirical_sum);
+  EXPECT_EQ(fisher_kind_name(parse_fisher_kind("expected-mean")), "expected-mean");
+  EXPECT_THROW(parse_fisher_kind("bogus"), Error);
 }
 
 TEST(GradientDescent, LowersTheLossAndAStrongPenaltyHoldsWeights) {
@@ -116,8 +140,9 @@ TEST(GradientDescent, LowersTheLossAndAStrongPenaltyHoldsWeights) {
   const auto res = train_gradient_descent(free, data, gd, nullptr, rng);
   EXPECT_FALSE(res.diverged);
   EXPECT_LT(res.final_loss, before);
-  // A huge penalty with unit precision keeps the weights at the anchor (and stays finite).
-  QuadraticPenalty pen{net.weights(), Matrix::Ones(2, 2), 1e9};
+  // A huge penalty with unit precision keeps the weights at the anchor (and stays finite) with the
+  // proximal step.
+  QuadraticPenalty pen{net.weights(), Matrix::Ones(2, 2), 1e9, PenaltyStep::proximal};
   PatchCnn held = net;
   const auto res2 = train_gradient_descent(held, data, gd, &pen, rng);
   EXPECT_FALSE(res2.diverged);
@@ -126,6 +151,43 @@ TEST(GradientDescent, LowersTheLossAndAStrongPenaltyHoldsWeights) {
   gd.batch_size = 1;
   PatchCnn mb = net;
   EXPECT_LT(train_gradient_descent(mb, data, gd, nullptr, rng).final_loss, before);
+}
+
+// The gradient (official) step: one step is w - lr (grad + lambda F (w - w*)); it diverges once
+// lr lambda F > 2 and holds the weights near the anchor below that.
+TEST(GradientDescent, GradientPenaltyStepIsPlainGradientDescentOnLossPlusPenalty) {
+  const auto data = tiny_data();
+  const PatchCnn net = tiny_net();
+  Matrix anchor(2, 2);
+  anchor << 0.5f, 0.0f, 0.0f, 0.5f;
+  Matrix F(2, 2);
+  F << 1.0f, 2.0f, 0.5f, 0.0f;
+  const QuadraticPenalty pen{anchor, F, 3.0, PenaltyStep::gradient};
+  GdConfig gd;
+  gd.learning_rate = 0.01;
+  gd.epochs = 1;
+  Rng rng(1);
+  PatchCnn stepped = net;
+  train_gradient_descent(stepped, data, gd, &pen, rng);
+  Matrix grad;
+  net.loss_and_grad(data, &grad);
+  const Matrix want =
+      net.weights() - 0.01f * (grad + Matrix((3.0f * F.array() * (net.weights() - anchor).array()).matrix()));
+  EXPECT_LT((stepped.weights() - want).cwiseAbs().maxCoeff(), 1e-6);
+  // lr lambda F = 0.01 * 1e3 * 1 = 10 > 2: the explicit step oscillates with growing amplitude.
+  const QuadraticPenalty strong{anchor, Matrix::Ones(2, 2), 1e3, PenaltyStep::gradient};
+  gd.epochs = 200;
+  PatchCnn wild = net;
+  EXPECT_TRUE(train_gradient_descent(wild, data, gd, &strong, rng).diverged);
+  // lr lambda F = 0.5: stable, and the weights stay closer to the anchor than without the penalty.
+  const QuadraticPenalty firm{anchor, Matrix::Ones(2, 2), 50.0, PenaltyStep::gradient};
+  PatchCnn held = net, free = net;
+  EXPECT_FALSE(train_gradient_descent(held, data, gd, &firm, rng).diverged);
+  train_gradient_descent(free, data, gd, nullptr, rng);
+  EXPECT_LT((held.weights() - anchor).norm(), 0.5 * (free.weights() - anchor).norm());
+  EXPECT_EQ(parse_penalty_step("proximal"), PenaltyStep::proximal);
+  EXPECT_EQ(penalty_step_name(PenaltyStep::gradient), "gradient");
+  EXPECT_THROW(parse_penalty_step("implicit"), Error);
 }
 
 }  // namespace

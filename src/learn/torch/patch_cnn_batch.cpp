@@ -64,7 +64,25 @@ void check_job(const PatchCnnTrainJob& job, const PatchCnnTrainJob& first) {
   }
 }
 
-// Trains the jobs `ids` (same unique-patch count and sample count) as one batch.
+// How a job's penalty enters its steps; a chunk holds jobs of one mode only, so networks without
+// a penalty never run the penalty's tensor operations.
+enum class PenaltyMode { none, gradient, proximal };
+PenaltyMode penalty_mode(const PatchCnnTrainJob& job) {
+  if (!job.penalty || job.penalty->lambda == 0.0) return PenaltyMode::none;
+  return job.penalty->step == PenaltyStep::gradient ? PenaltyMode::gradient : PenaltyMode::proximal;
+}
+
+// Samples per network in the loss tensors, padded to a multiple of this. ATen's element-wise CPU
+// kernels run over a contiguous tensor in vector blocks (2 x 8 floats with AVX2, 2 x 16 with
+// AVX-512) and finish the remainder with a scalar loop, and their vector and scalar softplus (and
+// its derivative) differ in the last bit for about 5% of the inputs (measured, libtorch 1.13). Unpadded,
+// the samples of the last network of a batch tensor fell into that scalar remainder or not
+// depending on how many networks shared it, and lambda = 1e6 EWC runs amplified that bit into
+// different results (0.054 against 0.726 task-1 error). With every network's row a multiple of 64
+// floats no sample is ever in a remainder, so a network computes the same bits in any batch.
+constexpr int64_t kSamplePad = 64;
+
+// Trains the jobs `ids` (same unique-patch count, sample count and penalty mode) as one batch.
 void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<size_t>& ids, const GdConfig& config,
                  const BatchTrainConfig& batch, std::vector<GdResult>& out) {
   use_one_torch_thread();
@@ -72,18 +90,22 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
   const PatchDataset& d0 = *jobs[ids[0]].data;
   const int64_t B = static_cast<int64_t>(ids.size()), d = shape.patch_len, R = 2 * shape.filters_per_class;
   const int64_t u = d0.unique_patches.rows(), n = static_cast<int64_t>(d0.size()), P = d0.num_patches;
+  const int64_t n_pad = (n + kSamplePad - 1) / kSamplePad * kSamplePad;
+  const PenaltyMode mode = penalty_mode(jobs[ids[0]]);
 
   auto U = torch::empty({B, u, d});
   auto idx = torch::empty({B, n * P}, torch::kLong);
-  auto y = torch::empty({B, n});
+  auto y = torch::zeros({B, n_pad});  // padded samples: label 0, never part of the loss
   auto W = torch::empty({B, R, d});
-  bool any_penalty = false;
-  for (size_t k : ids) any_penalty |= jobs[k].penalty && jobs[k].penalty->lambda != 0.0;
-  // Proximal EWC step w <- (w + c F w*) / (1 + c F), c = lr * lambda: numerator shift and divisor.
-  torch::Tensor prox_shift, prox_div;
-  if (any_penalty) {
-    prox_shift = torch::zeros({B, R, d});
-    prox_div = torch::ones({B, R, d});
+  // Gradient EWC step: grad += lambda F (w - w*). Proximal step w <- (w + c F w*) / (1 + c F),
+  // c = lr * lambda: numerator shift and divisor.
+  torch::Tensor anchor, lambda_f, prox_shift, prox_div;
+  if (mode == PenaltyMode::gradient) {
+    anchor = torch::empty({B, R, d});
+    lambda_f = torch::empty({B, R, d});
+  } else if (mode == PenaltyMode::proximal) {
+    prox_shift = torch::empty({B, R, d});
+    prox_div = torch::empty({B, R, d});
   }
   for (int64_t b = 0; b < B; ++b) {
     const PatchCnnTrainJob& job = jobs[ids[static_cast<size_t>(b)]];
@@ -93,7 +115,10 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
     int64_t* ip = ib.data_ptr<int64_t>();
     for (int64_t k = 0; k < n * P; ++k) ip[k] = job.data->patch_row[static_cast<size_t>(k)];
     std::memcpy(y[b].data_ptr<float>(), job.data->labels.data(), sizeof(float) * static_cast<size_t>(n));
-    if (job.penalty && job.penalty->lambda != 0.0) {
+    if (mode == PenaltyMode::gradient) {
+      copy_into(anchor[b], job.penalty->anchor);
+      copy_into(lambda_f[b], job.penalty->scaled_precision());
+    } else if (mode == PenaltyMode::proximal) {
       const float c = static_cast<float>(config.learning_rate * job.penalty->lambda);
       const Matrix cf = c * job.penalty->precision;
       copy_into(prox_div[b], Matrix((cf.array() + 1.0f).matrix()));
@@ -106,7 +131,8 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
   auto batch_loss = [&]() {  // (B) mean logistic loss of each network
     auto h = torch::matmul(relu_pow(torch::bmm(U, W.transpose(1, 2)), shape.power_q), coef);  // B x u
     auto f = h.gather(1, idx).view({B, n, P}).sum(2);                                         // B x n
-    return torch::softplus(-y * f).mean(1);
+    if (n_pad != n) f = torch::constant_pad_nd(f, {0, n_pad - n});                            // B x n_pad
+    return torch::softplus(-y * f).narrow(1, 0, n).mean(1);
   };
   std::vector<bool> diverged(static_cast<size_t>(B), false);
   auto check = [&](const torch::Tensor& loss, int epoch) {
@@ -125,9 +151,10 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
     loss.sum().backward();
     {
       torch::NoGradGuard no_grad;
+      if (mode == PenaltyMode::gradient) W.grad().add_((W - anchor).mul_(lambda_f));
       W.sub_(W.grad(), lr);
       W.grad().zero_();
-      if (any_penalty) W.add_(prox_shift).div_(prox_div);
+      if (mode == PenaltyMode::proximal) W.add_(prox_shift).div_(prox_div);
     }
     if ((e + 1) % every == 0 || e + 1 == config.epochs) check(loss.detach(), e + 1);
   }
@@ -161,10 +188,10 @@ std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs
   std::vector<GdResult> out(jobs.size());
   if (jobs.empty()) return out;
   for (const auto& job : jobs) check_job(job, jobs[0]);
-  // Group by (unique patches, samples), keep job order within a group, cut into chunks.
-  std::map<std::pair<int64_t, size_t>, std::vector<size_t>> groups;
+  // Group by (unique patches, samples, penalty mode), keep job order within a group, cut into chunks.
+  std::map<std::tuple<int64_t, size_t, PenaltyMode>, std::vector<size_t>> groups;
   for (size_t k = 0; k < jobs.size(); ++k)
-    groups[{jobs[k].data->unique_patches.rows(), jobs[k].data->size()}].push_back(k);
+    groups[{jobs[k].data->unique_patches.rows(), jobs[k].data->size(), penalty_mode(jobs[k])}].push_back(k);
   std::vector<std::vector<size_t>> chunks;
   for (const auto& [key, members] : groups)
     for (size_t start = 0; start < members.size(); start += static_cast<size_t>(batch.chunk_models))
@@ -196,9 +223,16 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
   auto W = torch::empty({R, d});
   copy_into(W, w0);
   W.requires_grad_(true);
-  torch::Tensor prox_shift, prox_div;
+  torch::Tensor anchor, lambda_f, prox_shift, prox_div;
   const bool use_penalty = penalty && penalty->lambda != 0.0;
-  if (use_penalty) {
+  const bool gradient_step = use_penalty && penalty->step == PenaltyStep::gradient;
+  const bool proximal_step = use_penalty && penalty->step == PenaltyStep::proximal;
+  if (gradient_step) {
+    anchor = torch::empty({R, d});
+    lambda_f = torch::empty({R, d});
+    copy_into(anchor, penalty->anchor);
+    copy_into(lambda_f, penalty->scaled_precision());
+  } else if (proximal_step) {
     const float c = static_cast<float>(config.learning_rate * penalty->lambda);
     const Matrix cf = c * penalty->precision;
     prox_div = torch::empty({R, d});
@@ -217,9 +251,10 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
     auto loss = idx.defined() ? mean_loss(X.index_select(0, idx), y.index_select(0, idx)) : mean_loss(X, y);
     loss.backward();
     torch::NoGradGuard no_grad;
+    if (gradient_step) W.grad().add_((W - anchor).mul_(lambda_f));
     W.sub_(W.grad(), lr);
     W.grad().zero_();
-    if (use_penalty) W.add_(prox_shift).div_(prox_div);
+    if (proximal_step) W.add_(prox_shift).div_(prox_div);
     return std::isfinite(loss.item<double>());
   };
   GdResult result;
@@ -254,7 +289,7 @@ GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& conf
   return result;
 }
 
-Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
+Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data, FisherKind kind) {
   use_one_torch_thread();
   const PatchCnnShape& s = net.shape();
   const int64_t n = static_cast<int64_t>(data.size()), P = data.num_patches, d = s.patch_len;
@@ -271,9 +306,20 @@ Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data) {
   auto f = torch::matmul(relu_pow(torch::bmm(X, Wn.transpose(1, 2)), s.power_q), coef).sum(1);  // n
   f.sum().backward();
   torch::NoGradGuard no_grad;
-  auto p = torch::sigmoid(f.detach());
-  auto weight = (p * (1 - p)).view({n, 1, 1});
-  auto F = (weight * Wn.grad().square()).mean(0).contiguous();
+  // Per-sample weight: p (1 - p) (expected Fisher) or sigmoid(-y f)^2, the squared derivative of
+  // log P(y | x) = -softplus(-y f) (empirical Fisher); averaged or summed over the samples.
+  // The empirical weight is formed in double: sigmoid(-y f)^2 of a confidently right sample is
+  // below float's normal range.
+  torch::Tensor weight;
+  if (kind == FisherKind::expected_mean) {
+    auto p = torch::sigmoid(f.detach());
+    weight = p * (1 - p);
+  } else {
+    auto y = torch::from_blob(const_cast<float*>(data.labels.data()), {n}, torch::kFloat).to(torch::kDouble);
+    weight = torch::sigmoid(-y * f.detach().to(torch::kDouble)).square().to(torch::kFloat);
+  }
+  auto terms = weight.view({n, 1, 1}) * Wn.grad().square();
+  auto F = (kind == FisherKind::expected_mean ? terms.mean(0) : terms.sum(0)).contiguous();
   std::memcpy(fisher.data(), F.data_ptr<float>(), sizeof(float) * static_cast<size_t>(fisher.size()));
   return fisher;
 }

@@ -25,7 +25,7 @@ std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs
                                        const BatchTrainConfig& batch);
 GdResult train_one(PatchCnn& net, const PatchDataset& data, const GdConfig& config, const QuadraticPenalty* penalty,
                    Rng& rng);
-Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data);
+Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data, FisherKind kind);
 std::unique_ptr<SmallCnnEngine> make_small_cnn(const SmallCnnShape& shape, const std::vector<float>& values);
 std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const std::vector<float>& values,
                                                    double learning_rate);
