@@ -78,7 +78,7 @@ struct TorchPlugin {
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 3;
+constexpr int kTorchPluginAbi = 4;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be
