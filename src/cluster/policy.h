@@ -73,6 +73,10 @@ struct ClusterView {
   // True if the job list and every job's placement are those of this policy's previous call
   // (only time, and the service counters of running jobs, moved on).
   bool jobs_unchanged = false;
+  // True if the job list (the same jobs in the same order) is that of this policy's previous
+  // call; placements may have changed. Implied by jobs_unchanged. Lets a policy that keeps
+  // per-job state skip re-matching the list after a decision that only moved jobs.
+  bool same_job_list = false;
   // If not null (cleared, listed = false), a policy may list the outputs it changed; the caller
   // then checks and applies only those.
   ChangeList* changes = nullptr;

@@ -1,5 +1,5 @@
 // The simulator's hints for incremental policies (ClusterView::free_gpus, jobs_unchanged,
-// changes; docs/cluster-simulator.md): they tell the truth, a policy that uses them decides exactly
+// same_job_list, changes; docs/cluster-simulator.md): they tell the truth, a policy that uses them decides exactly
 // as it does without them, and listed changes are checked like a full decision.
 #include <gtest/gtest.h>
 
@@ -49,6 +49,10 @@ class HintChecker final : public Policy {
     ASSERT_NE(view.changes, nullptr);
     EXPECT_FALSE(view.changes->listed);
     EXPECT_TRUE(view.changes->indices.empty());
+    if (view.jobs_unchanged || view.same_job_list) {
+      ASSERT_EQ(jobs.size(), last_.size());
+      for (size_t i = 0; i < jobs.size(); ++i) EXPECT_EQ(jobs[i].job, last_[i].first);
+    }
     if (view.jobs_unchanged) {
       ++unchanged;
       ASSERT_EQ(jobs.size(), last_.size());
@@ -57,11 +61,12 @@ class HintChecker final : public Policy {
         EXPECT_EQ(jobs[i].placement, last_[i].second);
       }
     }
+    if (view.same_job_list) ++same_list;
     last_.clear();
     for (const auto& v : jobs) last_.emplace_back(v.job, v.placement);
     inner_->schedule(view, jobs, out);
   }
-  int calls = 0, unchanged = 0;
+  int calls = 0, unchanged = 0, same_list = 0;
 
  private:
   std::unique_ptr<Policy> inner_;
@@ -124,7 +129,8 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
       const SimResult without = simulate(cluster, w, c.policy, plain, config);
       ASSERT_FALSE(with.timed_out);
       expect_same(with, without);
-      EXPECT_GT(checked.unchanged, 0);  // rounds with nothing new happen
+      EXPECT_GT(checked.unchanged, 0);                  // rounds with nothing new happen
+      EXPECT_GT(checked.same_list, checked.unchanged);  // and decisions that only moved jobs
     }
   }
 }

@@ -101,6 +101,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
 
 void SimRun::arrive(int j) {
   jobs_dirty_ = true;
+  list_dirty_ = true;
   jobs_[j].arrived = true;
   ++arrived_count_;
   slot_[j] = static_cast<int>(active_.size());
@@ -140,6 +141,7 @@ void SimRun::mark_finished(int j, double t_s) {
   busy_gpus_ -= s.gpus;
   take_gpus(s.placement, +1);
   jobs_dirty_ = true;
+  list_dirty_ = true;
   s.placement.clear();
   s.gpus = 0;
   s.restart_left_s = 0;
@@ -238,12 +240,14 @@ void SimRun::decide(double now_s) {
   view.round_s = config_.round_s;
   view.free_gpus = free_gpus_;
   view.jobs_unchanged = !jobs_dirty_;
+  view.same_job_list = !list_dirty_;
   policy_changes_.listed = false;
   policy_changes_.indices.clear();
   view.changes = has_ps_jobs_ ? nullptr : &policy_changes_;
   policy_.schedule(view, std::span<const JobView>(views_.data() + first, n),
                    std::span<Placement>(out_.data() + first, n));
   jobs_dirty_ = false;  // apply() sets it again for every change made now
+  list_dirty_ = false;
 
   changed_.clear();
   if (policy_changes_.listed)  // never set with PS jobs: view.changes is null then
