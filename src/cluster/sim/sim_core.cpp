@@ -84,6 +84,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
       throw Error(job.source_file, job.source_line, "time", "arrival time is not a finite number");
     jobs_[j].job = &job;
     jobs_[j].progress = make_job_progress(job, popts);
+    jobs_[j].fixed = dynamic_cast<FixedDurationProgress*>(jobs_[j].progress.get());
     jobs_[j].account = JobAccount::arrived_at(job.arrival_s);
     jobs_[j].last_update_s = job.arrival_s;
   }
@@ -160,12 +161,17 @@ void SimRun::mark_finished(int j, double t_s) {
 bool SimRun::step_job(int j, double t0_s, double dt_s) {
   SimJob& s = jobs_[j];
   if (s.finished || s.placement.empty() || !(dt_s > 0)) return false;
+  return s.fixed ? step_running_job(j, s, *s.fixed, t0_s, dt_s) : step_running_job(j, s, *s.progress, t0_s, dt_s);
+}
+
+template <typename Progress>
+bool SimRun::step_running_job(int j, SimJob& s, Progress& progress, double t0_s, double dt_s) {
   s.last_update_s = t0_s + dt_s;
   const double delay_s = std::min(s.restart_left_s, dt_s);
   s.restart_left_s -= delay_s;
   double used_s = 0;
-  if (dt_s - delay_s > 0 && !s.progress->finished()) used_s = s.progress->advance(dt_s - delay_s);
-  const bool done = s.progress->finished() && s.restart_left_s <= 0;
+  if (dt_s - delay_s > 0 && !progress.finished()) used_s = progress.advance(dt_s - delay_s);
+  const bool done = progress.finished() && s.restart_left_s <= 0;
   const double held_s = done ? delay_s + used_s : dt_s;
   s.account.credit(held_s, s.gpus);
   if (done) mark_finished(j, t0_s + held_s);
@@ -173,10 +179,18 @@ bool SimRun::step_job(int j, double t0_s, double dt_s) {
 }
 
 void SimRun::bring_running_to(double now_s) {
-  // Backwards: a job that finishes is swapped out with the last one, already stepped.
+  // Backwards: a job that finishes is swapped out with the last one, already stepped. The loop is
+  // the simulator's hottest (every running job at every decision): running jobs have a placement,
+  // and trace jobs are stepped inline.
   for (size_t i = running_.size(); i-- > 0;) {
     const int j = running_[i];
-    step_job(j, jobs_[j].last_update_s, now_s - jobs_[j].last_update_s);
+    SimJob& s = jobs_[j];
+    const double dt_s = now_s - s.last_update_s;
+    if (!(dt_s > 0)) continue;
+    if (s.fixed)
+      step_running_job(j, s, *s.fixed, s.last_update_s, dt_s);
+    else
+      step_running_job(j, s, *s.progress, s.last_update_s, dt_s);
   }
 }
 
