@@ -82,6 +82,106 @@ std::vector<double> parse_thresholds(const std::string& text) {
   return out;
 }
 
+// Times by job id in a binary min-heap, for "which jobs are due by t" in O(log n) per change
+// instead of a pass over every job at every decision.
+class DueHeap {
+ public:
+  void clear() {
+    for (const Node& n : heap_) pos_[n.id] = -1;
+    heap_.clear();
+  }
+  size_t size() const { return heap_.size(); }
+  double min() const { return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_[0].t; }
+  // Sets job id's time (inserts it if absent); an infinite time removes it.
+  void set(int id, double t) {
+    if (static_cast<size_t>(id) >= pos_.size()) pos_.resize(static_cast<size_t>(id) + 1, -1);
+    if (!(t < std::numeric_limits<double>::infinity())) {
+      erase(id);
+      return;
+    }
+    int p = pos_[id];
+    if (p < 0) {
+      p = static_cast<int>(heap_.size());
+      heap_.push_back({t, id});
+      pos_[id] = p;
+      up(p);
+    } else {
+      const double old = heap_[p].t;
+      heap_[p].t = t;
+      if (t < old)
+        up(p);
+      else
+        down(p);
+    }
+  }
+  void erase(int id) {
+    if (static_cast<size_t>(id) >= pos_.size() || pos_[id] < 0) return;
+    const int p = pos_[id];
+    pos_[id] = -1;
+    const int last = static_cast<int>(heap_.size()) - 1;
+    if (p != last) {
+      heap_[p] = heap_[last];
+      heap_.pop_back();
+      const int moved = heap_[p].id;
+      pos_[moved] = p;
+      up(p);
+      if (pos_[moved] == p) down(p);
+    } else {
+      heap_.pop_back();
+    }
+  }
+  // Calls f(id) for every job whose time is <= t (any order).
+  template <typename F>
+  void for_each_upto(double t, F f) {
+    if (heap_.empty() || !(heap_[0].t <= t)) return;
+    stack_.clear();
+    stack_.push_back(0);
+    while (!stack_.empty()) {
+      const int p = stack_.back();
+      stack_.pop_back();
+      f(heap_[p].id);
+      for (int c = 2 * p + 1; c <= 2 * p + 2 && c < static_cast<int>(heap_.size()); ++c)
+        if (heap_[c].t <= t) stack_.push_back(c);
+    }
+  }
+
+ private:
+  struct Node {
+    double t;
+    int id;
+  };
+  void up(int p) {
+    const Node n = heap_[p];
+    while (p > 0) {
+      const int parent = (p - 1) / 2;
+      if (!(n.t < heap_[parent].t)) break;
+      heap_[p] = heap_[parent];
+      pos_[heap_[p].id] = p;
+      p = parent;
+    }
+    heap_[p] = n;
+    pos_[n.id] = p;
+  }
+  void down(int p) {
+    const int size = static_cast<int>(heap_.size());
+    const Node n = heap_[p];
+    while (true) {
+      int c = 2 * p + 1;
+      if (c >= size) break;
+      if (c + 1 < size && heap_[c + 1].t < heap_[c].t) ++c;
+      if (!(heap_[c].t < n.t)) break;
+      heap_[p] = heap_[c];
+      pos_[heap_[p].id] = p;
+      p = c;
+    }
+    heap_[p] = n;
+    pos_[n.id] = p;
+  }
+  std::vector<Node> heap_;
+  std::vector<int> pos_;  // by id: index in heap_, -1 if absent
+  std::vector<int> stack_;
+};
+
 class TiresiasPolicy final : public Policy {
  public:
   TiresiasPolicy(const PolicyOptions& options, const Knobs& knobs) {
@@ -347,33 +447,28 @@ class TiresiasPolicy final : public Policy {
 
   // With the simulator's hints the jobs running in the view are those this policy left running,
   // and a waiting job's executed time does not move: only the running jobs near their crossing are
-  // read (r_key_ holds each running job's crossing time as computed when it started or changed
+  // read (r_due_ holds each running job's crossing time as computed when it started or changed
   // queue: the crossing does not move while it runs, up to rounding, see margin()), and the
   // waiting jobs that count waiting time (executed > 0) sit in dense arrays (w_*).
   int scan_fast(std::span<const JobView> jobs, double waited_s, double now) {
     moves_.clear();
     const size_t num_running = running_.size();
-    const double* rk = r_key_.data();
-    const double due = now + margin(now);
-    for (size_t k = 0; k < num_running; ++k) {
-      if (!(rk[k] <= due)) continue;
-      const int id = running_[k];
+    r_due_.for_each_upto(now + margin(now), [&](int id) {
       const JobState& st = state_[id];
       const double executed_s = jobs[st.index].executed_s - st.executed_offset_s;
       const double service = gpu_time_ ? executed_s * st.need : executed_s;
       const int q = demoted_queue(st.queue, service);
       if (q != st.queue) moves_.push_back({st.index, id, q});
-    }
+    });
+    // Every waiting job's waiting time grows by the same amount, one addition each (the sums are
+    // part of the results); only those whose promotion is near are compared.
     const size_t nw = w_id_.size();
     double* pend = w_pend_.data();
-    const double* lim = w_lim_.data();
-    int any = 0;  // (two branch-free loops the compiler can vectorize)
     for (size_t k = 0; k < nw; ++k) pend[k] += waited_s;
-    for (size_t k = 0; k < nw; ++k) any |= static_cast<int>(pend[k] >= lim[k]);
-    if (any) {
-      for (size_t k = 0; k < nw; ++k)
-        if (pend[k] >= lim[k]) moves_.push_back({state_[w_id_[k]].index, w_id_[k], -1});
-    }
+    w_due_.for_each_upto(now + margin(now), [&](int id) {
+      const JobState& st = state_[id];
+      if (pend[st.wpos] >= w_lim_[st.wpos]) moves_.push_back({st.index, id, -1});
+    });
     if (!moves_.empty()) {
       std::sort(moves_.begin(), moves_.end(), [](const Move& a, const Move& b) { return a.index < b.index; });
       for (const Move& m : moves_) {
@@ -547,19 +642,16 @@ class TiresiasPolicy final : public Policy {
       const int id = ids_[i];
       JobState& st = state_[id];
       if (st.wpos >= 0) w_remove(id);
-      const double k = key(now, st, jobs[i].executed_s - st.executed_offset_s);
       if (st.rpos < 0) {
         st.rpos = static_cast<int>(running_.size());
         running_.push_back(id);
-        r_key_.push_back(k);
-      } else {
-        r_key_[st.rpos] = k;
       }
+      r_due_.set(id, key(now, st, jobs[i].executed_s - st.executed_offset_s));
       set_held(id, placement_gpus(out[i]) == st.need ? 1 : 2);  // the placement held from now on
     }
     for (const Move& mv : moves_) {
       const JobState& st = state_[mv.id];
-      if (mv.to >= 0 && st.rpos >= 0) r_key_[st.rpos] = key(now, st, jobs[st.index].executed_s - st.executed_offset_s);
+      if (mv.to >= 0 && st.rpos >= 0) r_due_.set(mv.id, key(now, st, jobs[st.index].executed_s - st.executed_offset_s));
     }
   }
 
@@ -573,37 +665,28 @@ class TiresiasPolicy final : public Policy {
     // The earliest crossing among the running jobs: only those whose crossing time noted at start
     // is within two margins of the smallest can be it; theirs is computed again exactly, as a scan
     // of every running job would.
-    const size_t nr = running_.size();
-    const double* rk = r_key_.data();
-    double lo = inf;
-    for (size_t k = 0; k < nr; ++k) lo = rk[k] < lo ? rk[k] : lo;
     double next = inf;
-    if (lo < inf) {
-      const double cut = lo + 2 * margin(lo);
-      for (size_t k = 0; k < nr; ++k) {
-        if (!(rk[k] <= cut)) continue;
-        const JobState& st = state_[running_[k]];
+    const double r_lo = r_due_.min();
+    if (r_lo < inf) {
+      r_due_.for_each_upto(r_lo + 2 * margin(r_lo), [&](int id) {
+        const JobState& st = state_[id];
         next = std::min(next, crossing_s(now, st, jobs[st.index].executed_s - st.executed_offset_s));
-      }
+      });
     }
-    // now + x grows with x: the earliest promotion is now + the smallest gap.
-    // (Four running minima: the minimum of a set without NaNs does not depend on the order.)
-    double m[4] = {inf, inf, inf, inf};
-    const size_t nw = w_id_.size();
-    const double* g = w_gap_.data();
-    const double* pend = w_pend_.data();
-    size_t k = 0;
-    for (; k + 4 <= nw; k += 4)
-      for (int l = 0; l < 4; ++l) {
-        const double d = g[k + l] - pend[k + l];
-        m[l] = d < m[l] ? d : m[l];
-      }
-    for (; k < nw; ++k) {
-      const double d = g[k] - pend[k];
-      m[0] = d < m[0] ? d : m[0];
+    // The earliest promotion: now + the smallest gap (now + x grows with x), among the waiting jobs
+    // whose promotion time noted when they stopped is near the smallest (a gap exceeds the waiting
+    // time that promotes by at most w_slack_s_).
+    const double w_lo = w_due_.min();
+    if (w_lo < inf) {
+      double gap = inf;
+      const double* g = w_gap_.data();
+      const double* pend = w_pend_.data();
+      w_due_.for_each_upto(w_lo + 2 * margin(w_lo) + w_slack_s_, [&](int id) {
+        const int k = state_[id].wpos;
+        gap = std::min(gap, g[k] - pend[k]);
+      });
+      if (gap < inf) next = std::min(next, now + gap);
     }
-    const double gap = std::min(std::min(m[0], m[1]), std::min(m[2], m[3]));
-    if (gap < inf) next = std::min(next, now + gap);
     set_wakeup(now, next, inf);
   }
 
@@ -616,6 +699,11 @@ class TiresiasPolicy final : public Policy {
     const double limit = executed_s * promote_knob_;
     w_lim_.push_back(eligible ? slack_below(limit) : std::numeric_limits<double>::infinity());
     w_gap_.push_back(eligible ? limit : std::numeric_limits<double>::infinity());
+    if (eligible) {
+      // Its waiting time grows by the time between decisions from now (the last check) on.
+      w_due_.set(id, last_check_s_ + (w_lim_.back() - st.pending_s));
+      w_slack_s_ = std::max(w_slack_s_, limit - w_lim_.back());
+    }
   }
 
   void w_remove(int id) {
@@ -633,6 +721,7 @@ class TiresiasPolicy final : public Policy {
     w_pend_.pop_back();
     w_lim_.pop_back();
     w_gap_.pop_back();
+    w_due_.erase(id);
     st.wpos = -1;
   }
 
@@ -641,11 +730,10 @@ class TiresiasPolicy final : public Policy {
     const size_t k = static_cast<size_t>(st.rpos), last = running_.size() - 1;
     if (k != last) {
       running_[k] = running_[last];
-      r_key_[k] = r_key_[last];
       state_[running_[k]].rpos = static_cast<int>(k);
     }
     running_.pop_back();
-    r_key_.pop_back();
+    r_due_.erase(id);
     st.rpos = -1;
     set_held(id, 0);
   }
@@ -763,7 +851,9 @@ class TiresiasPolicy final : public Policy {
   // Fast mode (the simulator's hints, wake-ups other than "authors"; left for good otherwise).
   bool fast_ = true;
   std::vector<int> running_;           // ids of the jobs this policy left running
-  std::vector<double> r_key_;          // their crossing times (key(): +inf in the last queue)
+  DueHeap r_due_;                      // their crossing times, as noted at start (key(); none in the last queue)
+  DueHeap w_due_;                      // when the waiting jobs' promotion is due, as noted when they stopped
+  double w_slack_s_ = 0;               // largest gap - limit of a waiting job (reached()'s slack)
   std::vector<char> is_running_;       // by id: 1 in running_ with its request, 2 with another count
   int held_other_ = 0;                 // running jobs whose placement is not their request
   std::vector<int> w_id_;              // waiting jobs that have run since entering queue 0: ids,
