@@ -1,6 +1,6 @@
 // The simulator's hints for incremental policies (ClusterView::free_gpus, jobs_unchanged,
-// same_job_list, changes; docs/cluster-simulator.md): they tell the truth, a policy that uses them decides exactly
-// as it does without them, and listed changes are checked like a full decision.
+// same_job_list, departed and num_arrived, changes; docs/cluster-simulator.md): they tell the truth, a policy that uses
+// them decides exactly as it does without them, and listed changes are checked like a full decision.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -62,11 +62,26 @@ class HintChecker final : public Policy {
       }
     }
     if (view.same_job_list) ++same_list;
+    // The account of the change: the previous list without `departed`, then num_arrived new jobs.
+    ASSERT_GE(view.num_arrived, 0);
+    std::vector<const Job*> expected;
+    size_t d = 0;
+    for (size_t i = 0; i < last_.size(); ++i) {
+      if (d < view.departed.size() && static_cast<size_t>(view.departed[d]) == i) {
+        ++d;
+        continue;
+      }
+      expected.push_back(last_[i].first);
+    }
+    EXPECT_EQ(d, view.departed.size());
+    ASSERT_EQ(expected.size() + static_cast<size_t>(view.num_arrived), jobs.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(jobs[i].job, expected[i]);
+    departed += static_cast<int>(view.departed.size());
     last_.clear();
     for (const auto& v : jobs) last_.emplace_back(v.job, v.placement);
     inner_->schedule(view, jobs, out);
   }
-  int calls = 0, unchanged = 0, same_list = 0;
+  int calls = 0, unchanged = 0, same_list = 0, departed = 0;
 
  private:
   std::unique_ptr<Policy> inner_;
@@ -131,6 +146,7 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
       expect_same(with, without);
       EXPECT_GT(checked.unchanged, 0);                  // rounds with nothing new happen
       EXPECT_GT(checked.same_list, checked.unchanged);  // and decisions that only moved jobs
+      EXPECT_GT(checked.departed, 0);
     }
   }
 }

@@ -103,6 +103,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
 void SimRun::arrive(int j) {
   jobs_dirty_ = true;
   list_dirty_ = true;
+  ++arrived_since_;
   jobs_[j].arrived = true;
   ++arrived_count_;
   slot_[j] = static_cast<int>(active_.size());
@@ -209,6 +210,9 @@ void SimRun::move_slot(size_t from, size_t to) {
 void SimRun::compact_active() {
   if (first_dead_ == SIZE_MAX) return;
   const size_t end = active_.size();
+  // The policy's previous list is the live slots as they are (arrivals since come after them).
+  for (size_t i = first_dead_; i <= last_dead_; ++i)
+    if (views_[i].job == nullptr) departed_.push_back(static_cast<int>(i - begin_));
   if (last_dead_ + 1 - begin_ < end - first_dead_) {
     // Fewer live jobs before the last finished one: close the gaps by moving those right.
     size_t k = last_dead_ + 1;
@@ -255,6 +259,8 @@ void SimRun::decide(double now_s) {
   view.free_gpus = free_gpus_;
   view.jobs_unchanged = !jobs_dirty_;
   view.same_job_list = !list_dirty_;
+  view.departed = departed_;
+  view.num_arrived = arrived_since_;
   policy_changes_.listed = false;
   policy_changes_.indices.clear();
   view.changes = has_ps_jobs_ ? nullptr : &policy_changes_;
@@ -262,6 +268,8 @@ void SimRun::decide(double now_s) {
                    std::span<Placement>(out_.data() + first, n));
   jobs_dirty_ = false;  // apply() sets it again for every change made now
   list_dirty_ = false;
+  departed_.clear();
+  arrived_since_ = 0;
 
   changed_.clear();
   if (policy_changes_.listed)  // never set with PS jobs: view.changes is null then

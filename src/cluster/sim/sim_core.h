@@ -137,6 +137,8 @@ class SimRun {
   std::vector<int> free_gpus_;        // GPUs per server not held by current placements
   bool jobs_dirty_ = true;            // an arrival, completion or placement change since the last decision
   bool list_dirty_ = true;            // an arrival or completion since the last decision
+  std::vector<int> departed_;         // view indices (in the last decision's list) of the jobs gone since
+  int arrived_since_ = 0;             // jobs arrived since the last decision
   ChangeList policy_changes_;
   bool has_ps_jobs_ = false;
   std::shared_ptr<const PsSpeedModel> ps_speed_;      // kept alive for the PS jobs' progress

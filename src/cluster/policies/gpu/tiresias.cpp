@@ -226,7 +226,7 @@ class TiresiasPolicy final : public Policy {
     // Every job was last checked at the last full decision: the waiting time since is one number.
     const double waited_s = now - last_check_s_;
     last_check_s_ = now;
-    if (!same) admit(jobs);
+    if (!same && !(view.num_arrived >= 0 && admit_changes(jobs, view.departed, view.num_arrived))) admit(jobs);
     // Demotion of running jobs, promotion of starving waiting jobs (in arrival order).
     const size_t num_servers = view.cluster->servers.size();
     const bool have_free = view.free_gpus.size() == num_servers;
@@ -272,7 +272,7 @@ class TiresiasPolicy final : public Policy {
         scratch_.clear();
         size_t k = 0;
         for (const Entry& e : q) {
-          if (!out[e.index].empty())
+          if (!out[state_[e.id].index].empty())
             q[k++] = e;
           else
             scratch_.push_back(e);
@@ -292,9 +292,8 @@ class TiresiasPolicy final : public Policy {
 
  private:
   struct Entry {
-    int id;     // job id
-    int need;   // GPUs requested
-    int index;  // index in the current view
+    int id;    // job id (its view index: state_[id].index)
+    int need;  // GPUs requested
   };
   // Split mode (walk_split): each queue is R, W, then the entries added since the last decision.
   static constexpr int kBuckets = 65;  // requests counted per size 1..63, and 64 or more
@@ -358,7 +357,7 @@ class TiresiasPolicy final : public Policy {
         st.need = request(jobs[i]);
         st.executed_offset_s = jobs[i].executed_s;
         st.pending_s = 0;
-        append(0, {id, st.need, 0});
+        append(0, {id, st.need});
       }
     }
     if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
@@ -378,12 +377,76 @@ class TiresiasPolicy final : public Policy {
           if (split_) forget(m, p < r_len, p < old_len, e.need);
           continue;
         }
-        q[k] = e;
-        q[k].index = st.index;
-        ++k;
+        q[k++] = e;
       }
       q.resize(k);
     }
+  }
+
+  // admit() from the caller's account of the change (ClusterView::departed, num_arrived): the jobs
+  // that left are forgotten one by one, the view indices after the first of them shift down, and
+  // the new jobs, at the end, join queue 0. Returns false (nothing done) if the account does not
+  // fit the list this policy saw last.
+  bool admit_changes(std::span<const JobView> jobs, std::span<const int> departed, int num_arrived) {
+    const size_t prev = ids_.size();
+    if (departed.size() > prev || prev - departed.size() + static_cast<size_t>(num_arrived) != jobs.size())
+      return false;
+    for (size_t k = 0; k < departed.size(); ++k)
+      if (departed[k] < 0 || static_cast<size_t>(departed[k]) >= prev || (k > 0 && departed[k] <= departed[k - 1]))
+        return false;
+    for (int d : departed) {
+      const int id = ids_[d];
+      const JobState& st = state_[id];
+      if (st.rpos >= 0) r_remove(id);
+      if (st.wpos >= 0) w_remove(id);
+      remove_entry(id);
+    }
+    if (!departed.empty()) {
+      size_t k = static_cast<size_t>(departed[0]), next = 0;
+      for (size_t i = k; i < prev; ++i) {
+        if (next < departed.size() && static_cast<size_t>(departed[next]) == i) {
+          ++next;
+          continue;
+        }
+        ids_[k] = ids_[i];
+        last_jobs_[k] = last_jobs_[i];
+        state_[ids_[k]].index = static_cast<int>(k);
+        ++k;
+      }
+      ids_.resize(k);
+      last_jobs_.resize(k);
+    }
+    for (size_t i = ids_.size(); i < jobs.size(); ++i) {
+      const int id = jobs[i].job->id;
+      if (id < 0) throw Error("tiresias: job '" + jobs[i].job->name + "' has a negative id");
+      if (static_cast<size_t>(id) >= state_.size()) state_.resize(static_cast<size_t>(id) + 1);
+      ids_.push_back(id);
+      last_jobs_.push_back(jobs[i].job);
+      JobState& st = state_[id];
+      st.index = static_cast<int>(i);
+      if (st.queue < 0) {
+        st.queue = 0;
+        st.need = request(jobs[i]);
+        st.executed_offset_s = jobs[i].executed_s;
+        st.pending_s = 0;
+        append(0, {id, st.need});
+      }
+    }
+    if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
+    return true;
+  }
+
+  // Takes job id's entry out of its queue.
+  void remove_entry(int id) {
+    const JobState& st = state_[id];
+    auto& q = queues_[st.queue];
+    const auto it = std::find_if(q.begin(), q.end(), [&](const Entry& e) { return e.id == id; });
+    if (split_) {
+      const size_t p = static_cast<size_t>(it - q.begin());
+      QueueSplit& m = split_of_[st.queue];
+      forget(m, p < m.r_len, p < m.old_len, st.need);
+    }
+    q.erase(it);
   }
 
   // Queue bookkeeping of split mode: an entry at old position p (before the change) leaves.
@@ -496,7 +559,7 @@ class TiresiasPolicy final : public Policy {
       bool waiting_seen = false;
       for (const Entry& e : queues_[qi]) {
         if (count == 0 && running_left == 0) break;
-        const int i = e.index;
+        const int i = state_[e.id].index;
         const JobView& v = jobs[i];
         const bool run = e.need <= count;
         if (run) count -= e.need;
@@ -542,7 +605,7 @@ class TiresiasPolicy final : public Policy {
       m.touched = false;
       auto visit = [&](size_t p) {
         const Entry& e = q[p];
-        const int i = e.index;
+        const int i = state_[e.id].index;
         const bool run = e.need <= count;
         if (run) count -= e.need;
         const int held = is_running[e.id];
@@ -604,7 +667,7 @@ class TiresiasPolicy final : public Policy {
       size_t k = a;
       for (size_t p = a; p < b; ++p) {
         const Entry& e = q[p];
-        const bool runs = !out[e.index].empty();
+        const bool runs = !out[state_[e.id].index].empty();
         const bool was_r = p < m.r_len;
         if (runs && !was_r) {
           m.r_need += e.need;
@@ -813,15 +876,8 @@ class TiresiasPolicy final : public Policy {
 
   void move(int id, int to) {
     JobState& st = state_[id];
-    auto& from = queues_[st.queue];
-    const auto it = std::find_if(from.begin(), from.end(), [&](const Entry& e) { return e.id == id; });
-    if (split_) {
-      const size_t p = static_cast<size_t>(it - from.begin());
-      QueueSplit& m = split_of_[st.queue];
-      forget(m, p < m.r_len, p < m.old_len, st.need);
-    }
-    from.erase(it);
-    append(static_cast<size_t>(to), {id, st.need, st.index});
+    remove_entry(id);
+    append(static_cast<size_t>(to), {id, st.need});
     st.queue = to;
   }
 
