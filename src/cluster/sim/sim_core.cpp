@@ -181,22 +181,33 @@ bool SimRun::step_running_job(int j, SimJob& s, Progress& progress, double t0_s,
 
 void SimRun::bring_running_to(double now_s) {
   // Backwards: a job that finishes is swapped out with the last one, already stepped. The loop is
-  // the simulator's hottest (every running job at every decision): running jobs have a placement,
-  // and trace jobs are stepped inline.
+  // the simulator's hottest (every running job at every decision) and waits on memory: the jobs
+  // and their progress models are spread over the whole workload, so both are prefetched a few
+  // jobs ahead. Running jobs have a placement; trace jobs are stepped inline. The views the policy
+  // reads are refreshed in the same pass (decide() relies on it).
+  const int* run = running_.data();
   for (size_t i = running_.size(); i-- > 0;) {
-    const int j = running_[i];
+    if (i >= 8) __builtin_prefetch(&jobs_[run[i - 8]]);
+    if (i >= 4) {
+      const SimJob& ahead = jobs_[run[i - 4]];
+      __builtin_prefetch(ahead.fixed != nullptr ? static_cast<const void*>(ahead.fixed) : &ahead);
+    }
+    const int j = run[i];
     SimJob& s = jobs_[j];
     const double dt_s = now_s - s.last_update_s;
-    if (!(dt_s > 0)) continue;
-    if (s.fixed)
-      step_running_job(j, s, *s.fixed, s.last_update_s, dt_s);
-    else
-      step_running_job(j, s, *s.progress, s.last_update_s, dt_s);
+    bool done = false;
+    if (dt_s > 0)
+      done = s.fixed ? step_running_job(j, s, *s.fixed, s.last_update_s, dt_s)
+                     : step_running_job(j, s, *s.progress, s.last_update_s, dt_s);
+    if (!done) s.account.fill_service(views_[slot_[j]]);
   }
 }
 
 void SimRun::step_running(double t0_s, double dt_s) {
-  for (size_t i = running_.size(); i-- > 0;) step_job(running_[i], t0_s, dt_s);
+  for (size_t i = running_.size(); i-- > 0;) {
+    const int j = running_[i];
+    if (!step_job(j, t0_s, dt_s)) jobs_[j].account.fill_service(views_[slot_[j]]);
+  }
 }
 
 void SimRun::move_slot(size_t from, size_t to) {
@@ -250,8 +261,8 @@ void SimRun::compact_active() {
 void SimRun::decide(double now_s) {
   compact_active();
   const size_t first = begin_, end = active_.size(), n = end - first;
-  // Only running jobs' service changed since the last decision.
-  for (int j : running_) jobs_[j].account.fill_service(views_[slot_[j]]);
+  // Only running jobs' service changed since the last decision, and bring_running_to() or
+  // step_running() has just refreshed their views.
   ClusterView view;
   view.cluster = &cluster_;
   view.now_s = now_s;

@@ -56,9 +56,9 @@ class SimRun {
   // progress. Returns true if the job finished inside the interval (finish_s is then set and the
   // job is counted finished). Stopped or finished jobs are left alone.
   bool step_job(int j, double t0_s, double dt_s);
-  // Runs every running active job up to now_s (from its last update).
+  // Runs every running active job up to now_s (from its last update) and refreshes its view.
   void bring_running_to(double now_s);
-  // Runs every running active job for dt_s seconds from t0_s.
+  // Runs every running active job for dt_s seconds from t0_s and refreshes its view.
   void step_running(double t0_s, double dt_s);
   // Records job j as finished at t_s (used when the finish time is known exactly).
   void mark_finished(int j, double t_s);
@@ -68,7 +68,8 @@ class SimRun {
 
   // Asks the policy for the next placements of the active jobs (compact_active() first), validates
   // the decision if configured, applies it at now_s and records a RoundSample. Running jobs must
-  // have been brought up to now_s. Jobs whose placement changed are listed in changed() until the
+  // have been brought up to now_s by bring_running_to() or step_running() (which refresh the
+  // views of the running jobs). Jobs whose placement changed are listed in changed() until the
   // next call.
   void decide(double now_s);
   const std::vector<int>& changed() const { return changed_; }

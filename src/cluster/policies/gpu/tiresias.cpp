@@ -240,8 +240,13 @@ class TiresiasPolicy final : public Policy {
     // those that do not fit stop, the others start afterwards, placed in walk order on the free
     // GPUs: the cluster's minus the kept placements, i.e. the simulator's free GPUs (those not
     // held by any current placement) plus the placements of the jobs that stop.
-    int count = 0;
-    for (const auto& s : view.cluster->servers) count += std::max(0, s.gpus);
+    // (The cluster of a run that gives the hints does not change: its GPU count is kept.)
+    if (!have_free || view.cluster != counted_cluster_) {
+      cluster_gpus_ = 0;
+      for (const auto& s : view.cluster->servers) cluster_gpus_ += std::max(0, s.gpus);
+      counted_cluster_ = have_free ? view.cluster : nullptr;
+    }
+    int count = cluster_gpus_;
     if (have_free) {
       pool_.assign(view.free_gpus);
     } else {
@@ -896,6 +901,8 @@ class TiresiasPolicy final : public Policy {
   std::vector<JobState> state_;  // by job id
   unsigned long stamp_ = 0;
   std::vector<int> free_;
+  const ClusterSpec* counted_cluster_ = nullptr;  // the cluster whose GPUs cluster_gpus_ counts
+  int cluster_gpus_ = 0;
   FreeGpus pool_;
   std::vector<Entry> scratch_;
   struct Move {
