@@ -97,6 +97,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   used_per_server_.assign(cluster_.servers.size(), 0);
   free_gpus_.resize(cluster_.servers.size());
   for (size_t s = 0; s < free_gpus_.size(); ++s) free_gpus_[s] = cluster_.servers[s].gpus;
+  server_gpus_ = free_gpus_;
   seen_mark_.assign(cluster_.servers.size(), 0);
 }
 
@@ -322,7 +323,7 @@ void SimRun::apply_listed(double now_s, size_t first) {
   if (config_.validate) {
     // The unlisted jobs keep their GPUs: start from the use of all current placements without the
     // listed jobs' ones, then add the listed jobs' new placements as the full pass does.
-    for (size_t s = 0; s < used_per_server_.size(); ++s) used_per_server_[s] = cluster_.servers[s].gpus - free_gpus_[s];
+    for (size_t s = 0; s < used_per_server_.size(); ++s) used_per_server_[s] = server_gpus_[s] - free_gpus_[s];
     for (int k : idx)
       for (const Slice& slice : views_[first + k].placement) used_per_server_[slice.server] -= slice.gpus;
     for (int k : idx)

@@ -136,6 +136,7 @@ class SimRun {
   std::vector<int> changed_;
   std::vector<int> used_per_server_;  // GPUs per server over a validation pass
   std::vector<int> free_gpus_;        // GPUs per server not held by current placements
+  std::vector<int> server_gpus_;      // GPUs per server (dense: read at every listed decision)
   bool jobs_dirty_ = true;            // an arrival, completion or placement change since the last decision
   bool list_dirty_ = true;            // an arrival or completion since the last decision
   std::vector<int> departed_;         // view indices (in the last decision's list) of the jobs gone since
