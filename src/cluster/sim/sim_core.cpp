@@ -192,6 +192,7 @@ void SimRun::bring_running_to(double now_s) {
     if (i >= 4) {
       const SimJob& ahead = jobs_[run[i - 4]];
       __builtin_prefetch(ahead.fixed != nullptr ? static_cast<const void*>(ahead.fixed) : &ahead);
+      __builtin_prefetch(&views_[slot_[run[i - 4]]], 1);
     }
     const int j = run[i];
     SimJob& s = jobs_[j];
