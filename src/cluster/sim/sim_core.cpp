@@ -188,11 +188,14 @@ void SimRun::bring_running_to(double now_s) {
   // reads are refreshed in the same pass (decide() relies on it).
   const int* run = running_.data();
   for (size_t i = running_.size(); i-- > 0;) {
-    if (i >= 8) __builtin_prefetch(&jobs_[run[i - 8]]);
-    if (i >= 4) {
-      const SimJob& ahead = jobs_[run[i - 4]];
+    if (i >= 12) {
+      __builtin_prefetch(&jobs_[run[i - 12]]);
+      __builtin_prefetch(&slot_[run[i - 12]]);
+    }
+    if (i >= 6) {
+      const SimJob& ahead = jobs_[run[i - 6]];
       __builtin_prefetch(ahead.fixed != nullptr ? static_cast<const void*>(ahead.fixed) : &ahead);
-      __builtin_prefetch(&views_[slot_[run[i - 4]]], 1);
+      __builtin_prefetch(&views_[slot_[run[i - 6]]], 1);
     }
     const int j = run[i];
     SimJob& s = jobs_[j];
