@@ -48,10 +48,14 @@
 // no promotion, no step 6, and placement "most-free" (repeatedly all free GPUs of the server with
 // the most free GPUs, ties to the lowest index); explicit knobs still override.
 // Assumptions [A]: a job's request is its workload GPU count; a job never runs with fewer GPUs.
-// Cost (issue 11): with the simulator's hints (ClusterView::free_gpus) a decision reads the views of
-// the running jobs only; waiting jobs that count waiting time sit in dense arrays (the sum is still
-// made decision by decision: the results stay byte-identical to the full scan, which callers
-// without hints and tiresias.wakeup=authors keep).
+// Cost (issue 11): with the simulator's hints (ClusterView::free_gpus, same_job_list, departed and
+// num_arrived) a decision costs what changed, not the number of jobs: jobs are admitted and
+// forgotten from the caller's account of the change; demotions and promotions are found in two
+// min-heaps of the times they are due (checked exactly within a margin); the walk takes a queue's
+// running prefix whole when the count covers it and skips its waiting jobs when the count is below
+// their smallest request (walk_split). The waiting jobs' waiting times are still summed decision by
+// decision, one flat addition loop: the sums are part of the results, which stay byte-identical to
+// the full scan that callers without hints and tiresias.wakeup=authors keep.
 #include <algorithm>
 #include <cmath>
 #include <limits>
