@@ -151,6 +151,33 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
   }
 }
 
+// A trace like Philly's (mostly 1-GPU jobs, a few wide ones) on a loaded cluster: many demotions,
+// promotions and preemptions, queues whose waiting jobs mostly cannot start (tiresias' split walk
+// skips them, its heaps find the due jobs). Decisions with the hints equal those without.
+TEST(IncrementalDecisions, TiresiasDecidesTheSameOnAMostlyOneGpuTrace) {
+  SyntheticSpec spec;
+  spec.num_jobs = 1500;
+  spec.arrival_rate_per_s = 1.0 / 30.0;
+  spec.gpu_choices = {1, 2, 4, 8, 16};
+  spec.gpu_weights = {0.9, 0.03, 0.03, 0.03, 0.01};
+  const Workload w = synthetic_workload(spec, 11);
+  const ClusterSpec cluster = ClusterSpec::homogeneous(4, 8);
+  for (const char* wakeup : {"exact", "none"}) {
+    SCOPED_TRACE(wakeup);
+    PolicyOptions o;
+    o.params = {{"tiresias.wakeup", wakeup}};
+    HintChecker checked(make_policy("tiresias", o));
+    WithoutHints plain(make_policy("tiresias", o));
+    const SimResult with = simulate(cluster, w, "tiresias", checked, SimConfig{});
+    const SimResult without = simulate(cluster, w, "tiresias", plain, SimConfig{});
+    ASSERT_FALSE(with.timed_out);
+    expect_same(with, without);
+    int preemptions = 0;
+    for (const auto& j : with.jobs) preemptions += j.preemptions;
+    EXPECT_GT(preemptions, 100);
+  }
+}
+
 // Lists a change that puts a job on a full server: rejected as in a full decision.
 class OverListing final : public Policy {
  public:
