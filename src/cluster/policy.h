@@ -73,6 +73,17 @@ struct ClusterView {
   // True if the job list and every job's placement are those of this policy's previous call
   // (only time, and the service counters of running jobs, moved on).
   bool jobs_unchanged = false;
+  // True if the job list (the same jobs in the same order) is that of this policy's previous
+  // call; placements may have changed. Implied by jobs_unchanged. Lets a policy that keeps
+  // per-job state skip re-matching the list after a decision that only moved jobs.
+  bool same_job_list = false;
+  // How the job list changed since this policy's previous call, when the caller knows it
+  // (num_arrived >= 0): the previous list without the jobs at `departed` (their indices in the
+  // previous list, increasing), followed by num_arrived new jobs (the last ones of the list). Lets
+  // a policy admit and forget jobs without re-reading the whole list at every arrival and
+  // completion.
+  std::span<const int> departed;
+  int num_arrived = -1;
   // If not null (cleared, listed = false), a policy may list the outputs it changed; the caller
   // then checks and applies only those.
   ChangeList* changes = nullptr;

@@ -1,6 +1,6 @@
 // The simulator's hints for incremental policies (ClusterView::free_gpus, jobs_unchanged,
-// changes; docs/cluster-simulator.md): they tell the truth, a policy that uses them decides exactly
-// as it does without them, and listed changes are checked like a full decision.
+// same_job_list, departed and num_arrived, changes; docs/cluster-simulator.md): they tell the truth, a policy that uses
+// them decides exactly as it does without them, and listed changes are checked like a full decision.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -49,6 +49,10 @@ class HintChecker final : public Policy {
     ASSERT_NE(view.changes, nullptr);
     EXPECT_FALSE(view.changes->listed);
     EXPECT_TRUE(view.changes->indices.empty());
+    if (view.jobs_unchanged || view.same_job_list) {
+      ASSERT_EQ(jobs.size(), last_.size());
+      for (size_t i = 0; i < jobs.size(); ++i) EXPECT_EQ(jobs[i].job, last_[i].first);
+    }
     if (view.jobs_unchanged) {
       ++unchanged;
       ASSERT_EQ(jobs.size(), last_.size());
@@ -57,11 +61,27 @@ class HintChecker final : public Policy {
         EXPECT_EQ(jobs[i].placement, last_[i].second);
       }
     }
+    if (view.same_job_list) ++same_list;
+    // The account of the change: the previous list without `departed`, then num_arrived new jobs.
+    ASSERT_GE(view.num_arrived, 0);
+    std::vector<const Job*> expected;
+    size_t d = 0;
+    for (size_t i = 0; i < last_.size(); ++i) {
+      if (d < view.departed.size() && static_cast<size_t>(view.departed[d]) == i) {
+        ++d;
+        continue;
+      }
+      expected.push_back(last_[i].first);
+    }
+    EXPECT_EQ(d, view.departed.size());
+    ASSERT_EQ(expected.size() + static_cast<size_t>(view.num_arrived), jobs.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(jobs[i].job, expected[i]);
+    departed += static_cast<int>(view.departed.size());
     last_.clear();
     for (const auto& v : jobs) last_.emplace_back(v.job, v.placement);
     inner_->schedule(view, jobs, out);
   }
-  int calls = 0, unchanged = 0;
+  int calls = 0, unchanged = 0, same_list = 0, departed = 0;
 
  private:
   std::unique_ptr<Policy> inner_;
@@ -124,8 +144,37 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
       const SimResult without = simulate(cluster, w, c.policy, plain, config);
       ASSERT_FALSE(with.timed_out);
       expect_same(with, without);
-      EXPECT_GT(checked.unchanged, 0);  // rounds with nothing new happen
+      EXPECT_GT(checked.unchanged, 0);                  // rounds with nothing new happen
+      EXPECT_GT(checked.same_list, checked.unchanged);  // and decisions that only moved jobs
+      EXPECT_GT(checked.departed, 0);
     }
+  }
+}
+
+// A trace like Philly's (mostly 1-GPU jobs, a few wide ones) on a loaded cluster: many demotions,
+// promotions and preemptions, queues whose waiting jobs mostly cannot start (tiresias' split walk
+// skips them, its heaps find the due jobs). Decisions with the hints equal those without.
+TEST(IncrementalDecisions, TiresiasDecidesTheSameOnAMostlyOneGpuTrace) {
+  SyntheticSpec spec;
+  spec.num_jobs = 1500;
+  spec.arrival_rate_per_s = 1.0 / 30.0;
+  spec.gpu_choices = {1, 2, 4, 8, 16};
+  spec.gpu_weights = {0.9, 0.03, 0.03, 0.03, 0.01};
+  const Workload w = synthetic_workload(spec, 11);
+  const ClusterSpec cluster = ClusterSpec::homogeneous(4, 8);
+  for (const char* wakeup : {"exact", "none"}) {
+    SCOPED_TRACE(wakeup);
+    PolicyOptions o;
+    o.params = {{"tiresias.wakeup", wakeup}};
+    HintChecker checked(make_policy("tiresias", o));
+    WithoutHints plain(make_policy("tiresias", o));
+    const SimResult with = simulate(cluster, w, "tiresias", checked, SimConfig{});
+    const SimResult without = simulate(cluster, w, "tiresias", plain, SimConfig{});
+    ASSERT_FALSE(with.timed_out);
+    expect_same(with, without);
+    int preemptions = 0;
+    for (const auto& j : with.jobs) preemptions += j.preemptions;
+    EXPECT_GT(preemptions, 100);
   }
 }
 

@@ -61,10 +61,9 @@ void FreeGpus::assign(std::span<const int> free_per_server) {
 namespace {
 
 // Server with the fewest free GPUs that still holds `need` (ties: lowest id); -1 if none.
-int best_fit(const std::vector<int>& free, int need, const std::vector<char>* used) {
+int best_fit(const std::vector<int>& free, int need) {
   int best = -1;
   for (int s = 0; s < static_cast<int>(free.size()); ++s) {
-    if (used && (*used)[s]) continue;
     if (free[s] >= need && (best < 0 || free[s] < free[best])) best = s;
   }
   return best;
@@ -96,25 +95,46 @@ void by_most_free(const std::vector<int>& free, std::vector<int>& order) {
   order.resize(n);
 }
 
-void place_consolidate(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order,
-                       std::vector<char>& used) {
-  int one = best_fit(free, gpus, nullptr);
+void place_consolidate(const std::vector<int>& free, int gpus, Placement& out, std::vector<int>& order) {
+  int one = best_fit(free, gpus);
   if (one >= 0) {
     out.push_back({one, gpus});
     return;
   }
+  // Servers by decreasing free GPUs (ties: lowest id first); those taken so far are a prefix of
+  // that order, so the best fit for the remainder among the others (the fewest free GPUs that
+  // still hold it, ties to the lowest id) is the first server of the last run of equal counts that
+  // still holds it: two binary searches instead of a pass over every server per server taken.
   by_most_free(free, order);
-  used.assign(free.size(), 0);
+  const auto free_of = [&](long k) { return free[order[static_cast<size_t>(k)]]; };
+  const long n = static_cast<long>(order.size());
   int left = gpus;
-  for (int s : order) {
+  for (long i = 0; i < n; ++i) {
+    const int s = order[static_cast<size_t>(i)];
     if (left == 0 || free[s] == 0) break;
-    int fit = best_fit(free, left, &used);
-    if (fit >= 0) {
-      out.push_back({fit, left});
+    // Last position in [i, n) whose server holds `left` (counts do not increase along the order).
+    long lo = i, hi = n;  // free_of(k) >= left for k < lo; < left for k >= hi
+    while (lo < hi) {
+      const long mid = lo + (hi - lo) / 2;
+      if (free_of(mid) >= left)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo > i) {
+      const int f = free_of(lo - 1);
+      long a = i, b = lo - 1;  // first position in [i, lo - 1] with count f
+      while (a < b) {
+        const long mid = a + (b - a) / 2;
+        if (free_of(mid) > f)
+          a = mid + 1;
+        else
+          b = mid;
+      }
+      out.push_back({order[static_cast<size_t>(a)], left});
       return;
     }
     out.push_back({s, free[s]});
-    used[s] = 1;
     left -= free[s];
   }
 }
@@ -168,7 +188,7 @@ bool FreeGpus::place(int gpus, PlacementKind kind, Placement& out) {
   if (gpus > total_) return false;
   switch (kind) {
     case PlacementKind::Consolidate:
-      place_consolidate(free_, gpus, out, order_, used_);
+      place_consolidate(free_, gpus, out, order_);
       break;
     case PlacementKind::Spread:
       place_spread(free_, gpus, out);

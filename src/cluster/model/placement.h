@@ -57,7 +57,6 @@ class FreeGpus {
   std::vector<int> free_;
   int total_ = 0;
   std::vector<int> order_;  // scratch of place(): servers by decreasing free GPUs
-  std::vector<char> used_;  // scratch of place(): servers already in the placement
 };
 
 }  // namespace dmlkit::cluster

@@ -84,6 +84,7 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
       throw Error(job.source_file, job.source_line, "time", "arrival time is not a finite number");
     jobs_[j].job = &job;
     jobs_[j].progress = make_job_progress(job, popts);
+    jobs_[j].fixed = dynamic_cast<FixedDurationProgress*>(jobs_[j].progress.get());
     jobs_[j].account = JobAccount::arrived_at(job.arrival_s);
     jobs_[j].last_update_s = job.arrival_s;
   }
@@ -96,11 +97,14 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   used_per_server_.assign(cluster_.servers.size(), 0);
   free_gpus_.resize(cluster_.servers.size());
   for (size_t s = 0; s < free_gpus_.size(); ++s) free_gpus_[s] = cluster_.servers[s].gpus;
+  server_gpus_ = free_gpus_;
   seen_mark_.assign(cluster_.servers.size(), 0);
 }
 
 void SimRun::arrive(int j) {
   jobs_dirty_ = true;
+  list_dirty_ = true;
+  ++arrived_since_;
   jobs_[j].arrived = true;
   ++arrived_count_;
   slot_[j] = static_cast<int>(active_.size());
@@ -140,6 +144,7 @@ void SimRun::mark_finished(int j, double t_s) {
   busy_gpus_ -= s.gpus;
   take_gpus(s.placement, +1);
   jobs_dirty_ = true;
+  list_dirty_ = true;
   s.placement.clear();
   s.gpus = 0;
   s.restart_left_s = 0;
@@ -158,12 +163,17 @@ void SimRun::mark_finished(int j, double t_s) {
 bool SimRun::step_job(int j, double t0_s, double dt_s) {
   SimJob& s = jobs_[j];
   if (s.finished || s.placement.empty() || !(dt_s > 0)) return false;
+  return s.fixed ? step_running_job(j, s, *s.fixed, t0_s, dt_s) : step_running_job(j, s, *s.progress, t0_s, dt_s);
+}
+
+template <typename Progress>
+bool SimRun::step_running_job(int j, SimJob& s, Progress& progress, double t0_s, double dt_s) {
   s.last_update_s = t0_s + dt_s;
   const double delay_s = std::min(s.restart_left_s, dt_s);
   s.restart_left_s -= delay_s;
   double used_s = 0;
-  if (dt_s - delay_s > 0 && !s.progress->finished()) used_s = s.progress->advance(dt_s - delay_s);
-  const bool done = s.progress->finished() && s.restart_left_s <= 0;
+  if (dt_s - delay_s > 0 && !progress.finished()) used_s = progress.advance(dt_s - delay_s);
+  const bool done = progress.finished() && s.restart_left_s <= 0;
   const double held_s = done ? delay_s + used_s : dt_s;
   s.account.credit(held_s, s.gpus);
   if (done) mark_finished(j, t0_s + held_s);
@@ -171,15 +181,38 @@ bool SimRun::step_job(int j, double t0_s, double dt_s) {
 }
 
 void SimRun::bring_running_to(double now_s) {
-  // Backwards: a job that finishes is swapped out with the last one, already stepped.
+  // Backwards: a job that finishes is swapped out with the last one, already stepped. The loop is
+  // the simulator's hottest (every running job at every decision) and waits on memory: the jobs
+  // and their progress models are spread over the whole workload, so both are prefetched a few
+  // jobs ahead. Running jobs have a placement; trace jobs are stepped inline. The views the policy
+  // reads are refreshed in the same pass (decide() relies on it).
+  const int* run = running_.data();
   for (size_t i = running_.size(); i-- > 0;) {
-    const int j = running_[i];
-    step_job(j, jobs_[j].last_update_s, now_s - jobs_[j].last_update_s);
+    if (i >= 12) {
+      __builtin_prefetch(&jobs_[run[i - 12]]);
+      __builtin_prefetch(&slot_[run[i - 12]]);
+    }
+    if (i >= 6) {
+      const SimJob& ahead = jobs_[run[i - 6]];
+      __builtin_prefetch(ahead.fixed != nullptr ? static_cast<const void*>(ahead.fixed) : &ahead);
+      __builtin_prefetch(&views_[slot_[run[i - 6]]], 1);
+    }
+    const int j = run[i];
+    SimJob& s = jobs_[j];
+    const double dt_s = now_s - s.last_update_s;
+    bool done = false;
+    if (dt_s > 0)
+      done = s.fixed ? step_running_job(j, s, *s.fixed, s.last_update_s, dt_s)
+                     : step_running_job(j, s, *s.progress, s.last_update_s, dt_s);
+    if (!done) s.account.fill_service(views_[slot_[j]]);
   }
 }
 
 void SimRun::step_running(double t0_s, double dt_s) {
-  for (size_t i = running_.size(); i-- > 0;) step_job(running_[i], t0_s, dt_s);
+  for (size_t i = running_.size(); i-- > 0;) {
+    const int j = running_[i];
+    if (!step_job(j, t0_s, dt_s)) jobs_[j].account.fill_service(views_[slot_[j]]);
+  }
 }
 
 void SimRun::move_slot(size_t from, size_t to) {
@@ -193,6 +226,9 @@ void SimRun::move_slot(size_t from, size_t to) {
 void SimRun::compact_active() {
   if (first_dead_ == SIZE_MAX) return;
   const size_t end = active_.size();
+  // The policy's previous list is the live slots as they are (arrivals since come after them).
+  for (size_t i = first_dead_; i <= last_dead_; ++i)
+    if (views_[i].job == nullptr) departed_.push_back(static_cast<int>(i - begin_));
   if (last_dead_ + 1 - begin_ < end - first_dead_) {
     // Fewer live jobs before the last finished one: close the gaps by moving those right.
     size_t k = last_dead_ + 1;
@@ -230,20 +266,26 @@ void SimRun::compact_active() {
 void SimRun::decide(double now_s) {
   compact_active();
   const size_t first = begin_, end = active_.size(), n = end - first;
-  // Only running jobs' service changed since the last decision.
-  for (int j : running_) jobs_[j].account.fill_service(views_[slot_[j]]);
+  // Only running jobs' service changed since the last decision, and bring_running_to() or
+  // step_running() has just refreshed their views.
   ClusterView view;
   view.cluster = &cluster_;
   view.now_s = now_s;
   view.round_s = config_.round_s;
   view.free_gpus = free_gpus_;
   view.jobs_unchanged = !jobs_dirty_;
+  view.same_job_list = !list_dirty_;
+  view.departed = departed_;
+  view.num_arrived = arrived_since_;
   policy_changes_.listed = false;
   policy_changes_.indices.clear();
   view.changes = has_ps_jobs_ ? nullptr : &policy_changes_;
   policy_.schedule(view, std::span<const JobView>(views_.data() + first, n),
                    std::span<Placement>(out_.data() + first, n));
   jobs_dirty_ = false;  // apply() sets it again for every change made now
+  list_dirty_ = false;
+  departed_.clear();
+  arrived_since_ = 0;
 
   changed_.clear();
   if (policy_changes_.listed)  // never set with PS jobs: view.changes is null then
@@ -285,7 +327,7 @@ void SimRun::apply_listed(double now_s, size_t first) {
   if (config_.validate) {
     // The unlisted jobs keep their GPUs: start from the use of all current placements without the
     // listed jobs' ones, then add the listed jobs' new placements as the full pass does.
-    for (size_t s = 0; s < used_per_server_.size(); ++s) used_per_server_[s] = cluster_.servers[s].gpus - free_gpus_[s];
+    for (size_t s = 0; s < used_per_server_.size(); ++s) used_per_server_[s] = server_gpus_[s] - free_gpus_[s];
     for (int k : idx)
       for (const Slice& slice : views_[first + k].placement) used_per_server_[slice.server] -= slice.gpus;
     for (int k : idx)

@@ -11,25 +11,29 @@
 #include <vector>
 
 #include "cluster/sim/job_accounting.h"
+#include "cluster/speed/fixed_duration_progress.h"
 #include "cluster/speed/progress_model.h"
 #include "cluster/sim/simulator.h"
 
 namespace dmlkit::cluster::detail {
 
-// One job of the workload during a run.
+// One job of the workload during a run. The fields a step reads and writes come first, in one
+// cache line: every running job is stepped at every decision.
 struct SimJob {
-  const Job* job = nullptr;
-  std::unique_ptr<JobProgress> progress;
-  Placement placement;        // current placement (empty: not running)
+  bool finished = false;
+  bool arrived = false;
+  uint32_t version = 0;       // bumped on every placement change (stale completion events)
   int gpus = 0;               // placement_gpus(placement)
   double restart_left_s = 0;  // restart delay still to pay before the job makes progress
   double last_update_s = 0;   // time up to which the job has been run (event profile)
-  JobAccount account;         // what the policy reads: GPU-seconds and time held (restart delay included), ...
+  // `progress` when it is a fixed-duration (trace) model: stepped inline, without a virtual call.
+  FixedDurationProgress* fixed = nullptr;
+  JobAccount account;  // what the policy reads: GPU-seconds and time held (restart delay included), ...
+  const Job* job = nullptr;
+  std::unique_ptr<JobProgress> progress;
+  Placement placement;  // current placement (empty: not running)
   double first_start_s = -1;
   double finish_s = -1;
-  uint32_t version = 0;  // bumped on every placement change (stale completion events)
-  bool arrived = false;
-  bool finished = false;
 };
 
 class SimRun {
@@ -52,9 +56,9 @@ class SimRun {
   // progress. Returns true if the job finished inside the interval (finish_s is then set and the
   // job is counted finished). Stopped or finished jobs are left alone.
   bool step_job(int j, double t0_s, double dt_s);
-  // Runs every running active job up to now_s (from its last update).
+  // Runs every running active job up to now_s (from its last update) and refreshes its view.
   void bring_running_to(double now_s);
-  // Runs every running active job for dt_s seconds from t0_s.
+  // Runs every running active job for dt_s seconds from t0_s and refreshes its view.
   void step_running(double t0_s, double dt_s);
   // Records job j as finished at t_s (used when the finish time is known exactly).
   void mark_finished(int j, double t_s);
@@ -64,7 +68,8 @@ class SimRun {
 
   // Asks the policy for the next placements of the active jobs (compact_active() first), validates
   // the decision if configured, applies it at now_s and records a RoundSample. Running jobs must
-  // have been brought up to now_s. Jobs whose placement changed are listed in changed() until the
+  // have been brought up to now_s by bring_running_to() or step_running() (which refresh the
+  // views of the running jobs). Jobs whose placement changed are listed in changed() until the
   // next call.
   void decide(double now_s);
   const std::vector<int>& changed() const { return changed_; }
@@ -89,6 +94,9 @@ class SimRun {
   void apply_all(double now_s, size_t first, size_t end);
   // Applies out_[i] if it differs from the job's placement.
   void apply_slot(double now_s, size_t i);
+  // step_job() for a job known to be running, with its progress model's concrete type.
+  template <typename Progress>
+  bool step_running_job(int j, SimJob& s, Progress& progress, double t0_s, double dt_s);
   void take_gpus(const Placement& p, int sign);
   void set_running(int j, bool running);
   void move_slot(size_t from, size_t to);
@@ -128,7 +136,11 @@ class SimRun {
   std::vector<int> changed_;
   std::vector<int> used_per_server_;  // GPUs per server over a validation pass
   std::vector<int> free_gpus_;        // GPUs per server not held by current placements
+  std::vector<int> server_gpus_;      // GPUs per server (dense: read at every listed decision)
   bool jobs_dirty_ = true;            // an arrival, completion or placement change since the last decision
+  bool list_dirty_ = true;            // an arrival or completion since the last decision
+  std::vector<int> departed_;         // view indices (in the last decision's list) of the jobs gone since
+  int arrived_since_ = 0;             // jobs arrived since the last decision
   ChangeList policy_changes_;
   bool has_ps_jobs_ = false;
   std::shared_ptr<const PsSpeedModel> ps_speed_;      // kept alive for the PS jobs' progress

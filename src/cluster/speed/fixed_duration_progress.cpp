@@ -10,9 +10,6 @@ namespace dmlkit::cluster {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Work left below this fraction of the total counts as done (absorbs rounding when the simulator
-// advances a job by exactly time_to_finish_s() computed as a difference of clock readings).
-constexpr double kDoneFraction = 1e-12;
 }  // namespace
 
 FixedDurationProgress::FixedDurationProgress(const Job& job, const ProgressOptions& options)
@@ -48,19 +45,6 @@ double FixedDurationProgress::time_to_finish_s() const {
   if (finished_) return 0.0;
   if (rate_ <= 0) return kInf;
   return remaining_gpu_s_ / rate_;
-}
-
-double FixedDurationProgress::advance(double dt_s) {
-  if (finished_ || dt_s <= 0) return finished_ ? 0.0 : std::max(0.0, dt_s);
-  if (rate_ <= 0) return dt_s;  // stopped: time passes, no work is done
-  const double to_finish_s = remaining_gpu_s_ / rate_;
-  if (rate_ * dt_s >= remaining_gpu_s_ - kDoneFraction * total_gpu_s_) {
-    remaining_gpu_s_ = 0;
-    finished_ = true;
-    return std::min(dt_s, to_finish_s);
-  }
-  remaining_gpu_s_ -= rate_ * dt_s;
-  return dt_s;
 }
 
 double FixedDurationProgress::remaining_time_s(int gpus) const {

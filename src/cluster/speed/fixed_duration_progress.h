@@ -5,6 +5,8 @@
 // work: the remaining GPU-seconds carry over (the restart delay is charged by the simulator).
 // See docs/cluster-speed-models.md.
 #pragma once
+#include <algorithm>
+
 #include "cluster/speed/progress_model.h"
 
 namespace dmlkit::cluster {
@@ -14,7 +16,20 @@ class FixedDurationProgress final : public JobProgress {
   FixedDurationProgress(const Job& job, const ProgressOptions& options);
 
   void on_placement(const Placement& placement) override;
-  double advance(double dt_s) override;
+  // Defined here so that the simulator, which steps every running job at every decision, can
+  // inline it (the class is final: a call through a FixedDurationProgress* is direct).
+  double advance(double dt_s) override {
+    if (finished_ || dt_s <= 0) return finished_ ? 0.0 : std::max(0.0, dt_s);
+    if (rate_ <= 0) return dt_s;  // stopped: time passes, no work is done
+    const double to_finish_s = remaining_gpu_s_ / rate_;
+    if (rate_ * dt_s >= remaining_gpu_s_ - kDoneFraction * total_gpu_s_) {
+      remaining_gpu_s_ = 0;
+      finished_ = true;
+      return std::min(dt_s, to_finish_s);
+    }
+    remaining_gpu_s_ -= rate_ * dt_s;
+    return dt_s;
+  }
   bool finished() const override { return finished_; }
   double time_to_finish_s() const override;
 
@@ -28,6 +43,9 @@ class FixedDurationProgress final : public JobProgress {
   double rate_on(const Placement& placement) const;
 
  private:
+  // Work left below this fraction of the total counts as done (absorbs rounding when the simulator
+  // advances a job by exactly time_to_finish_s() computed as a difference of clock readings).
+  static constexpr double kDoneFraction = 1e-12;
   int request_gpus_ = 1;
   double total_gpu_s_ = 0;
   double remaining_gpu_s_ = 0;
