@@ -44,8 +44,22 @@ class FakePs final : public JobOracle, public PsJobMonitor {
   double done_;
 };
 
+// PS jobs of DL2's demands arriving within the first `slots` slots of 1200 s.
+Workload window_workload(int jobs, int slots, double max_epochs, uint64_t seed) {
+  PsWorkloadSpec s;
+  s.num_jobs = jobs;
+  s.arrivals = "window";
+  s.window_slots = slots;
+  s.slot_s = 1200;
+  s.max_num_epochs = max_epochs;
+  s.demands = "dl2";
+  return ps_workload(s, seed, default_data_dir());
+}
+
+ClusterSpec dl2_cluster() { return ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml"); }
+
 struct Hand {
-  ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  ClusterSpec cluster = dl2_cluster();
   std::vector<Job> jobs;
   std::vector<std::unique_ptr<FakePs>> mons;
   std::vector<JobView> views;
@@ -203,15 +217,8 @@ TEST(Dl2Explore, PaperRulesAddTheScarceTask) {
 }
 
 TEST(Dl2Recorder, DrfBundleIsTwoLabelsWorkerThenPs) {
-  PsWorkloadSpec s;
-  s.num_jobs = 3;
-  s.arrivals = "window";
-  s.window_slots = 1;
-  s.slot_s = 1200;
-  s.max_num_epochs = 200;
-  s.demands = "dl2";
-  const Workload w = ps_workload(s, 3, default_data_dir());
-  const ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  const Workload w = window_workload(3, 1, 200, 3);
+  const ClusterSpec cluster = dl2_cluster();
   std::vector<Dl2SlSample> got;
   Dl2Recorder rec(make_policy("drf-dl2", {}), Dl2Shape{}, 1, /*shuffle=*/false,
                   [&](const Dl2SlSample& x) { got.push_back(x); });
@@ -253,15 +260,8 @@ TEST(Dl2Model, MissingOrWrongModelIsAnError) {
 // Elastic scaling cost (DL2 spec 3.7): a policy that re-allocates in place loses the configured
 // seconds per task added or removed; 0 (the default, as DL2's simulator) costs nothing.
 TEST(Dl2ScalingCost, LostProgressPerTaskAddedOrRemoved) {
-  PsWorkloadSpec s;
-  s.num_jobs = 4;
-  s.arrivals = "window";
-  s.window_slots = 2;
-  s.slot_s = 1200;
-  s.max_num_epochs = 3000;
-  s.demands = "dl2";
-  const Workload w = ps_workload(s, 5, default_data_dir());
-  const ClusterSpec cluster = ClusterSpec::parse(default_experiments_dir() + "/clusters/dl2-96.yaml");
+  const Workload w = window_workload(4, 2, 3000, 5);
+  const ClusterSpec cluster = dl2_cluster();
   SimConfig config;
   config.round_s = 1200;
   config.schedule_on_events = false;

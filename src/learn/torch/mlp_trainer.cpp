@@ -30,25 +30,14 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
     set_parameters(values);
   }
 
-  std::vector<float> parameters() const override {
-    std::vector<float> out;
-    out.reserve(shape_.parameter_count());
-    for (const auto& p : params_) {
-      const at::Tensor c = p.detach().contiguous();
-      out.insert(out.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    }
-    return out;
-  }
+  std::vector<float> parameters() const override { return flatten_tensors(params_); }
 
   void set_parameters(const std::vector<float>& values) override { copy_in(values, params_, 0, "parameters"); }
 
   std::vector<float> optimizer_state() const override {
-    std::vector<float> out;
-    for (const auto* group : {&m_, &v_})
-      for (const auto& t : *group) {
-        const at::Tensor c = t.contiguous();
-        out.insert(out.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-      }
+    std::vector<float> out = flatten_tensors(m_);
+    const std::vector<float> v = flatten_tensors(v_);
+    out.insert(out.end(), v.begin(), v.end());
     out.push_back(static_cast<float>(steps_));
     return out;
   }

@@ -63,15 +63,7 @@ class TorchSmallCnn final : public SmallCnnEngine {
     return std::make_unique<TorchSmallCnn>(shape_, parameters());
   }
 
-  std::vector<float> parameters() const override {
-    std::vector<float> out;
-    out.reserve(shape_.parameter_count());
-    for (const auto& p : params_) {
-      const at::Tensor c = p.detach().contiguous();
-      out.insert(out.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    }
-    return out;
-  }
+  std::vector<float> parameters() const override { return flatten_tensors(params_); }
 
   void set_parameters(const std::vector<float>& values) override { load(values); }
 

@@ -1,6 +1,7 @@
 // Declarations shared by the translation units of the libtorch plugin (src/learn/torch/), which
 // together implement the TorchPlugin table of learn/torch_plugin.h.
 #pragma once
+#include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
 #include <memory>
@@ -20,6 +21,9 @@ inline void use_one_torch_thread() {
     done = true;
   }
 }
+
+// The values of `tensors`, flattened one after the other (a network's parameter vector).
+std::vector<float> flatten_tensors(const std::vector<at::Tensor>& tensors);
 
 std::vector<GdResult> train_full_batch(const std::vector<PatchCnnTrainJob>& jobs, const GdConfig& config,
                                        const BatchTrainConfig& batch);

@@ -361,13 +361,7 @@ class TiresiasPolicy final : public Policy {
       JobState& st = state_[id];
       st.seen = stamp_;
       st.index = static_cast<int>(i);
-      if (st.queue < 0) {
-        st.queue = 0;
-        st.need = request(jobs[i]);
-        st.executed_offset_s = jobs[i].executed_s;
-        st.pending_s = 0;
-        append(0, {id, st.need});
-      }
+      if (st.queue < 0) enter_first_queue(id, jobs[i]);
     }
     if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
     for (size_t k = running_.size(); k-- > 0;)
@@ -433,13 +427,7 @@ class TiresiasPolicy final : public Policy {
       last_jobs_.push_back(jobs[i].job);
       JobState& st = state_[id];
       st.index = static_cast<int>(i);
-      if (st.queue < 0) {
-        st.queue = 0;
-        st.need = request(jobs[i]);
-        st.executed_offset_s = jobs[i].executed_s;
-        st.pending_s = 0;
-        append(0, {id, st.need});
-      }
+      if (st.queue < 0) enter_first_queue(id, jobs[i]);
     }
     if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
     return true;
@@ -467,6 +455,16 @@ class TiresiasPolicy final : public Policy {
       --m.hist[bucket(need)];
     }
     if (in_r || in_old) --m.old_len;
+  }
+
+  // A job seen for the first time enters queue 0 with its request; its service counts from now.
+  void enter_first_queue(int id, const JobView& v) {
+    JobState& st = state_[id];
+    st.queue = 0;
+    st.need = request(v);
+    st.executed_offset_s = v.executed_s;
+    st.pending_s = 0;
+    append(0, {id, st.need});
   }
 
   void append(size_t qi, Entry e) {
