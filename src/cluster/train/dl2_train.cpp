@@ -349,6 +349,14 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   res.best_model = res.sl_model;
   res.last_model = res.sl_model;
   res.last_val_avg_jct_s = res.sl_val_avg_jct_s;
+  if (resuming && std::filesystem::is_regular_file(path("best.json"))) {  // the best before the interruption
+    const double j = dl2_validation_jct(c.experiment, c.data_dir, path("best.json"), val, c.val_threads);
+    if (j < res.best_val_avg_jct_s) {
+      res.best_val_avg_jct_s = j;
+      res.best_model = path("best.json");
+      res.best_step = std::stol(learn::load_model_file(path("best.json")).meta.at("step"));
+    }
+  }
   if (c.rl_steps <= rl_start) return res;
 
   // ---- RL
