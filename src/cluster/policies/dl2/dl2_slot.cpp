@@ -37,18 +37,11 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
 }
 
 int Dl2Slot::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
-  double d[kResources], e[kResources];
-  demand_vector(a, d);
-  demand_vector(b, e);
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
-  for (int s = 0; s < static_cast<int>(load_.size()); ++s) {
-    const double l = load_[s];
-    if (!(l < best_load)) continue;
-    bool capable = true;  // could the empty server hold it (PsPool::least_loaded's rule)
-    for (int r = 0; r < kResources && capable; ++r) capable = na * d[r] + nb * e[r] <= pool_->cap(s, r) + 1e-9;
-    if (!capable) continue;
-    best_load = l;
+  for (int s = 0; s < static_cast<int>(load_.size()); ++s) {  // PsPool::least_loaded's rule, cached loads
+    if (!(load_[s] < best_load) || !pool_->could_hold(s, a, na, b, nb)) continue;
+    best_load = load_[s];
     best = s;
   }
   return best;

@@ -79,17 +79,20 @@ double PsPool::load(int server) const {
   return l;
 }
 
-int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+bool PsPool::could_hold(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
   double da[kResources], db[kResources];
   demand_vector(a, da);
   demand_vector(b, db);
+  for (int r = 0; r < kResources; ++r)
+    if (na * da[r] + nb * db[r] > cap(server, r) + kSlack) return false;
+  return true;
+}
+
+int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
   for (int s = 0; s < num_servers(); ++s) {
-    bool capable = true;
-    for (int r = 0; r < kResources; ++r)
-      if (na * da[r] + nb * db[r] > cap(s, r) + kSlack) capable = false;
-    if (!capable) continue;
+    if (!could_hold(s, a, na, b, nb)) continue;
     const double l = load(s);
     if (l < best_load) {
       best_load = l;

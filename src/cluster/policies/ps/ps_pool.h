@@ -41,6 +41,8 @@ class PsPool {
   double cap(int server, int r) const { return cap_[server * kResources + r]; }
   double free(int server, int r) const { return cap(server, r) - used(server, r); }
   double total_cap(int r) const { return total_cap_[r]; }
+  // Whether the empty server could hold na tasks of `a` plus nb of `b`.
+  bool could_hold(int server, const TaskDemand& a, int na, const TaskDemand& b = {}, int nb = 0) const;
   // The least-loaded server (ties: lowest id) among those whose capacity could hold n tasks of `a`
   // plus m of `b` when empty, whether or not they fit now; -1 if none.
   int least_loaded(const TaskDemand& a, int na, const TaskDemand& b = {}, int nb = 0) const;
