@@ -2,8 +2,12 @@
 #include "cluster/policies/dl2/dl2_policy.h"
 
 #include <algorithm>
+#include <filesystem>
 
+#include "cluster/policies/factories.h"
+#include "core/data_dir.h"
 #include "core/error.h"
+#include "learn/model_file.h"
 
 namespace dmlkit::cluster {
 
@@ -116,12 +120,7 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
 
 }  // namespace dmlkit::cluster
 
-// ---- registry entry -------------------------------------------------------------------------
-#include <filesystem>
-
-#include "cluster/policies/factories.h"
-#include "core/data_dir.h"
-#include "learn/model_file.h"
+// ---- model files and the registry entry ----------------------------------------------------
 
 namespace dmlkit::cluster {
 
