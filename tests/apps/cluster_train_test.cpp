@@ -18,28 +18,31 @@ namespace {
 std::string tiny_preset(const TempDir& dir) {
   const std::string cluster = dir.write(
       "tiny6.yaml", "name: tiny6\nservers:\n  - {count: 6, gpus: 2, cpus: 8, mem_gb: 48, net_gbps: 10, name: node}\n");
-  return dir.write("dl2-tiny.yaml", "experiment: dl2-tiny\n"
-                                    "description: test preset\n"
-                                    "cluster: " + cluster + "\n"
-                                    "seeds: [1, 2]\n"
-                                    "policies: [drf-dl2]\n"
-                                    "speed_model: table\n"
-                                    "round_s: 1200\n"
-                                    "restart_delay_s: 0\n"
-                                    "measure_noise: 0\n"
-                                    "workload:\n"
-                                    "  num_jobs: 8\n"
-                                    "  arrivals: google\n"
-                                    "  max_arrivals_per_slot: 3\n"
-                                    "  slot_s: 1200\n"
-                                    "  max_num_epochs: 3000\n"
-                                    "  demands: dl2\n");
+  return dir.write("dl2-tiny.yaml",
+                   "experiment: dl2-tiny\n"
+                   "description: test preset\n"
+                   "cluster: " +
+                       cluster +
+                       "\n"
+                       "seeds: [1, 2]\n"
+                       "policies: [drf-dl2]\n"
+                       "speed_model: table\n"
+                       "round_s: 1200\n"
+                       "restart_delay_s: 0\n"
+                       "measure_noise: 0\n"
+                       "workload:\n"
+                       "  num_jobs: 8\n"
+                       "  arrivals: google\n"
+                       "  max_arrivals_per_slot: 3\n"
+                       "  slot_s: 1200\n"
+                       "  max_num_epochs: 3000\n"
+                       "  demands: dl2\n");
 }
 
 std::vector<std::string> train_args(const std::string& preset, const std::string& out) {
   return {"cluster", "train",       "dl2", "--experiment",       preset, "--out",     out,  "--sl-steps",
-          "40",      "--rl-steps",  "20",  "--memory",           "256",  "--batch",   "64", "--train-traces",
-          "4",       "--val-every", "10",  "--checkpoint-every", "10",   "--threads", "1"};
+          "40",      "--rl-steps",  "200", "--memory",           "256",  "--batch",   "64", "--train-traces",
+          "4",       "--val-every", "50",  "--checkpoint-every", "50",   "--threads", "1"};
 }
 
 std::string slurp(const std::string& path) {
@@ -94,12 +97,29 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
             slurp(dir.path("b/last.json")).substr(slurp(dir.path("b/last.json")).find("\"nets\"")));
   // Resume to 250 RL steps from the checkpoint at 200.
   auto args = train_args(preset, dir.path("a"));
-  args[10] = "250";
+  args[10] = "250";  // --rl-steps
   args.push_back("--resume");
   const auto r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("a/checkpoint.json")));
   EXPECT_EQ(j["meta"]["step"], "250");
+}
+
+TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {
+  TempDir dir("train-actors");
+  const std::string preset = tiny_preset(dir);
+  for (const char* out : {"a", "b"}) {
+    auto args = train_args(preset, dir.path(out));
+    args.push_back("--actors");
+    args.push_back("2");
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const std::string a = slurp(dir.path("a/last.json")), b = slurp(dir.path("b/last.json"));
+  EXPECT_EQ(a.substr(a.find("\"nets\"")), b.substr(b.find("\"nets\"")));
+  const auto j = nlohmann::json::parse(slurp(dir.path("a/results.json")));
+  EXPECT_EQ(j["inputs"]["actors"], 2);
+  EXPECT_GT(j["derived"]["slots_simulated"].get<long>(), 200) << j.dump();  // both actors simulated slots
 }
 
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
