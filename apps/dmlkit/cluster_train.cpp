@@ -39,12 +39,6 @@ struct TrainOptions {
   cl::Dl2TrainConfig c;
 };
 
-std::string fmt3(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.3f", v);
-  return b;
-}
-
 int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>& command) {
   cl::Dl2TrainConfig c = o.c;
   c.experiment = cl::load_experiment(o.experiment, o.experiments_dir);
@@ -107,8 +101,8 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   write_file_atomic(path("summary.csv"), res.summary_table().to_csv());
   TextTable curve({"phase", "step", "loss", "sl_accuracy", "val_avg_jct_s"});
   for (const auto& p : r.curve)
-    curve.add_row({p.phase, std::to_string(p.step), fmt3(p.loss), p.accuracy >= 0 ? fmt3(p.accuracy) : "",
-                   p.val_avg_jct_s >= 0 ? fmt3(p.val_avg_jct_s) : ""});
+    curve.add_row({p.phase, std::to_string(p.step), fixed(p.loss, 3), p.accuracy >= 0 ? fixed(p.accuracy, 3) : "",
+                   p.val_avg_jct_s >= 0 ? fixed(p.val_avg_jct_s, 3) : ""});
   write_file_atomic(path("training.csv"), curve.to_csv());
 
   HtmlReport page("DL2 training: " + c.experiment.name);
