@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 
 #include "core/error.h"
@@ -14,7 +13,6 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
                     bool initial_bundle) {
   if (!pool_) pool_ = std::make_unique<PsPool>(*view.cluster);
   pool_->reset();
-  load_.assign(pool_->num_servers(), 0.0);
   jobs_ = jobs;
   const size_t n = jobs.size();
   w_.assign(n, 0);
@@ -36,17 +34,6 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
   for (size_t i = 0; i < n; ++i) add(static_cast<int>(i), Dl2Task::Bundle, out);
 }
 
-int Dl2Slot::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
-  int best = -1;
-  double best_load = std::numeric_limits<double>::infinity();
-  for (int s = 0; s < static_cast<int>(load_.size()); ++s) {  // PsPool::least_loaded's rule, cached loads
-    if (!(load_[s] < best_load) || !pool_->could_hold(s, a, na, b, nb)) continue;
-    best_load = load_[s];
-    best = s;
-  }
-  return best;
-}
-
 void Dl2Slot::update_share(int job) {
   share_[job] = cluster::dominant_share(*pool_, *jobs_[job].job->ps, p_[job], w_[job]);
 }
@@ -61,12 +48,11 @@ bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
   const PsJobSpec& spec = *jobs_[job].job->ps;
   const int nw = task != Dl2Task::Ps ? 1 : 0;
   const int np = task != Dl2Task::Worker ? 1 : 0;
-  const int s = least_loaded(spec.worker, nw, spec.ps, np);
+  const int s = pool_->least_loaded(spec.worker, nw, spec.ps, np);
   if (s < 0) return false;
   if (!pool_->fits(s, spec.worker, nw, spec.ps, np)) return false;
   pool_->add(s, spec.worker, nw);
   pool_->add(s, spec.ps, np);
-  load_[s] = pool_->load(s);
   add_tasks(out[job], spec, s, nw, np);
   count(job, task);
   return true;

@@ -84,7 +84,6 @@ class Dl2Slot {
   const PsPool& pool() const { return *pool_; }
 
  private:
-  int least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
   void update_share(int job);
 
   Dl2Shape shape_;
@@ -95,7 +94,6 @@ class Dl2Slot {
   std::vector<float> type_, stay_, remaining_;
   std::vector<int> window_, order_;
   std::vector<int> perm_;
-  std::vector<double> load_;  // pool_->load(s), kept as tasks are added (the scan reads only this)
 };
 
 }  // namespace dmlkit::cluster

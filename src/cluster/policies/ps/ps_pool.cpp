@@ -22,9 +22,13 @@ PsPool::PsPool(const ClusterSpec& cluster) {
     for (int r = 0; r < kResources; ++r) total_cap_[r] += c[r];
   }
   used_.assign(cap_.size(), 0.0);
+  load_.assign(cap_.size() / kResources, 0.0);
 }
 
-void PsPool::reset() { std::fill(used_.begin(), used_.end(), 0.0); }
+void PsPool::reset() {
+  std::fill(used_.begin(), used_.end(), 0.0);
+  std::fill(load_.begin(), load_.end(), 0.0);
+}
 
 bool PsPool::fits(int server, const TaskDemand& d, int n) const { return fits(server, d, n, TaskDemand{}, 0); }
 
@@ -44,6 +48,7 @@ void PsPool::add(int server, const TaskDemand& d, int n) {
   demand_vector(d, dv);
   double* u = &used_[server * kResources];
   for (int r = 0; r < kResources; ++r) u[r] += n * dv[r];
+  load_[server] = compute_load(server);
 }
 
 void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
@@ -70,7 +75,7 @@ bool PsPool::can_host(const PsJobSpec& job, const Placement& p) const {
   return true;
 }
 
-double PsPool::load(int server) const {
+double PsPool::compute_load(int server) const {
   double l = 0;
   for (int r = 0; r < kResources; ++r) {
     const double c = cap_[server * kResources + r];
@@ -88,32 +93,24 @@ bool PsPool::could_hold(int server, const TaskDemand& a, int na, const TaskDeman
   return true;
 }
 
-int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+int PsPool::least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
   for (int s = 0; s < num_servers(); ++s) {
-    if (!could_hold(s, a, na, b, nb)) continue;
-    const double l = load(s);
-    if (l < best_load) {
-      best_load = l;
-      best = s;
-    }
+    if (!(load_[s] < best_load)) continue;  // cheap test first: most servers are not less loaded
+    if (fit_now ? !fits(s, a, na, b, nb) : !could_hold(s, a, na, b, nb)) continue;
+    best_load = load_[s];
+    best = s;
   }
   return best;
 }
 
+int PsPool::least_loaded(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  return least_loaded_where(false, a, na, b, nb);
+}
+
 int PsPool::least_loaded_fitting(const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
-  int best = -1;
-  double best_load = std::numeric_limits<double>::infinity();
-  for (int s = 0; s < num_servers(); ++s) {
-    if (!fits(s, a, na, b, nb)) continue;
-    const double l = load(s);
-    if (l < best_load) {
-      best_load = l;
-      best = s;
-    }
-  }
-  return best;
+  return least_loaded_where(true, a, na, b, nb);
 }
 
 void add_tasks(Placement& p, const PsJobSpec& job, int server, int workers, int ps) {

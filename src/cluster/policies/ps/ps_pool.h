@@ -36,7 +36,7 @@ class PsPool {
   // workers[i] get job i's current PS and worker counts (0 when it is not running).
   void reset_to_running(std::span<const JobView> jobs, std::vector<int>& ps, std::vector<int>& workers);
   // Sum over resources with capacity of used / capacity on the server.
-  double load(int server) const;
+  double load(int server) const { return load_[server]; }  // kept up to date by add()
   double used(int server, int r) const { return used_[server * kResources + r]; }
   double cap(int server, int r) const { return cap_[server * kResources + r]; }
   double free(int server, int r) const { return cap(server, r) - used(server, r); }
@@ -50,7 +50,11 @@ class PsPool {
   int least_loaded_fitting(const TaskDemand& a, int na, const TaskDemand& b = {}, int nb = 0) const;
 
  private:
+  double compute_load(int server) const;
+  int least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
+
   std::vector<double> cap_, used_;
+  std::vector<double> load_;  // per server: sum over resources with capacity of used / capacity
   double total_cap_[kResources] = {0, 0, 0, 0};
 };
 
