@@ -49,6 +49,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
                    : o.exploration == "none" ? cl::Dl2Exploration::None
                                              : cl::Dl2Exploration::Code;
   c.val_threads = resolve_threads(o.threads);
+  cl::check_dl2_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/dl2-train-" + c.experiment.name : o.out;
   if (c.resume && !std::filesystem::is_regular_file(std::filesystem::path(dir) / "checkpoint.json"))
     throw Error("--resume: " + dir + " holds no checkpoint.json to continue from");

@@ -129,6 +129,12 @@ TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   args.push_back("--teacher");
   args.push_back("tiresias");
   EXPECT_EQ(run_cli(args).status, 2);
+  auto odd = train_args(preset, dir.path("odd"));
+  odd.insert(odd.end(), {"--actors", "3"});  // the batch of 64 does not split over 3 actors
+  const auto o = run_cli(odd);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("--actors"), std::string::npos) << o.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("odd")));  // no output folder on bad input
   auto resume = train_args(preset, dir.path("none"));
   resume.push_back("--resume");
   const auto r = run_cli(resume);

@@ -253,8 +253,7 @@ double dl2_validation_jct(const Experiment& e, const std::string& data_dir, cons
   return std::accumulate(jct.begin(), jct.end(), 0.0) / static_cast<double>(std::max<size_t>(1, jct.size()));
 }
 
-Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
-                         const std::function<void(const std::string&, long, long, const std::string&)>& progress) {
+void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (c.window < 1 || c.batch < 1 || c.memory < c.batch || c.actors < 1 || c.train_traces < 1)
     throw Error("dl2 training: window, batch, actors and traces must be positive and memory >= batch");
   if (c.batch % c.actors != 0) throw Error("dl2 training: --batch must be a multiple of --actors");
@@ -264,6 +263,11 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     if (s >= kTrainSeedBase)
       throw Error("dl2 training: evaluation seed " + std::to_string(s) +
                   " overlaps the training traces' seeds (>= 1000000)");
+}
+
+Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
+                         const std::function<void(const std::string&, long, long, const std::string&)>& progress) {
+  check_dl2_train_config(c);
   std::filesystem::create_directories(dir);
   Dl2TrainResult res;
   const ClusterSpec cluster = ClusterSpec::parse(c.experiment.cluster);

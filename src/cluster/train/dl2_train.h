@@ -85,6 +85,9 @@ struct Dl2TrainResult {
   std::string best_model, last_model, sl_model;
 };
 
+// Throws Error naming the option on settings that cannot train (checked before any work or output).
+void check_dl2_train_config(const Dl2TrainConfig& config);
+
 // Trains into `dir` (created if needed): sl.json, best.json, last.json, checkpoint.json.
 // `progress(phase, step, total, detail)` may be empty.
 Dl2TrainResult train_dl2(const Dl2TrainConfig& config, const std::string& dir,
