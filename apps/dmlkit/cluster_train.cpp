@@ -79,6 +79,10 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   res.inputs()["gamma"] = c.gamma;
   res.inputs()["replay"] = c.replay;
   res.inputs()["reward"] = c.reward;
+  res.inputs()["target"] = c.target;
+  res.inputs()["entropy_weight"] = c.entropy_weight;
+  res.inputs()["rl_lr"] = c.rl_lr;
+  res.inputs()["sl_lr"] = c.sl_lr;
   res.inputs()["train_speed_model"] = c.train_speed_model.empty() ? c.experiment.speed_model : c.train_speed_model;
   res.inputs()["train_traces"] = c.train_traces;
   nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
@@ -202,8 +206,23 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
       ->check(CLI::Range(0.0, 0.9999))
       ->capture_default_str();
   cmd->add_option("--reward", o.c.reward,
-                  "Step reward: slot (the slot's normalised progress) or job (the acting job's; ablation)")
-      ->check(CLI::IsMember({"slot", "job"}))
+                  "Step reward: slot (the slot's normalised progress), job (the acting job's; ablation) or "
+                  "speedup (ours: each job's progress over what 1 PS + 1 worker would run)")
+      ->check(CLI::IsMember({"slot", "job", "speedup"}))
+      ->capture_default_str();
+  cmd->add_option("--target", o.c.target,
+                  "Step target: slot (each step's target is its slot's reward, as the code) or td (ours: the "
+                  "next step's value within the slot, the slot's reward for its last step)")
+      ->check(CLI::IsMember({"slot", "td"}))
+      ->capture_default_str();
+  cmd->add_option("--entropy-weight", o.c.entropy_weight, "Weight of the policy's entropy in the actor loss")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  cmd->add_option("--rl-lr", o.c.rl_lr, "Adam learning rate of the RL updates")
+      ->check(CLI::Range(1e-9, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--sl-lr", o.c.sl_lr, "Adam learning rate of the supervised warm-up")
+      ->check(CLI::Range(1e-9, 1.0))
       ->capture_default_str();
   cmd->add_option("--train-speed-model", o.c.train_speed_model,
                   "Speed model of the training simulations: table, formula or analytic (OfflineRL: analytic); "

@@ -122,6 +122,27 @@ TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {
   EXPECT_GT(j["derived"]["slots_simulated"].get<long>(), 200) << j.dump();  // both actors simulated slots
 }
 
+// The in-slot bootstrapped target ([A]) trains, is recorded in the results, and its critic learns
+// (the value loss is finite and the run is deterministic like the code's target).
+TEST(ClusterTrain, TdTargetTrainsAndIsRecorded) {
+  TempDir dir("train-td");
+  const std::string preset = tiny_preset(dir);
+  for (const char* out : {"a", "b"}) {
+    auto args = train_args(preset, dir.path(out));
+    args.insert(args.end(), {"--target", "td", "--entropy-weight", "0.05", "--rl-lr", "0.0002"});
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const auto j = nlohmann::json::parse(slurp(dir.path("a/results.json")));
+  EXPECT_EQ(j["inputs"]["target"], "td");
+  EXPECT_DOUBLE_EQ(j["inputs"]["entropy_weight"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(j["inputs"]["rl_lr"].get<double>(), 0.0002);
+  const std::string a = slurp(dir.path("a/last.json")), b = slurp(dir.path("b/last.json"));
+  EXPECT_EQ(a.substr(a.find("\"nets\"")), b.substr(b.find("\"nets\"")));
+  const std::string plain = slurp(dir.path("a/training.csv"));
+  EXPECT_EQ(plain.find("nan"), std::string::npos);
+}
+
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
   const std::string preset = tiny_preset(dir);
@@ -140,6 +161,12 @@ TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   const auto r = run_cli(resume);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("checkpoint"), std::string::npos) << r.err;
+  auto td = train_args(preset, dir.path("td"));
+  td.insert(td.end(), {"--target", "td", "--gamma", "0.5"});  // td bootstraps within a slot only
+  const auto t = run_cli(td);
+  EXPECT_EQ(t.status, 2);
+  EXPECT_NE(t.err.find("--target td"), std::string::npos) << t.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("td")));
   const auto m = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
                           "dl2.model=" + dir.path("missing.json"), "--out", dir.path("m")});
   EXPECT_EQ(m.status, 2);

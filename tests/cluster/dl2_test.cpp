@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "cluster/model/cluster_spec.h"
 #include "cluster/policies/dl2/dl2_explore.h"
@@ -236,6 +237,64 @@ TEST(Dl2Recorder, DrfBundleIsTwoLabelsWorkerThenPs) {
   EXPECT_EQ(got[1].state[4 * L + c], 1.0f);  // the PS label sees the worker added
   EXPECT_EQ(got[1].state[5 * L + c], 0.0f);
   for (const auto& x : got) EXPECT_NE(x.label % 3, 2);  // DRF never records a bundle label
+}
+
+// The training reward: a job's progress in a slot over its total epochs (the paper's normalised
+// progress), or with speedup_reward over the epochs 1 PS + 1 worker would run in the slot. The
+// same model and seed take the same decisions either way, so each job's two rewards differ by
+// exactly total epochs / (speed(1, 1) x slot / epoch size).
+TEST(Dl2Reward, NormalisedProgressOrSpeedUpOverOnePsAndOneWorker) {
+  struct Probe final : Dl2Actor {
+    Dl2Policy* policy = nullptr;
+    std::vector<std::pair<int, double>> progress;
+    void on_slot(double, bool) override {
+      for (const auto& p : policy->last_progress()) progress.push_back(p);
+    }
+    void on_sample(const float*, const unsigned char*, int, int) override {}
+  };
+  const Workload w = window_workload(4, 2, 6000, 5);
+  const ClusterSpec cluster = dl2_cluster();
+  const Dl2Model m = load_dl2_model("dl2-96");
+  SimConfig config;
+  config.round_s = 1200;
+  config.schedule_on_events = false;
+  std::vector<std::pair<int, double>> got[2];
+  for (int speedup = 0; speedup < 2; ++speedup) {
+    Dl2PolicyConfig pc;
+    pc.shape.window = 20;
+    pc.explore.mode = Dl2Exploration::None;
+    pc.speedup_reward = speedup == 1;
+    Dl2Policy policy(pc, m.policy.shape, m.policy.parameters, 7);
+    Probe probe;
+    probe.policy = &policy;
+    policy.attach(&probe);
+    simulate(cluster, w, "dl2", policy, config);
+    policy.finish();
+    got[speedup] = probe.progress;
+  }
+  ASSERT_EQ(got[0].size(), got[1].size());
+  ASSERT_GT(got[0].size(), 4u);
+  // Per job: speed-up reward / normalised reward = total epochs / reference epochs per slot, the
+  // same in every slot; divided by the total epochs it depends on the job's type only.
+  std::map<int, double> ratio;      // job id -> ratio
+  std::map<int, double> per_type;   // type -> ratio / total epochs
+  double total_normalised = 0;
+  for (size_t k = 0; k < got[0].size(); ++k) {
+    ASSERT_EQ(got[0][k].first, got[1][k].first);
+    total_normalised += got[0][k].second;
+    if (got[0][k].second < 1e-6) continue;
+    const Job& job = w.jobs[static_cast<size_t>(got[0][k].first)];
+    const double r = got[1][k].second / got[0][k].second;
+    EXPECT_GT(r, 0.0);
+    if (ratio.count(job.id)) EXPECT_NEAR(r, ratio[job.id], 1e-9 * r);
+    ratio[job.id] = r;
+    const double t = r / job.ps->total_epochs;
+    if (per_type.count(job.ps->type)) EXPECT_NEAR(t, per_type[job.ps->type], 1e-9 * t);
+    per_type[job.ps->type] = t;
+  }
+  EXPECT_EQ(ratio.size(), 4u);
+  // Every job finishes, so the normalised progress sums to the number of jobs.
+  EXPECT_NEAR(total_normalised, 4.0, 1e-6);
 }
 
 TEST(Dl2Model, MissingOrWrongModelIsAnError) {

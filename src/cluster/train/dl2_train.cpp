@@ -125,6 +125,10 @@ struct Actor final : Dl2Actor {
   std::vector<unsigned char> masks;
   std::vector<int> acts;
   std::vector<float> rewards;
+  // Target "td": the next step's state within the slot, and whether there is one.
+  bool td = false;
+  std::vector<float> next_states;
+  std::vector<unsigned char> has_next;
   // This slot's steps (reward not known yet), and with gamma > 0 the episode's so far.
   std::vector<float> pend_states;
   std::vector<unsigned char> pend_masks;
@@ -150,11 +154,18 @@ struct Actor final : Dl2Actor {
     masks.resize(cap * actions);
     acts.resize(cap);
     rewards.resize(cap);
+    has_next.assign(cap, 0);
   }
 
-  void push(size_t k, double reward) {
+  // `next` >= 0: the pending step whose state follows this one within the slot (target "td").
+  void push(size_t k, double reward, long next = -1) {
     const size_t slot = replay.add(replay.reward_priority(reward));
     std::copy_n(pend_states.begin() + static_cast<long>(k * d), d, states.begin() + static_cast<long>(slot * d));
+    has_next[slot] = next >= 0;
+    if (next >= 0) {
+      if (next_states.empty()) next_states.resize(has_next.size() * d);
+      std::copy_n(pend_states.begin() + next * d, d, next_states.begin() + static_cast<long>(slot * d));
+    }
     std::copy_n(pend_masks.begin() + static_cast<long>(k * actions), actions,
                 masks.begin() + static_cast<long>(slot * actions));
     acts[slot] = pend_acts[k];
@@ -175,7 +186,13 @@ struct Actor final : Dl2Actor {
     latest.clear();
     if (gamma <= 0) {
       const double r = slot_rewards.empty() ? 0.0 : slot_rewards.back();
-      for (size_t k = 0; k < pend_acts.size(); ++k) push(k, job_reward ? acting_job_reward(k, r) : r);
+      const size_t n = pend_acts.size();
+      for (size_t k = 0; k < n; ++k) {
+        if (td && k + 1 < n)
+          push(k, 0.0, static_cast<long>(k + 1));
+        else
+          push(k, job_reward ? acting_job_reward(k, r) : r);
+      }
       clear_pending();
       slot_rewards.clear();
       return;
@@ -257,8 +274,14 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (c.window < 1 || c.batch < 1 || c.memory < c.batch || c.actors < 1 || c.train_traces < 1)
     throw Error("dl2 training: window, batch, actors and traces must be positive and memory >= batch");
   if (c.batch % c.actors != 0) throw Error("dl2 training: --batch must be a multiple of --actors");
-  if (c.reward != "slot" && c.reward != "job") throw Error("dl2 training: --reward must be slot or job");
+  if (c.reward != "slot" && c.reward != "job" && c.reward != "speedup")
+    throw Error("dl2 training: --reward must be slot, job or speedup");
   if (c.reward == "job" && c.gamma > 0) throw Error("dl2 training: --reward job takes no --gamma (as in the code)");
+  if (c.target != "slot" && c.target != "td") throw Error("dl2 training: --target must be slot or td");
+  if (c.target == "td" && (c.gamma > 0 || c.reward == "job"))
+    throw Error("dl2 training: --target td bootstraps within a slot and takes neither --gamma nor --reward job");
+  if (!(c.entropy_weight >= 0) || !(c.rl_lr > 0) || !(c.sl_lr > 0))
+    throw Error("dl2 training: --entropy-weight must be >= 0 and the learning rates > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kTrainSeedBase)
       throw Error("dl2 training: evaluation seed " + std::to_string(s) +
@@ -378,6 +401,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     actors.back()->gamma = c.gamma;
     actors.back()->use_replay = c.replay;
     actors.back()->job_reward = c.reward == "job";
+    actors.back()->td = c.target == "td";
     actors.back()->batch_size = c.batch / c.actors;
   }
   long step = rl_start;
@@ -393,6 +417,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   Dl2PolicyConfig pc;
   pc.shape = shape;
   pc.explore = c.explore;
+  pc.speedup_reward = c.reward == "speedup";
   long overrides = 0, decisions = 0;
 
   auto save_checkpoint = [&](const std::string& name, const std::string& stage) {
@@ -424,7 +449,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
           std::copy_n(a.states.begin() + static_cast<long>(s * d), d, bx.begin() + static_cast<long>(k * d));
           std::copy_n(a.masks.begin() + static_cast<long>(s * A), A, bm.begin() + static_cast<long>(k * A));
           ba[k] = a.acts[s];
-          br[k] = a.rewards[s];
+          br[k] = a.has_next[s] ? vforward.run(a.next_states.data() + s * d)[0] : a.rewards[s];
           const double v = vforward.run(bx.data() + k * d)[0];
           const double td = br[k] - v;
           abs_err[k] = std::abs(td);

@@ -16,7 +16,8 @@
 // other at every slot (a barrier), so a run is deterministic for a seed and a number of actors.
 // Targets: the slot's own reward for every step of the slot (LT_REWARD_IN_TS = False, the code),
 // or with `gamma` > 0 the discounted sum of the following slots' rewards within the episode
-// (the paper's gamma = 0.9; [A] a Monte-Carlo return, the paper's TD details are not known).
+// (the paper's gamma = 0.9; [A] a Monte-Carlo return, the paper's TD details are not known), or
+// with target "td" ([A], ours) the next step's value within the slot (see Dl2TrainConfig::target).
 // Validation: the preset's evaluation seeds (never trained on: training traces use seeds
 // 1000000 + k), average JCT of the current policy every `val_every` RL steps; the best and the
 // last are saved. Checkpoints (weights and Adam state) every `checkpoint_every` steps; `resume`
@@ -55,7 +56,15 @@ struct Dl2TrainConfig {
   bool replay = true;  // false: each update uses the actor's latest slot's steps only (ablation)
   // "slot": every step gets its slot's reward; "job": the acting job's progress (ablation,
   // TS_REWARD_PLUS_JOB_REWARD in the code; the paper's "only the acting job's progress").
+  // "speedup" ([A], ours): the slot's sum over the jobs that ran of their progress divided by
+  // what they would run in a slot on 1 PS + 1 worker (Dl2PolicyConfig::speedup_reward).
   std::string reward = "slot";
+  // Each step's critic target ([A], `--target`): "slot" (the code: every step of a slot is
+  // credited with the slot's reward, advantage r - V(s)) or "td" (in-slot bootstrapping: a step
+  // that is not the slot's last is credited with V of the next step's state, the last with the
+  // slot's reward; advantage target - V(s), so each action is judged by how much it changed the
+  // slot's predicted reward).
+  std::string target = "slot";
   // Speed model of the training simulations ("" = the preset's): OfflineRL trains on "analytic"
   // (Optimus's model) and is validated, like every model, on the preset's.
   std::string train_speed_model;

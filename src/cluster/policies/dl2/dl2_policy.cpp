@@ -54,19 +54,24 @@ double Dl2Policy::slot_reward(std::span<const JobView> jobs) {
   double reward = 0;
   for (const Ran& r : ran_) {
     const double now = epochs_now_[r.id] >= 0 ? epochs_now_[r.id] : r.total_epochs;  // gone = finished
-    const double p = (now - r.epochs_at_start) / r.total_epochs;
+    const double p = (now - r.epochs_at_start) / r.reward_scale;
     progress_.emplace_back(r.id, p);
     reward += p;
   }
   return reward;
 }
 
-void Dl2Policy::remember_running(std::span<const JobView> jobs) {
+void Dl2Policy::remember_running(const ClusterView& view, std::span<const JobView> jobs) {
   ran_.clear();
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (slot_.workers(static_cast<int>(i)) < 1 || slot_.ps(static_cast<int>(i)) < 1) continue;
     const PsJobMonitor* m = ps_monitor(jobs[i]);
-    ran_.push_back({jobs[i].job->id, m->epochs_done(), m->true_total_epochs()});
+    double scale = m->true_total_epochs();
+    if (config_.speedup_reward) {
+      const double epochs_per_slot = m->true_speed(1, 1) * view.round_s / m->spec().job_type().epoch_size;
+      if (epochs_per_slot > 0 && std::isfinite(epochs_per_slot)) scale = epochs_per_slot;
+    }
+    ran_.push_back({jobs[i].job->id, m->epochs_done(), m->true_total_epochs(), scale});
   }
 }
 
@@ -115,7 +120,7 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
     if (!slot_.add(job, static_cast<Dl2Task>(action % 3), out)) break;  // did not fit: not stored
     if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, jobs[job].job->id);
   }
-  remember_running(jobs);
+  remember_running(view, jobs);
 }
 
 }  // namespace dmlkit::cluster

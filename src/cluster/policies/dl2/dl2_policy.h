@@ -41,6 +41,11 @@ struct Dl2PolicyConfig {
   bool argmax = false;       // dl2.select=max
   Dl2ExploreConfig explore;  // used when an actor is attached
   bool restart_cost = false;  // dl2.restart_cost: the simulator charges its restart delay
+  // Training only: what a job's progress in a slot is divided by in the reward. false: its total
+  // epochs (the paper's and the code's normalised progress); true ([A], ours, `--reward speedup`):
+  // the epochs it would run in a slot with 1 PS and 1 worker, so each job counts by its speed-up,
+  // whatever its length.
+  bool speedup_reward = false;
 };
 
 class Dl2Policy final : public Policy {
@@ -62,7 +67,7 @@ class Dl2Policy final : public Policy {
 
  private:
   double slot_reward(std::span<const JobView> jobs);
-  void remember_running(std::span<const JobView> jobs);
+  void remember_running(const ClusterView& view, std::span<const JobView> jobs);
   int choose(const std::vector<double>& probs);
 
   Dl2PolicyConfig config_;
@@ -80,6 +85,7 @@ class Dl2Policy final : public Policy {
     int id;
     double epochs_at_start;
     double total_epochs;
+    double reward_scale;  // progress is divided by it: total epochs, or epochs per slot at (1, 1)
   };
   std::vector<Ran> ran_;
   std::vector<double> epochs_now_;  // by job id, scratch
