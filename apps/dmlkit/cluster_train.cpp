@@ -80,6 +80,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   res.inputs()["replay"] = c.replay;
   res.inputs()["reward"] = c.reward;
   res.inputs()["target"] = c.target;
+  res.inputs()["explore_ratio_max"] = c.explore.code_ratio_max;
   res.inputs()["entropy_weight"] = c.entropy_weight;
   res.inputs()["rl_lr"] = c.rl_lr;
   res.inputs()["sl_lr"] = c.sl_lr;
@@ -201,6 +202,10 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--exploration", o.exploration, "Job-aware exploration: code, paper or none")
       ->check(CLI::IsMember({"code", "paper", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--explore-ratio-max", o.c.explore.code_ratio_max,
+                  "Code exploration: the per-slot PS/worker ratio is drawn from 3..N (7 in the code)")
+      ->check(CLI::Range(3, 64))
       ->capture_default_str();
   cmd->add_option("--gamma", o.c.gamma, "Discount over slots (0: each step's target is its slot's reward, as the code)")
       ->check(CLI::Range(0.0, 0.9999))

@@ -9,8 +9,8 @@ namespace {
 constexpr double kMinProb = 1e-20;  // MIN_ACTION_PROB_FOR_SKIP
 }
 
-void dl2_explore_begin_slot(Dl2ExploreState& st, Rng& rng) {
-  st.ps_worker_ratio = static_cast<int>(rng.uniform_int(3, 7));
+void dl2_explore_begin_slot(const Dl2ExploreConfig& cfg, Dl2ExploreState& st, Rng& rng) {
+  st.ps_worker_ratio = static_cast<int>(rng.uniform_int(3, std::max(3, cfg.code_ratio_max)));
 }
 
 namespace {

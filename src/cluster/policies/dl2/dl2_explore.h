@@ -33,6 +33,10 @@ struct Dl2ExploreConfig {
   double override_scale = 1.0;
   double paper_epsilon = 0.4;
   double paper_ratio = 10.0;
+  // Code rules: the per-slot PS/worker ratio is drawn from U{3..code_ratio_max} (7 in the code,
+  // VARYING_PS_WORKER_RATIO); past it, the rules add workers. [A] knob for the study of
+  // reproduction-dl2.md: the measured optimum of vgg-16 has 14 PSs per worker.
+  int code_ratio_max = 7;
 };
 
 // Per-episode state of the code rules (action-kind counts) and per-slot ratio.
@@ -43,8 +47,8 @@ struct Dl2ExploreState {
   long decisions = 0;
 };
 
-// Draws the per-slot constants (code: ratio ~ U{3..7}).
-void dl2_explore_begin_slot(Dl2ExploreState& st, Rng& rng);
+// Draws the per-slot constants (code: ratio ~ U{3..code_ratio_max}).
+void dl2_explore_begin_slot(const Dl2ExploreConfig& cfg, Dl2ExploreState& st, Rng& rng);
 
 // Returns the action to take instead of `sampled` (or `sampled`).
 int dl2_explore(const Dl2ExploreConfig& cfg, const Dl2Slot& slot, const unsigned char* mask,

@@ -100,7 +100,7 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
   if (actor_ != nullptr) actor_->on_slot(slot_reward(jobs), had_slot_);
   had_slot_ = true;
   slot_.begin(view, jobs, out, /*initial_bundle=*/true);
-  if (actor_ != nullptr) dl2_explore_begin_slot(explore_, rng_);
+  if (actor_ != nullptr) dl2_explore_begin_slot(config_.explore, explore_, rng_);
   const int void_action = config_.shape.void_action();
   for (;;) {
     slot_.select_window(nullptr);
