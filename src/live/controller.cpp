@@ -488,8 +488,9 @@ Controller::RoundInput Controller::build_round_input() {
     v.job = &t->job;
     v.placement = to_placement(p.current);
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
-    for (const auto& sl : v.placement)
-      if (in.cluster.servers[sl.server].gpus == 0) v.placement.clear();
+    const bool lost = std::any_of(v.placement.begin(), v.placement.end(),
+                                  [&](const cl::Slice& sl) { return in.cluster.servers[sl.server].gpus == 0; });
+    if (lost) v.placement.clear();
     t->account.fill(v);
     v.oracle = t->progress.get();
     in.views.push_back(v);

@@ -162,6 +162,35 @@ TEST(Tiresias, PolluxProfilePlacesOnTheServerWithMostFreeGpus) {
   EXPECT_EQ(d.placement(c), (Placement{{2, 4}, {1, 2}}));
 }
 
+// The live controller can lose sight of a job for a while (Slurm requeues it after a node failure)
+// and show it again: it comes back to the queue it was in, with its service, and can be demoted
+// later (this used to erase a missing queue entry: heap corruption, issue 12).
+TEST(Tiresias, AJobThatLeavesTheListAndComesBackKeepsItsQueue) {
+  const Job a = trace_job(0, 0, 4, 1e6), b = trace_job(1, 950, 4, 1e6);
+  Driver d(ClusterSpec::homogeneous(1, 4), PolicyOptions{});
+  d.decide(0, {&a}, {0});
+  d.decide(900, {&a}, {900});  // 3600 GPU-s: queue 1
+  EXPECT_TRUE(d.running(a));
+  d.decide(950, {&b}, {0});  // a is gone from the list
+  EXPECT_TRUE(d.running(b));
+  d.decide(1000, {&a, &b}, {900, 50});  // a is back, still in queue 1: b (queue 0) keeps the GPUs
+  EXPECT_TRUE(d.running(b));
+  EXPECT_FALSE(d.running(a));
+}
+
+TEST(Tiresias, AJobBackInTheListIsDemotedLater) {
+  const Job a = trace_job(0, 0, 4, 1e6), b = trace_job(1, 100, 4, 1e6);
+  Driver d(ClusterSpec::homogeneous(2, 4), PolicyOptions{});
+  d.decide(0, {&a}, {0});
+  d.decide(100, {&b}, {0});
+  d.decide(200, {&a, &b}, {100, 100});
+  EXPECT_NO_THROW(d.decide(1000, {&a, &b}, {900, 900}));  // both cross 3250 GPU-s: both move
+  EXPECT_NO_THROW(d.decide(1100, {&b}, {1000}));
+  EXPECT_NO_THROW(d.decide(1200, {&a, &b}, {900, 1100}));
+  EXPECT_TRUE(d.running(a));
+  EXPECT_TRUE(d.running(b));
+}
+
 TEST(Tiresias, RejectsBadKnobs) {
   PolicyOptions opt;
   opt.params["tiresias.queues"] = "0";

@@ -319,6 +319,7 @@ class TiresiasPolicy final : public Policy {
   };
   struct JobState {
     int queue = -1;                // -1: not seen yet
+    bool queued = false;           // has an entry in queues_[queue] (false once forgotten)
     int need = 1;                  // GPUs requested (request())
     double executed_offset_s = 0;  // executed time at the last (re)entry to queue 0
     double pending_s = 0;          // waiting time since the last promotion, once it has run
@@ -361,7 +362,10 @@ class TiresiasPolicy final : public Policy {
       JobState& st = state_[id];
       st.seen = stamp_;
       st.index = static_cast<int>(i);
-      if (st.queue < 0) enter_first_queue(id, jobs[i]);
+      if (st.queue < 0)
+        enter_first_queue(id, jobs[i]);
+      else if (!st.queued)
+        reenter_queue(id, jobs[i]);
     }
     if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
     for (size_t k = running_.size(); k-- > 0;)
@@ -375,8 +379,9 @@ class TiresiasPolicy final : public Policy {
       const size_t r_len = m.r_len, old_len = m.old_len;
       for (size_t p = 0; p < q.size(); ++p) {
         const Entry e = q[p];
-        const JobState& st = state_[e.id];
+        JobState& st = state_[e.id];
         if (st.seen != stamp_) {
+          st.queued = false;
           if (split_) forget(m, p < r_len, p < old_len, e.need);
           continue;
         }
@@ -427,7 +432,10 @@ class TiresiasPolicy final : public Policy {
       last_jobs_.push_back(jobs[i].job);
       JobState& st = state_[id];
       st.index = static_cast<int>(i);
-      if (st.queue < 0) enter_first_queue(id, jobs[i]);
+      if (st.queue < 0)
+        enter_first_queue(id, jobs[i]);
+      else if (!st.queued)
+        reenter_queue(id, jobs[i]);
     }
     if (is_running_.size() < state_.size()) is_running_.resize(state_.size(), 0);
     return true;
@@ -435,9 +443,11 @@ class TiresiasPolicy final : public Policy {
 
   // Takes job id's entry out of its queue.
   void remove_entry(int id) {
-    const JobState& st = state_[id];
+    JobState& st = state_[id];
     auto& q = queues_[st.queue];
     const auto it = std::find_if(q.begin(), q.end(), [&](const Entry& e) { return e.id == id; });
+    if (it == q.end()) throw Error("tiresias: internal error: job " + std::to_string(id) + " is not in its queue");
+    st.queued = false;
     if (split_) {
       const size_t p = static_cast<size_t>(it - q.begin());
       QueueSplit& m = split_of_[st.queue];
@@ -467,8 +477,18 @@ class TiresiasPolicy final : public Policy {
     append(0, {id, st.need});
   }
 
+  // A job that left the job list and is back (the live controller can lose sight of a job for a
+  // while, e.g. when Slurm requeues it after a node failure) re-enters the queue it was in, at its
+  // tail, with its attained service and waiting time kept [A]; its request is read again.
+  void reenter_queue(int id, const JobView& v) {
+    JobState& st = state_[id];
+    st.need = request(v);
+    append(static_cast<size_t>(st.queue), {id, st.need});
+  }
+
   void append(size_t qi, Entry e) {
     queues_[qi].push_back(e);
+    state_[e.id].queued = true;
     if (split_) ++split_of_[qi].hist[bucket(e.need)];
   }
 
