@@ -473,6 +473,11 @@ Controller::RoundInput Controller::build_round_input() {
     if (a->job.arrival_s != b->job.arrival_s) return a->job.arrival_s < b->job.arrival_s;
     return a->job.id < b->job.id;
   });
+  // A job never asks the policy for more GPUs than the nodes that are up have (a node lost or
+  // down shrinks the cluster; the request comes back when the node does).
+  int usable_gpus = 0;
+  for (const auto& sv : in.cluster.servers) usable_gpus += std::max(0, sv.gpus);
+  for (Tracked* t : in.order) t->job.num_gpus = usable_gpus > 0 ? std::min(t->cap_gpus, usable_gpus) : t->cap_gpus;
   for (const Tracked* t : in.order) {
     PlanJob p;
     p.cap_gpus = t->cap_gpus;

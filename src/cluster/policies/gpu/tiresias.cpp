@@ -225,7 +225,15 @@ class TiresiasPolicy final : public Policy {
     // wake-up time the decision is always made: with tiresias.wakeup=authors it may come before
     // the crossing, and it must then compute the next wake-up as the authors' loop does.
     if (view.changes) view.changes->listed = true;  // every change made below is listed
-    const bool same = view.jobs_unchanged || view.same_job_list || same_jobs(jobs);
+    bool same = view.jobs_unchanged || view.same_job_list || same_jobs(jobs);
+    if (view.free_gpus.size() != view.cluster->servers.size()) {
+      // Callers without the simulator's hints (the live controller) may show a cluster that shrank
+      // or grew (a node lost or back): that is a change too.
+      int total = 0;
+      for (const auto& sv : view.cluster->servers) total += std::max(0, sv.gpus);
+      if (total != shown_gpus_) same = false;
+      shown_gpus_ = total;
+    }
     if (now < next_change_s_ && now < next_jump_s_ && same) return;
     // Every job was last checked at the last full decision: the waiting time since is one number.
     const double waited_s = now - last_check_s_;
@@ -480,6 +488,16 @@ class TiresiasPolicy final : public Policy {
   // A job that left the job list and is back (the live controller can lose sight of a job for a
   // while, e.g. when Slurm requeues it after a node failure) re-enters the queue it was in, at its
   // tail, with its attained service and waiting time kept [A]; its request is read again.
+  // The caller changed a job's GPU request (the live controller caps it at the GPUs of the nodes
+  // that are up): the job keeps its place in its queue with the new request (plain mode only;
+  // split mode, with the simulator's hints, never sees a request change).
+  void refresh_need(int id, int need) {
+    JobState& st = state_[id];
+    for (Entry& e : queues_[st.queue])
+      if (e.id == id) e.need = need;
+    st.need = need;
+  }
+
   void reenter_queue(int id, const JobView& v) {
     JobState& st = state_[id];
     st.need = request(v);
@@ -506,6 +524,7 @@ class TiresiasPolicy final : public Policy {
     for (size_t i = 0; i < jobs.size(); ++i) {
       const JobView& v = jobs[i];
       JobState& st = state_[ids_[i]];
+      if (!split_ && request(v) != st.need) refresh_need(ids_[i], request(v));
       const double executed_s = v.executed_s - st.executed_offset_s;
       if (v.running()) {
         ++running_in_view;
@@ -925,6 +944,7 @@ class TiresiasPolicy final : public Policy {
   std::vector<int> free_;
   const ClusterSpec* counted_cluster_ = nullptr;  // the cluster whose GPUs cluster_gpus_ counts
   int cluster_gpus_ = 0;
+  int shown_gpus_ = -1;  // GPUs of the cluster of the last decision (callers without hints)
   FreeGpus pool_;
   std::vector<Entry> scratch_;
   struct Move {
