@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cluster/oasis/oasis_experiment.h"
+#include "core/table.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"

@@ -13,6 +13,7 @@
 #include "cluster/oasis/method.h"
 #include "cluster/oasis/oasis_workload.h"
 #include "core/results.h"
+#include "core/table.h"
 
 namespace dmlkit::cluster::oasis {
 
