@@ -17,7 +17,7 @@
 namespace dmlkit::cluster::oasis {
 
 struct DualOptions {
-  int max_work_units = 200;  // cap on the DP's work dimension [A]
+  int max_work_units = 5000;  // cap on the DP's work dimension [A]
   bool prune_horizon = true;  // stop searching where the utility cannot cover the cheapest cost
 };
 

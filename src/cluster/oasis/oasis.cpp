@@ -63,8 +63,8 @@ OasisMethodEntry oasis_entry() {
           make,
           {knob_double("oasis.l_scale", 1, "factor on every price family's lower bound L [A]").at_least(0, true),
            knob_double("oasis.u_scale", 1, "factor on every price family's upper bound U [A]").at_least(0, true),
-           knob_int("oasis.max_work_units", 200,
-                    "DP work dimension cap: beyond it workers per slot come in multiples of ceil(D/cap) [A]")
+           knob_int("oasis.max_work_units", 5000,
+                    "DP work dimension cap (exact below it): beyond it workers per slot come in multiples of ceil(D/cap) [A]")
                .range(1, 100000),
            knob_bool("oasis.prune", true, "search completions only while the utility exceeds the cheapest cost")},
           {true}};
