@@ -13,7 +13,8 @@ TEST(OasisDebug, Dump) {
   const double load = std::atof(env);
   const OasisCluster c = experiment_cluster(e, 50);
   OasisWorkloadSpec spec = e.workload; spec.load = load;
-  const auto jobs = oasis_workload(spec, c, 1, dmlkit::default_data_dir());
+  const uint64_t seed = std::getenv("OASIS_SEED") ? std::atoi(std::getenv("OASIS_SEED")) : 1;
+  const auto jobs = oasis_workload(spec, c, seed, dmlkit::default_data_dir());
   const OasisProblem p{&c, &jobs, &spec};
   dmlkit::KnobValues kv;
   if (const char* u = std::getenv("OASIS_U")) kv["oasis.u_scale"] = u;
