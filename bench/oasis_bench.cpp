@@ -87,3 +87,4 @@ BENCHMARK(BM_OasisLpBound100Jobs)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace dmlkit::cluster::oasis
+BENCHMARK_MAIN();
