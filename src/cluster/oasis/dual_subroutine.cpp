@@ -122,9 +122,8 @@ ScheduleChoice best_schedule(const OasisJob& job, const SlotLedger& ledger, cons
   int unit = static_cast<int>(std::min<long>(job.max_workers, std::max<long>(1, (D + cap - 1) / cap)));
   best.work_unit = unit;
   const int V = static_cast<int>((D + unit - 1) / unit);
-  const int K = job.max_workers / unit;
   const int a = job.arrival_slot;
-  if (a >= c.horizon_slots || K <= 0) return best;
+  if (a >= c.horizon_slots || job.max_workers / unit <= 0) return best;
   // Last slot worth searching: the utility must exceed the cost of the cheapest conceivable
   // schedule (every task at its family's L on an empty cluster).
   int last = c.horizon_slots - 1;
@@ -171,7 +170,6 @@ ScheduleChoice best_schedule(const OasisJob& job, const SlotLedger& ledger, cons
       if (payoff > best_payoff) best_payoff = payoff, best_t = i;
     }
   }
-  (void)K;
   if (best_t < 0) return best;
   // Back-track from (best_t, V).
   best.found = true;

@@ -17,6 +17,8 @@ namespace {
 
 using yaml::line_of;
 
+constexpr long kMaxSlotServers = 2000000;  // 64 MB per ledger
+
 std::string scalar(const std::string& path, const YAML::Node& n, const std::string& field) {
   if (!n.IsScalar()) throw Error(path, line_of(n), field, "expected a value, got a list or mapping");
   return n.Scalar();
@@ -72,7 +74,7 @@ OasisWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w, i
                     "user_worker_fraction"});
   OasisWorkloadSpec s;
   if (w["slot_s"]) s.slot_s = yaml::number(path, w["slot_s"], "slot_s", 1e-3, 1e9);
-  if (w["load"]) s.load = yaml::number(path, w["load"], "load", 1e-6, 1e3);
+  if (w["load"]) s.load = yaml::number(path, w["load"], "load", 1e-6, 20);
   if (w["arrivals"]) s.arrivals = scalar(path, w["arrivals"], "arrivals");
   if (s.arrivals != "google" && s.arrivals != "poisson")
     throw Error(path, line_of(w["arrivals"]), "arrivals", "expected google or poisson");
@@ -177,7 +179,7 @@ OasisExperiment load_oasis_experiment(const std::string& path) {
   if (root["loads"]) {
     const YAML::Node l = root["loads"];
     if (!l.IsSequence()) throw Error(path, line_of(l), "loads", "expected a list");
-    for (const auto& v : l) e.loads.push_back(yaml::number(path, v, "loads", 1e-6, 1e3));
+    for (const auto& v : l) e.loads.push_back(yaml::number(path, v, "loads", 1e-6, 20));
   }
   if (root["servers"]) {
     const YAML::Node l = root["servers"];
@@ -187,6 +189,13 @@ OasisExperiment load_oasis_experiment(const std::string& path) {
   if (root["lp_bound"]) e.lp_bound = yaml::boolean(path, root["lp_bound"], "lp_bound");
   if (root["lp_max_iterations"])
     e.lp_max_iterations = static_cast<int>(yaml::integer(path, root["lp_max_iterations"], "lp_max_iterations", 1, 100000));
+  // Memory and time stay bounded: every ledger holds slots x servers x 4 numbers.
+  int largest = e.worker_servers + e.ps_servers;
+  for (int s : e.server_counts) largest = std::max(largest, s);
+  if (static_cast<long>(largest) * e.horizon_slots > kMaxSlotServers)
+    throw Error(path, root["servers"] ? line_of(root["servers"]) : line_of(root["cluster"]), "servers",
+                "horizon_slots x servers = " + std::to_string(static_cast<long>(largest) * e.horizon_slots) +
+                    " exceeds " + std::to_string(kMaxSlotServers));
   if (!root["workload"]) throw Error(path, 1, "workload", "missing field");
   e.workload = parse_workload(path, root["workload"], e.horizon_slots);
   return e;

@@ -7,10 +7,13 @@
 #include "cluster/workload/ps_workload.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "core/table.h"
 
 namespace dmlkit::cluster::oasis {
 
 namespace {
+
+constexpr size_t kMaxJobs = 5000;  // keeps every method (rrh is quadratic in the active jobs) to minutes at worst
 
 double draw(Rng& rng, const Range& r) { return r.hi > r.lo ? rng.uniform(r.lo, r.hi) : r.lo; }
 int draw_int(Rng& rng, const Range& r) {
@@ -116,7 +119,10 @@ std::vector<OasisJob> oasis_workload(const OasisWorkloadSpec& s, const OasisClus
   std::vector<OasisJob> jobs;
   double offered = 0;
   // The last job that crosses the target is kept; a cap keeps a silly load from exhausting memory.
-  while (offered < target && jobs.size() < 100000) {
+  while (offered < target) {
+    if (jobs.size() >= kMaxJobs)
+      throw Error("oasis workload: load " + fixed(s.load, 2) + " needs more than " + std::to_string(kMaxJobs) +
+                  " jobs on this cluster; use a smaller load");
     OasisJob j = draw_job(s, jobs_rng);
     offered += static_cast<double>(j.work_worker_slots) * worker_dominant_share(j, cluster);
     jobs.push_back(j);
