@@ -123,16 +123,6 @@ OasisWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w, i
 
 }  // namespace
 
-bool is_oasis_experiment_file(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = yaml::load_file(path);
-  } catch (const Error&) {
-    return false;
-  }
-  return root.IsMap() && root["engine"] && root["engine"].IsScalar() && root["engine"].Scalar() == "oasis";
-}
-
 OasisExperiment load_oasis_experiment(const std::string& path) {
   const YAML::Node root = yaml::load_file(path);
   if (!root.IsMap() || !root["experiment"])

@@ -37,8 +37,6 @@ struct OasisExperiment {
   OasisWorkloadSpec workload;
 };
 
-// True if the YAML file at `path` is an OASiS experiment (top-level `engine: oasis`).
-bool is_oasis_experiment_file(const std::string& path);
 // Parses the file; Error(file, line, field, ...) on bad content.
 OasisExperiment load_oasis_experiment(const std::string& path);
 
