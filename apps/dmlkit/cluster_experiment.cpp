@@ -25,6 +25,7 @@ namespace cl = dmlkit::cluster;
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
+  if (e.engine == "oasis") return run_oasis_experiment_cli(e.path, o, ctx);
   const std::string out_path = o.out.empty() ? "out/cluster-compare-" + e.name : o.out;
   check_output_target(out_path);  // the default folder too, before the runs
   if (!o.policies.empty()) e.policies = o.policies;

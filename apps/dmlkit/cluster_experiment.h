@@ -23,6 +23,9 @@ struct ExperimentCliOptions {
 };
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx);
+// An experiment with `engine: oasis` (cluster_oasis.cpp): the OASiS model, its methods, sweeps
+// and LP bound; the same options and output layout.
+int run_oasis_experiment_cli(const std::string& path, const ExperimentCliOptions& o, Context& ctx);
 void add_cluster_experiments_command(CLI::App& cluster, Context& ctx);
 
 }  // namespace dmlkit::app

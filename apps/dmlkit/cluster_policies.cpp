@@ -3,6 +3,7 @@
 // it schedules, from the registry table (cluster/registry.cpp).
 #include <ostream>
 
+#include "cluster/oasis/method.h"
 #include "cluster/policy.h"
 #include "dmlkit/commands.h"
 
@@ -24,10 +25,24 @@ std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
 
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   auto& verbose = ctx.make<bool>();
+  auto& engine = ctx.make<std::string>();
+  engine = "sim";
   auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
+  cmd->add_option("--engine", engine,
+                  "sim: the policies of the round-based simulator; oasis: the methods of the OASiS admission model "
+                  "(experiments with engine: oasis, docs/oasis.md)")
+      ->check(CLI::IsMember({"sim", "oasis"}))
+      ->capture_default_str();
   cmd->callback([&] {
     ctx.run = [&] {
+      if (engine == "oasis") {
+        cluster::oasis::oasis_method_registry().print(ctx.out, verbose, {}, [](const cluster::oasis::OasisMethodEntry& e) {
+          return std::vector<std::string>{e.traits.admission_control ? "admission: may reject a job at its arrival"
+                                                                     : "admission: every job"};
+        });
+        return 0;
+      }
       cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
       return 0;
     };

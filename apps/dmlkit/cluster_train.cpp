@@ -42,6 +42,8 @@ struct TrainOptions {
 int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>& command) {
   cl::Dl2TrainConfig c = o.c;
   c.experiment = cl::load_experiment(o.experiment, o.experiments_dir);
+  if (c.experiment.engine != "sim")
+    throw Error(c.experiment.path, 0, "engine", "an OASiS-model preset cannot train DL2 (docs/oasis.md)");
   c.data_dir = o.data_dir;
   c.command = command;
   c.replay = !o.no_replay;

@@ -77,8 +77,28 @@ Experiment parse(const std::string& path) {
   const YAML::Node root = yaml::load_file(path);
   if (!root.IsMap() || !root["experiment"])
     throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
+  if (root["engine"]) {
+    const std::string engine = text(path, root["engine"], "engine");
+    if (engine != "sim" && engine != "oasis") throw Error(path, line_of(root["engine"]), "engine", "expected sim or oasis");
+    if (engine == "oasis") {
+      // The listing's fields only; the OASiS loader checks the whole file when it runs.
+      Experiment e;
+      e.engine = engine;
+      e.path = path;
+      e.name = text(path, root["experiment"], "experiment");
+      if (root["description"]) e.description = text(path, root["description"], "description");
+      if (root["seeds"] && root["seeds"].IsSequence()) {
+        e.seeds.clear();
+        for (const auto& v : root["seeds"])
+          e.seeds.push_back(static_cast<uint64_t>(yaml::integer(path, v, "seeds", 0, 9000000000000000L)));
+      }
+      if (root["policies"] && root["policies"].IsSequence())
+        for (const auto& p : root["policies"]) e.policies.push_back(text(path, p, "policies"));
+      return e;
+    }
+  }
   check_keys(path, root,
-             {"experiment", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
+             {"experiment", "engine", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
               "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
               "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "workload"});
   Experiment e;
@@ -201,6 +221,9 @@ SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir
 std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string& data_dir,
                                           const std::function<void(const std::string&, uint64_t)>& on_run,
                                           int threads) {
+  if (e.engine != "sim")
+    throw Error(e.path, 0, "engine",
+                "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
   PolicyOptions popts;
   popts.params = e.policy_params;
   std::vector<std::unique_ptr<Policy>> check;

@@ -16,6 +16,10 @@
 namespace dmlkit::cluster {
 
 struct Experiment {
+  // "sim": the round-based simulator (this file's fields); "oasis": an OASiS-model preset
+  // (`engine: oasis`), of which only name, description, path, seeds and policies are read here --
+  // cluster/oasis/oasis_experiment.h loads the rest (docs/oasis.md).
+  std::string engine = "sim";
   std::string name;
   std::string description;
   std::string path;

@@ -17,11 +17,9 @@
 
 namespace dmlkit::cluster {
 
-namespace {
-
 // The file's header has an unquoted comma inside its second column name, so it is read by hand:
 // each data line is `max,"n n n ..."`.
-std::vector<int> google_pattern(const std::string& data_dir, int max_per_slot) {
+std::vector<int> google_arrival_pattern(const std::string& data_dir, int max_per_slot) {
   const std::string path = data_dir + "/dl2-measurements/google_arrival_patterns.csv";
   std::istringstream in(read_text_file(path));
   std::string line;
@@ -54,8 +52,6 @@ std::vector<int> google_pattern(const std::string& data_dir, int max_per_slot) {
   throw Error(path, 0, "max_arrivals_per_slot",
               "no Google arrival pattern for " + std::to_string(max_per_slot) + " arrivals per slot");
 }
-
-}  // namespace
 
 void fill_ps_job(Job& job, int type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
                  const std::string& demands, double loss_noise_sd, double threshold, uint64_t seed) {
@@ -109,7 +105,7 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
   std::vector<long> slots;
   if (s.arrivals == "google" || s.arrivals == "uniform" || s.arrivals == "poisson") {
     std::vector<int> pattern;
-    if (s.arrivals == "google") pattern = google_pattern(data_dir, s.max_arrivals_per_slot);
+    if (s.arrivals == "google") pattern = google_arrival_pattern(data_dir, s.max_arrivals_per_slot);
     const long offset = arrivals_rng.uniform_int(0, 4);
     for (long t = 0; static_cast<int>(slots.size()) < s.num_jobs; ++t) {
       long n = s.max_arrivals_per_slot;

@@ -36,6 +36,10 @@ struct PsWorkloadSpec {
 // Throws Error on bad values (unknown type, arrival pattern or demand set, ...).
 Workload ps_workload(const PsWorkloadSpec& spec, uint64_t seed, const std::string& data_dir);
 
+// The per-slot arrival counts of DL2's Google pattern for `max_per_slot` (a row of
+// data_dir/dl2-measurements/google_arrival_patterns.csv; also used by the OASiS workloads).
+std::vector<int> google_arrival_pattern(const std::string& data_dir, int max_per_slot);
+
 // Fills a job's PS shape from its type (demands by `demands`, epochs, loss curve).
 void fill_ps_job(Job& job, int type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
                  const std::string& demands, double loss_noise_sd, double threshold, uint64_t seed);
