@@ -367,6 +367,32 @@ TEST(LiveController, TiresiasSurvivesANodeLostWhileJobsRun) {
   EXPECT_TRUE(rig.all_completed(ids)) << rig.log.str();
 }
 
+// A job that fails on its own (non-zero exit: Slurm's FAILED, not requeued) is reported as failed
+// and never placed again.
+TEST(LiveController, AJobThatFailsOnItsOwnIsReportedAndNotRetried) {
+  Rig rig(2, 4);
+  const int64_t bad = rig.submit(1, 4);
+  const int64_t good = rig.submit(1, 4, 5);
+  auto policy = cl::make_policy("fifo", {});
+  rig.options.policy_name = "fifo";
+  Controller c(rig.slurm, *policy, rig.options);
+  c.start();
+  bool failed = false;
+  rig.run(c, [&] {
+    const SlurmJob* j = rig.slurm.job(bad);
+    if (!failed && j && j->state == "RUNNING") {
+      rig.slurm.finish(bad, "FAILED");
+      failed = true;
+    }
+    return failed && rig.all_completed({good});
+  });
+  rig.run(c, [] { return false; }, 20);  // more rounds after the failure
+  ASSERT_TRUE(failed) << rig.log.str();
+  EXPECT_NE(rig.log.str().find("finished: FAILED"), std::string::npos) << rig.log.str();
+  EXPECT_EQ(rig.by_job(c)[bad].size(), 1u) << rig.log.str();  // placed once, never again
+  EXPECT_EQ(rig.slurm.job(bad)->state, "FAILED");
+}
+
 TEST(LiveController, APendingJobReleasedBySomeoneElseIsHeldAgain) {
   Rig rig(2, 4);
   const int64_t id = rig.submit(1, 4);
