@@ -129,7 +129,11 @@ void train_chunk(const std::vector<PatchCnnTrainJob>& jobs, const std::vector<si
   const auto coef = filter_coefficients(shape, static_cast<int>(P));
   const float lr = static_cast<float>(config.learning_rate);
   auto batch_loss = [&]() {  // (B) mean logistic loss of each network
-    auto h = torch::matmul(relu_pow(torch::bmm(U, W.transpose(1, 2)), shape.power_q), coef);  // B x u
+    // The filter sum as a product and a row sum, not a matrix-vector product: that one folds the
+    // B networks into one BLAS call whose kernels (OpenBLAS Sandybridge/Haswell) round a row
+    // differently depending on where it falls in the block, so a network's bits depended on its
+    // position in the batch. A row sum is the same for every row.
+    auto h = (relu_pow(torch::bmm(U, W.transpose(1, 2)), shape.power_q) * coef).sum(2);  // B x u
     auto f = h.gather(1, idx).view({B, n, P}).sum(2);                                         // B x n
     if (n_pad != n) f = torch::constant_pad_nd(f, {0, n_pad - n});                            // B x n_pad
     return torch::softplus(-y * f).narrow(1, 0, n).mean(1);
