@@ -35,25 +35,7 @@ class Dorm final : public SlotScheduler, public OasisMethod {
     if (arrived || departed) {
       // Targets by progressive filling on this slot (placed, then released).
       std::vector<int> target(n, 0);
-      std::vector<char> open(n, 1);
-      std::vector<double> share(n, 0.0);
-      for (;;) {
-        int pick = -1;
-        for (size_t i = 0; i < n; ++i) {
-          if (!open[i]) continue;
-          if (alloc[i].workers() >= limit(i)) {
-            open[i] = 0;
-            continue;
-          }
-          if (pick < 0 || share[i] < share[pick]) pick = static_cast<int>(i);
-        }
-        if (pick < 0) break;
-        if (place_workers(*active[pick].job, t, 1, ledger, alloc[pick]) == 0) {
-          open[pick] = 0;
-          continue;
-        }
-        share[pick] = dominant_share(*active[pick].job, alloc[pick], cap_);
-      }
+      progressive_fill(t, active, limit, cap_, ledger, alloc);
       for (size_t i = 0; i < n; ++i) {
         target[i] = alloc[i].workers();
         release(*active[i].job, ledger, alloc[i]);

@@ -21,25 +21,7 @@ class Drf final : public SlotScheduler, public OasisMethod {
   }
   void allocate(int t, std::span<const ActiveJob> active, bool, bool, SlotLedger& ledger,
                 std::span<SlotAllocation> alloc) override {
-    std::vector<char> open(active.size(), 1);
-    std::vector<double> share(active.size(), 0.0);
-    for (;;) {
-      int pick = -1;
-      for (size_t i = 0; i < active.size(); ++i) {
-        if (!open[i]) continue;
-        if (alloc[i].workers() >= active[i].request()) {
-          open[i] = 0;
-          continue;
-        }
-        if (pick < 0 || share[i] < share[pick]) pick = static_cast<int>(i);
-      }
-      if (pick < 0) break;
-      if (place_workers(*active[pick].job, t, 1, ledger, alloc[pick]) == 0) {
-        open[pick] = 0;
-        continue;
-      }
-      share[pick] = dominant_share(*active[pick].job, alloc[pick], cap_);
-    }
+    progressive_fill(t, active, [&](size_t i) { return active[i].request(); }, cap_, ledger, alloc);
   }
 
  private:

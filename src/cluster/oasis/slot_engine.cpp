@@ -38,6 +38,29 @@ ResourceVec total_capacity(const OasisCluster& c) {
   return cap;
 }
 
+void progressive_fill(int t, std::span<const ActiveJob> active, const std::function<int(size_t)>& limit,
+                      const ResourceVec& cap, SlotLedger& ledger, std::span<SlotAllocation> alloc) {
+  std::vector<char> open(active.size(), 1);
+  std::vector<double> share(active.size(), 0.0);
+  for (;;) {
+    int pick = -1;
+    for (size_t i = 0; i < active.size(); ++i) {
+      if (!open[i]) continue;
+      if (alloc[i].workers() >= limit(i)) {
+        open[i] = 0;
+        continue;
+      }
+      if (pick < 0 || share[i] < share[pick]) pick = static_cast<int>(i);
+    }
+    if (pick < 0) break;
+    if (place_workers(*active[pick].job, t, 1, ledger, alloc[pick]) == 0) {
+      open[pick] = 0;
+      continue;
+    }
+    share[pick] = dominant_share(*active[pick].job, alloc[pick], cap);
+  }
+}
+
 double dominant_share(const OasisJob& job, const SlotAllocation& a, const ResourceVec& cap) {
   const double w = a.workers(), p = a.ps();
   double s = 0;

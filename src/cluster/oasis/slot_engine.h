@@ -5,6 +5,7 @@
 // f(completion - arrival + 1), or 0 if the horizon ends first. Freed resources are reused from the
 // next slot on.
 #pragma once
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,12 @@ int place_workers(const OasisJob& job, int t, int workers, SlotLedger& ledger, S
 bool place_gang(const OasisJob& job, int t, int workers, SlotLedger& ledger, SlotAllocation& a);
 // Removes `a`'s tasks from the ledger and clears it.
 void release(const OasisJob& job, SlotLedger& ledger, SlotAllocation& a);
+
+// Progressive filling (DRF): repeatedly gives one more worker (with the PSs it needs) to the job
+// with the smallest dominant share whose allocation is below limit(i), until no such job's next
+// worker fits. Used by drf (limit: the user's request) and dorm (limit: min(N_i, remaining)).
+void progressive_fill(int t, std::span<const ActiveJob> active, const std::function<int(size_t)>& limit,
+                      const ResourceVec& total_capacity, SlotLedger& ledger, std::span<SlotAllocation> alloc);
 
 // Dominant share of an allocation over the whole cluster's capacity.
 double dominant_share(const OasisJob& job, const SlotAllocation& a, const ResourceVec& total_capacity);
