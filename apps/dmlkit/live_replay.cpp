@@ -35,6 +35,7 @@ struct ReplayCliOptions {
   double round_s = 60;
   double restart_delay_s = 30;
   double poll_s = 0.1;
+  double start_timeout_s = 60;
   double max_wall_s = 0;
   int jobs = 0;
   uint64_t seed = 0;
@@ -63,6 +64,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   ro.round_s = o.round_s;
   ro.restart_delay_s = o.restart_delay_s;
   ro.poll_s = o.poll_s;
+  ro.start_timeout_s = o.start_timeout_s;
   ro.max_wall_s = o.max_wall_s;
   ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
@@ -216,6 +218,10 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--restart-delay", o.restart_delay_s, "Model seconds charged at every (re)start")
       ->capture_default_str();
   cmd->add_option("--poll", o.poll_s, "Wall seconds between polls of Slurm")->capture_default_str();
+  cmd->add_option("--start-timeout", o.start_timeout_s,
+                  "Wall seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
+      ->check(at_least(0))
+      ->capture_default_str();
   cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")
       ->check(at_least(0))
       ->capture_default_str();

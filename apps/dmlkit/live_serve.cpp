@@ -30,6 +30,7 @@ struct ServeOptions {
   double poll_s = 1.0;
   double max_wall_s = 0;
   double command_timeout_s = 8;
+  double start_timeout_s = 60;
   bool until_idle = false;
 };
 
@@ -55,6 +56,7 @@ int run_serve(const ServeOptions& o, Context& ctx) {
   co.policy_name = o.policy;
   co.round_s = o.round_s;
   co.poll_s = o.poll_s;
+  co.start_timeout_s = o.start_timeout_s;
   co.state_path = o.state;
   co.decision_log_path = o.decision_log;
   co.log = &ctx.err;
@@ -100,6 +102,10 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
   cmd->add_flag("--until-idle", o.until_idle, "Stop once no job is pending or running (scripts, tests)");
   cmd->add_option("--command-timeout", o.command_timeout_s, "Timeout of each Slurm command (s)")
       ->check(above(0))
+      ->capture_default_str();
+  cmd->add_option("--start-timeout", o.start_timeout_s,
+                  "Seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
+      ->check(at_least(0))
       ->capture_default_str();
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
       ->capture_default_str();

@@ -117,6 +117,7 @@ void Controller::load_state() {
       t.job.kind = t.job.application.empty() ? cl::WorkKind::FixedDuration : cl::WorkKind::Profile;
       t.cap_gpus = r.at("cap_gpus").get<int>();
       t.released = r.at("released").get<bool>();
+      t.released_wall_s = backend_.now_s();  // the start timeout counts from the restart
       for (const auto& d : r.at("decided")) t.decided.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       for (const auto& d : r.at("last_alloc"))
         t.last_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
@@ -393,6 +394,7 @@ RoundStat Controller::round(double wall_s) {
   const double now = stat.model_time_s;
 
   const std::vector<int64_t> to_hold = unplaced_pending();
+  take_back_unstarted(now, wall_s);  // after: the jobs it holds are not in to_hold
   RoundInput in = build_round_input();
   stat.active_jobs = static_cast<int>(in.views.size());
   std::vector<cl::Placement> out(in.views.size());
@@ -439,6 +441,30 @@ std::vector<int64_t> Controller::unplaced_pending() {
   return ids;
 }
 
+void Controller::take_back_unstarted(double now, double wall_s) {
+  const double timeout = options_.start_timeout_s;
+  if (!(timeout > 0)) return;
+  for (auto& [id, t] : jobs_) {
+    if (!t.slurm || !t.released || !t.slurm->pending() || t.slurm->held()) continue;
+    if (wall_s - t.released_wall_s <= timeout) continue;
+    const std::string where = alloc_text(t.decided);
+    try {
+      backend_.hold(id);
+    } catch (const SlurmError& e) {
+      if (e.kind() != SlurmError::Kind::Command) throw;
+      log_line(std::string("hold failed: ") + e.what());
+      continue;
+    }
+    for (const auto& [node, gpus] : t.decided) shunned_until_[node] = wall_s + 2 * timeout;
+    t.released = false;
+    t.decided.clear();
+    save_state();
+    log_decision({now, backend_.now_s(), id, t.job.name, "hold", "",
+                  "not started by Slurm within " + std::to_string(static_cast<int>(timeout)) + " s on " + where +
+                      "; placing it elsewhere"});
+  }
+}
+
 // Usable nodes' GPUs minus those held by jobs the policy does not see (not managed by us).
 cl::ClusterSpec Controller::usable_cluster() const {
   cl::ClusterSpec spec;
@@ -448,6 +474,10 @@ cl::ClusterSpec Controller::usable_cluster() const {
     s.id = static_cast<int>(i);
     s.name = snap_.nodes[i].name;
     s.gpus = snap_.nodes[i].usable() ? snap_.nodes[i].gpus : 0;
+    // A shunned node (Slurm did not start a job there in time) keeps only what runs on it.
+    const auto sh = shunned_until_.find(s.name);
+    if (sh != shunned_until_.end() && sh->second > backend_.now_s())
+      s.gpus = std::min(s.gpus, std::max(0, snap_.nodes[i].gpus_used));
     s.cpus = s.gpus * cl::kDefaultCpusPerGpu;
     s.mem_gb = s.gpus * cl::kDefaultMemGbPerGpu;
     s.net_gbps = cl::kDefaultNetGbps;
@@ -547,6 +577,7 @@ void Controller::apply_start(const PlannedAction& a, Tracked& t, double now) {
     t.decided = a.start;
     backend_.place(t.slurm_id, nodes, a.start[0].second);
     t.released = true;
+    t.released_wall_s = backend_.now_s();
     save_state();
     backend_.release(t.slurm_id);
     log_decision(

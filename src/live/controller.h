@@ -44,6 +44,9 @@ struct ControllerOptions {
   std::string data_dir;              // app-profiles for the speed models (oracles)
   double default_duration_s = 3600;  // [A] fixed-duration jobs whose comment gives none
   double retry_max_s = 5.0;          // longest wait between retries when slurmctld is unreachable
+  // A job released on its nodes that Slurm has not started after this many wall seconds is held
+  // again and placed elsewhere: its nodes show the policy no free GPUs for 2 x this long (0: never).
+  double start_timeout_s = 60;
   std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
 };
 
@@ -109,6 +112,7 @@ class Controller {
     cluster::Job job;             // job.id: dense id, stable across restarts
     int cap_gpus = 0;             // never place more than this (the user's request)
     bool released = false;        // the controller released it with `decided`
+    double released_wall_s = 0;   // when (transient: after a restart, from the restart on)
     Alloc decided;                // node, GPUs
     cluster::JobAccount account;  // what the policy reads (shared with the simulator)
     bool was_running = false;
@@ -154,6 +158,8 @@ class Controller {
   void note_stopped(Tracked& t, double model_now, double wall_s);
   // round()
   std::vector<int64_t> unplaced_pending();
+  // Released jobs Slurm has not started within start_timeout_s: held again, their nodes shunned.
+  void take_back_unstarted(double now, double wall_s);
   cluster::ClusterSpec usable_cluster() const;
   RoundInput build_round_input();
   void hold_unplaced(const std::vector<int64_t>& ids, double model_now, double wall_s);
@@ -169,6 +175,9 @@ class Controller {
   double last_observe_wall_s_ = 0;
   int next_dense_id_ = 0;
   std::map<int64_t, Tracked> jobs_;  // by Slurm id
+  // Nodes Slurm did not start a released job on within start_timeout_s, until when (wall s): the
+  // policy sees no free GPUs there meanwhile.
+  std::map<std::string, double> shunned_until_;
   std::set<int64_t> finished_;
   SlurmSnapshot snap_;
   std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot

@@ -115,6 +115,12 @@ void FakeSlurm::requeue(Job& j, bool held, const std::string& reason) {
   ++j.record.restarts;
 }
 
+void FakeSlurm::set_refuses_starts(const std::string& node, bool on) {
+  Node* n = find_node(node);
+  if (n == nullptr) throw std::invalid_argument("FakeSlurm: no node " + node);
+  n->refuses_starts = on;
+}
+
 void FakeSlurm::advance(double seconds) {
   if (seconds > 0) now_s_ += seconds;
   tick();
@@ -141,7 +147,7 @@ void FakeSlurm::tick() {
           chosen.push_back(&n);
     }
     bool fits = static_cast<int>(chosen.size()) == r.node_count;
-    for (Node* n : chosen) fits = fits && n && node_usable(*n) && free_gpus(*n) >= r.gpus_per_node;
+    for (Node* n : chosen) fits = fits && n && node_usable(*n) && !n->refuses_starts && free_gpus(*n) >= r.gpus_per_node;
     if (!fits) {
       r.reason = "Resources";
       continue;

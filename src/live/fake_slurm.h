@@ -42,6 +42,9 @@ class FakeSlurm final : public ClusterBackend {
   // reason BeginTime, Restarts + 1).
   void fail_node(const std::string& node);
   void resume_node(const std::string& node) { set_node_state(node, ""); }
+  // A node that looks idle but on which Slurm never starts a job (it stays PENDING, reason
+  // Resources), as the lab showed after a node failure (docs/live-mode.md, Faults).
+  void set_refuses_starts(const std::string& node, bool on);
 
   // --- jobs, as a test or a user changes them ---
   void set_run_time(int64_t id, double seconds);  // completes that long after each start
@@ -85,6 +88,7 @@ class FakeSlurm final : public ClusterBackend {
     int gpus = 0;
     std::string state;  // "" = derived from use
     std::vector<std::string> flags;
+    bool refuses_starts = false;
   };
   struct Job {
     SlurmJob record;

@@ -31,6 +31,7 @@ struct ReplayOptions {
   double restart_delay_s = 30;  // model seconds, charged at every (re)start (as the simulator)
   double poll_s = 0.1;          // wall seconds between polls
   double max_wall_s = 0;        // give up after this many wall seconds (0 = automatic)
+  double start_timeout_s = 60;  // ControllerOptions::start_timeout_s (wall seconds)
   std::string work_dir;         // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;

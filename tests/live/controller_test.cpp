@@ -367,6 +367,28 @@ TEST(LiveController, TiresiasSurvivesANodeLostWhileJobsRun) {
   EXPECT_TRUE(rig.all_completed(ids)) << rig.log.str();
 }
 
+// Issue 12: a job Slurm does not start on the nodes it was placed on (they look idle) is held
+// again after start_timeout_s and placed elsewhere; the node shows no free GPUs for a while.
+TEST(LiveController, AJobSlurmDoesNotStartIsPlacedElsewhereAfterTheTimeout) {
+  Rig rig(2, 4);
+  rig.slurm.set_refuses_starts("node1", true);
+  rig.options.start_timeout_s = 5;
+  const int64_t id = rig.submit(1, 4, 10);
+  auto policy = cl::make_policy("fifo", {});
+  rig.options.policy_name = "fifo";
+  Controller c(rig.slurm, *policy, rig.options);
+  c.start();
+  rig.run(c, [&] { return rig.all_completed({id}); }, 120);
+  ASSERT_TRUE(rig.all_completed({id})) << rig.log.str();
+  std::vector<std::string> seq;
+  for (const auto& d : rig.by_job(c)[id]) seq.push_back(d.action + " " + d.placement);
+  ASSERT_EQ(seq.size(), 3u) << rig.log.str();
+  EXPECT_EQ(seq[0], "place node1:4");
+  EXPECT_EQ(seq[1], "hold ");
+  EXPECT_EQ(seq[2], "place node2:4");
+  EXPECT_NE(rig.log.str().find("not started by Slurm within 5 s on node1:4"), std::string::npos) << rig.log.str();
+}
+
 // A job that fails on its own (non-zero exit: Slurm's FAILED, not requeued) is reported as failed
 // and never placed again.
 TEST(LiveController, AJobThatFailsOnItsOwnIsReportedAndNotRetried) {
