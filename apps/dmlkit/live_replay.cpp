@@ -36,6 +36,7 @@ struct ReplayCliOptions {
   double restart_delay_s = 30;
   double poll_s = 0.1;
   double start_timeout_s = 60;
+  bool no_gres_repair = false;
   double max_wall_s = 0;
   int jobs = 0;
   uint64_t seed = 0;
@@ -65,6 +66,7 @@ int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
   ro.restart_delay_s = o.restart_delay_s;
   ro.poll_s = o.poll_s;
   ro.start_timeout_s = o.start_timeout_s;
+  ro.repair_gres_leaks = !o.no_gres_repair;
   ro.max_wall_s = o.max_wall_s;
   ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
@@ -222,6 +224,8 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
                   "Wall seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
       ->check(at_least(0))
       ->capture_default_str();
+  cmd->add_flag("--no-gres-repair", o.no_gres_repair,
+                "Do not run `scontrol reconfigure` when Slurm counts GPUs that no running job holds");
   cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")
       ->check(at_least(0))
       ->capture_default_str();

@@ -31,6 +31,7 @@ struct ServeOptions {
   double max_wall_s = 0;
   double command_timeout_s = 8;
   double start_timeout_s = 60;
+  bool repair_gres_leaks = false;
   bool until_idle = false;
 };
 
@@ -57,6 +58,7 @@ int run_serve(const ServeOptions& o, Context& ctx) {
   co.round_s = o.round_s;
   co.poll_s = o.poll_s;
   co.start_timeout_s = o.start_timeout_s;
+  co.repair_gres_leaks = o.repair_gres_leaks;
   co.state_path = o.state;
   co.decision_log_path = o.decision_log;
   co.log = &ctx.err;
@@ -107,6 +109,8 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
                   "Seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
       ->check(at_least(0))
       ->capture_default_str();
+  cmd->add_flag("--repair-gres-leaks", o.repair_gres_leaks,
+                "Run `scontrol reconfigure` when Slurm counts GPUs that no running job holds (needs admin rights)");
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
       ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");

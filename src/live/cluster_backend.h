@@ -70,6 +70,9 @@ class ClusterBackend {
   virtual void hold(int64_t id) = 0;          // a pending job may not start
   virtual void requeue_hold(int64_t id) = 0;  // a running job stops, frees its GPUs, pending held
   virtual void cancel(int64_t id) = 0;
+  // Makes the manager recount its resources from the running jobs (Slurm: `scontrol reconfigure`),
+  // the repair of a GRES accounting leak (docs/live-mode.md, Faults). Needs administrator rights.
+  virtual void reconfigure() = 0;
 
   // --- used by replay and tests ---
   virtual int64_t submit(const JobRequest& request) = 0;  // returns the job id; the job is held

@@ -393,6 +393,7 @@ RoundStat Controller::round(double wall_s) {
   stat.model_time_s = model_time(wall_s);
   const double now = stat.model_time_s;
 
+  check_gres_leaks(wall_s);
   const std::vector<int64_t> to_hold = unplaced_pending();
   take_back_unstarted(now, wall_s);  // after: the jobs it holds are not in to_hold
   RoundInput in = build_round_input();
@@ -439,6 +440,41 @@ std::vector<int64_t> Controller::unplaced_pending() {
     if (t.slurm->held()) t.released = false;
   }
   return ids;
+}
+
+void Controller::check_gres_leaks(double wall_s) {
+  std::map<std::string, int> held;
+  for (const SlurmJob& j : snap_.jobs)
+    if (j.active_running())
+      for (const auto& a : j.allocation) held[a.node] += a.gpus;
+  std::string leaks;
+  bool due = false;
+  for (const SlurmNode& n : snap_.nodes) {
+    const int extra = n.gpus_used - held[n.name];
+    if (!n.usable() || extra <= 0) {
+      leak_since_.erase(n.name);
+      continue;
+    }
+    const auto [it, fresh] = leak_since_.emplace(n.name, wall_s);
+    if (wall_s - it->second < options_.leak_grace_s) continue;
+    due = true;
+    leaks += (leaks.empty() ? "" : ", ") + n.name + " (" + std::to_string(n.gpus_used) + " GPUs used, jobs hold " +
+             std::to_string(held[n.name]) + ")";
+  }
+  if (!due) return;
+  if (!options_.repair_gres_leaks) {
+    if (!leak_reported_) log_line("Slurm counts GPUs no job holds on " + leaks + "; repair: scontrol reconfigure");
+    leak_reported_ = true;
+    return;
+  }
+  try {
+    backend_.reconfigure();
+    log_line("Slurm counted GPUs no job holds on " + leaks + ": ran scontrol reconfigure");
+  } catch (const SlurmError& e) {
+    if (e.kind() == SlurmError::Kind::Unreachable) throw;
+    log_line(std::string("scontrol reconfigure failed: ") + e.what());
+  }
+  leak_since_.clear();
 }
 
 void Controller::take_back_unstarted(double now, double wall_s) {

@@ -47,6 +47,11 @@ struct ControllerOptions {
   // A job released on its nodes that Slurm has not started after this many wall seconds is held
   // again and placed elsewhere: its nodes show the policy no free GPUs for 2 x this long (0: never).
   double start_timeout_s = 60;
+  // Slurm 22.05 can leave GPUs counted as used on a node with no job on them (after a node
+  // failure). When sinfo's used GPUs exceed the running jobs' for leak_grace_s wall seconds, the
+  // controller logs it and, with repair_gres_leaks, runs `scontrol reconfigure`, which recounts.
+  bool repair_gres_leaks = false;
+  double leak_grace_s = 10;
   std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
 };
 
@@ -160,6 +165,8 @@ class Controller {
   std::vector<int64_t> unplaced_pending();
   // Released jobs Slurm has not started within start_timeout_s: held again, their nodes shunned.
   void take_back_unstarted(double now, double wall_s);
+  // GPUs Slurm counts as used that no running job holds (see ControllerOptions::repair_gres_leaks).
+  void check_gres_leaks(double wall_s);
   cluster::ClusterSpec usable_cluster() const;
   RoundInput build_round_input();
   void hold_unplaced(const std::vector<int64_t>& ids, double model_now, double wall_s);
@@ -178,6 +185,8 @@ class Controller {
   // Nodes Slurm did not start a released job on within start_timeout_s, until when (wall s): the
   // policy sees no free GPUs there meanwhile.
   std::map<std::string, double> shunned_until_;
+  std::map<std::string, double> leak_since_;  // node -> wall s since its used GPUs exceed the jobs'
+  bool leak_reported_ = false;
   std::set<int64_t> finished_;
   SlurmSnapshot snap_;
   std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot

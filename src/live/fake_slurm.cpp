@@ -64,7 +64,7 @@ int FakeSlurm::free_gpus(const Node& n) const {
     if (j.record.active_running())
       for (const auto& a : j.record.allocation)
         if (a.node == n.name) used += a.gpus;
-  return n.gpus - used;
+  return n.gpus - used - n.leaked_gpus;
 }
 
 void FakeSlurm::set_run_time(int64_t id, double seconds) { find(id, "set_run_time").run_s = seconds; }
@@ -119,6 +119,19 @@ void FakeSlurm::set_refuses_starts(const std::string& node, bool on) {
   Node* n = find_node(node);
   if (n == nullptr) throw std::invalid_argument("FakeSlurm: no node " + node);
   n->refuses_starts = on;
+}
+
+void FakeSlurm::leak_gpus(const std::string& node, int gpus) {
+  Node* n = find_node(node);
+  if (n == nullptr) throw std::invalid_argument("FakeSlurm: no node " + node);
+  n->leaked_gpus = gpus;
+}
+
+void FakeSlurm::reconfigure() {
+  enter("reconfigure");
+  ++reconfigures_;
+  history_.push_back("reconfigure");
+  for (auto& n : nodes_) n.leaked_gpus = 0;
 }
 
 void FakeSlurm::advance(double seconds) {

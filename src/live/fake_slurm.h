@@ -45,6 +45,10 @@ class FakeSlurm final : public ClusterBackend {
   // A node that looks idle but on which Slurm never starts a job (it stays PENDING, reason
   // Resources), as the lab showed after a node failure (docs/live-mode.md, Faults).
   void set_refuses_starts(const std::string& node, bool on);
+  // Slurm 22.05's GRES leak: `gpus` of the node stay counted as used with no job on them, until
+  // reconfigure() recounts.
+  void leak_gpus(const std::string& node, int gpus);
+  int reconfigures() const { return reconfigures_; }
 
   // --- jobs, as a test or a user changes them ---
   void set_run_time(int64_t id, double seconds);  // completes that long after each start
@@ -79,6 +83,7 @@ class FakeSlurm final : public ClusterBackend {
   void hold(int64_t id) override;
   void requeue_hold(int64_t id) override;
   void cancel(int64_t id) override;
+  void reconfigure() override;
   int64_t submit(const JobRequest& request) override;
   int64_t commands_run() const override { return commands_run_; }
 
@@ -89,6 +94,7 @@ class FakeSlurm final : public ClusterBackend {
     std::string state;  // "" = derived from use
     std::vector<std::string> flags;
     bool refuses_starts = false;
+    int leaked_gpus = 0;
   };
   struct Job {
     SlurmJob record;
@@ -112,6 +118,7 @@ class FakeSlurm final : public ClusterBackend {
   double now_s_;
   int64_t next_id_ = 1;
   int64_t commands_run_ = 0;
+  int reconfigures_ = 0;
   bool unreachable_ = false, auth_failure_ = false, operator_ = true;
   std::map<std::string, SlurmError::Kind> fail_next_;
   std::vector<Node> nodes_;

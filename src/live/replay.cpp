@@ -167,6 +167,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   co.time_scale = o.time_scale;
   co.poll_s = o.poll_s;
   co.start_timeout_s = o.start_timeout_s;
+  co.repair_gres_leaks = o.repair_gres_leaks;
   co.state_path = state_path;
   co.decision_log_path = o.work_dir + "/decisions.jsonl";
   co.data_dir = data_dir;

@@ -32,6 +32,7 @@ struct ReplayOptions {
   double poll_s = 0.1;          // wall seconds between polls
   double max_wall_s = 0;        // give up after this many wall seconds (0 = automatic)
   double start_timeout_s = 60;  // ControllerOptions::start_timeout_s (wall seconds)
+  bool repair_gres_leaks = true;  // ControllerOptions::repair_gres_leaks (replays run on labs)
   std::string work_dir;         // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;

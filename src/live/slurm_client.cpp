@@ -117,6 +117,7 @@ void SlurmClient::release(int64_t id) { run_checked({"scontrol", "release", std:
 void SlurmClient::hold(int64_t id) { run_checked({"scontrol", "hold", std::to_string(id)}); }
 void SlurmClient::requeue_hold(int64_t id) { run_checked({"scontrol", "requeuehold", std::to_string(id)}); }
 void SlurmClient::cancel(int64_t id) { run_checked({"scancel", std::to_string(id)}); }
+void SlurmClient::reconfigure() { run_checked({"scontrol", "reconfigure"}); }
 
 int64_t SlurmClient::submit(const JobRequest& q) {
   std::vector<std::string> argv = {"sbatch", "--parsable", "-H", "-N", std::to_string(q.nodes), "-o", q.output};

@@ -46,6 +46,7 @@ class SlurmClient final : public ClusterBackend {
   void hold(int64_t id) override;
   void requeue_hold(int64_t id) override;
   void cancel(int64_t id) override;
+  void reconfigure() override;
 
   // sbatch -H --parsable; returns the job id.
   int64_t submit(const JobRequest& request) override;

@@ -389,6 +389,30 @@ TEST(LiveController, AJobSlurmDoesNotStartIsPlacedElsewhereAfterTheTimeout) {
   EXPECT_NE(rig.log.str().find("not started by Slurm within 5 s on node1:4"), std::string::npos) << rig.log.str();
 }
 
+// Issue 12, seen on the lab after a node failure: Slurm keeps counting GPUs no job holds, so jobs
+// placed there never start. The controller reports it and, when allowed, runs `scontrol
+// reconfigure`; the jobs then run.
+TEST(LiveController, AGresLeakIsReportedAndRepairedWhenAllowed) {
+  for (bool repair : {false, true}) {
+    SCOPED_TRACE(repair ? "repair" : "report only");
+    Rig rig(1, 4);
+    rig.slurm.leak_gpus("node1", 4);
+    rig.options.repair_gres_leaks = repair;
+    rig.options.leak_grace_s = 2;
+    rig.options.start_timeout_s = 0;
+    const int64_t id = rig.submit(1, 4, 5);
+    auto policy = cl::make_policy("fifo", {});
+    rig.options.policy_name = "fifo";
+    Controller c(rig.slurm, *policy, rig.options);
+    c.start();
+    rig.run(c, [&] { return rig.all_completed({id}); }, 60);
+    EXPECT_EQ(rig.all_completed({id}), repair) << rig.log.str();
+    EXPECT_EQ(rig.slurm.reconfigures(), repair ? 1 : 0) << rig.log.str();
+    EXPECT_NE(rig.log.str().find("GPUs no job holds on node1 (4 GPUs used, jobs hold 0)"), std::string::npos)
+        << rig.log.str();
+  }
+}
+
 // A job that fails on its own (non-zero exit: Slurm's FAILED, not requeued) is reported as failed
 // and never placed again.
 TEST(LiveController, AJobThatFailsOnItsOwnIsReportedAndNotRetried) {
