@@ -95,6 +95,52 @@ TEST(LiveFaults, JobsOfAFailedNodeAreRequeuedAndPlacedAgain) {
   for (size_t i = 1; i < ids.size(); ++i) EXPECT_EQ(jobs.at(ids[i]).restarts, 0) << log.str();
 }
 
+// Issue 12, defects 1 and 2 on a real lab, with tiresias: a node down before a job as wide as the
+// whole cluster is submitted (it runs narrowed on the nodes that are up), then a second node lost
+// while jobs run (they are requeued, drop out of sight, come back; Slurm's GRES leak, if it
+// happens, is repaired). Every job completes and the controller never fails.
+TEST(LiveFaults, TiresiasWithNodesDownAndLostCompletesEveryJob) {
+  DMLKIT_LIVE_LAB(lab, 4, 4);
+  SlurmClient slurm(lab.client_options());
+  ASSERT_TRUE(lab.kill_node(4));
+  ASSERT_TRUE(wait_for(
+      [&] {
+        for (const SlurmNode& n : slurm.nodes())
+          if (n.name == "node4") return !n.usable();
+        return false;
+      },
+      40));
+  std::vector<int64_t> ids;
+  ids.push_back(submit_sleep(slurm, lab, 4, 4, 6));  // 16 GPUs; 12 are up
+  for (int i = 0; i < 3; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 10));
+  auto policy = cl::make_policy("tiresias", {});
+  ControllerOptions co;
+  co.policy_name = "tiresias";
+  co.round_s = 1;
+  co.poll_s = 0.2;
+  co.repair_gres_leaks = true;
+  co.leak_grace_s = 3;
+  std::ostringstream log;
+  co.log = &log;
+  Controller controller(slurm, *policy, co);
+  controller.start();
+  BackgroundController bg(controller);
+  ASSERT_TRUE(wait_for([&] { return jobs_by_id(slurm)[ids[0]].finished(); }, 60)) << log.str();
+  ASSERT_TRUE(wait_for(
+      [&] {
+        auto jobs = jobs_by_id(slurm);
+        for (size_t i = 1; i < ids.size(); ++i)
+          if (!jobs[ids[i]].active_running()) return false;
+        return true;
+      },
+      30))
+      << log.str();
+  ASSERT_TRUE(lab.kill_node(2));
+  EXPECT_TRUE(wait_for([&] { return all_completed(slurm, ids); }, 100)) << log.str();
+  bg.stop();
+  EXPECT_EQ(bg.error(), "") << log.str();
+}
+
 TEST(LiveFaults, SlurmctldDownMakesTheControllerWaitAndRetry) {
   DMLKIT_LIVE_LAB(lab, 2, 4);
   SlurmClient slurm(lab.client_options());
