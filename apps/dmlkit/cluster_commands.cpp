@@ -9,6 +9,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx);
 void add_cluster_experiments_command(CLI::App& cluster, Context& ctx);
 void add_cluster_serve_command(CLI::App& cluster, Context& ctx);  // live mode (apps/dmlkit/live_*.cpp)
 void add_cluster_replay_command(CLI::App& cluster, Context& ctx);
+void add_cluster_status_command(CLI::App& cluster, Context& ctx);
 void add_cluster_train_command(CLI::App& cluster, Context& ctx);  // cluster_train.cpp
 
 void add_cluster_commands(CLI::App& app, Context& ctx) {
@@ -20,6 +21,7 @@ void add_cluster_commands(CLI::App& app, Context& ctx) {
   add_cluster_experiments_command(*cluster, ctx);
   add_cluster_serve_command(*cluster, ctx);
   add_cluster_replay_command(*cluster, ctx);
+  add_cluster_status_command(*cluster, ctx);
   add_cluster_train_command(*cluster, ctx);
 }
 

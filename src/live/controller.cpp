@@ -149,6 +149,7 @@ void Controller::save_state() const {
   doc["policy"] = options_.policy_name;
   doc["t0_wall_s"] = t0_wall_s_;
   doc["last_observe_wall_s"] = last_observe_wall_s_;
+  doc["last_decision_wall_s"] = decisions_.empty() ? 0.0 : decisions_.back().wall_s;
   doc["next_dense_id"] = next_dense_id_;
   doc["finished"] = json::array();
   for (int64_t id : finished_) doc["finished"].push_back(id);

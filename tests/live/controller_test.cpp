@@ -18,6 +18,7 @@
 #include "cluster/policy.h"
 #include "core/error.h"
 #include "live/fake_slurm.h"
+#include "live/status.h"
 
 namespace dmlkit::live {
 namespace {
@@ -535,6 +536,20 @@ TEST(LiveController, RestartedFromItsStateFileItLosesAndDuplicatesNothing) {
     decisions = first.decisions();
   }
   ASSERT_EQ(decisions.size(), 4u);
+  // `cluster status` reads the same file: four jobs running where they were placed, four waiting.
+  const LiveStatus st = read_live_status(rig.options.state_path);
+  EXPECT_EQ(st.policy, "fifo");
+  ASSERT_EQ(st.jobs.size(), 8u);
+  int running = 0, waiting = 0;
+  for (const auto& j : st.jobs) {
+    running += j.status == "running";
+    waiting += j.status == "waiting";
+    if (j.status == "running") EXPECT_EQ(j.placement.find(":4"), j.placement.size() - 2) << j.placement;
+  }
+  EXPECT_EQ(running, 4);
+  EXPECT_EQ(waiting, 4);
+  EXPECT_GT(st.last_decision_wall_s, 0.0);
+  EXPECT_THROW(read_live_status(dir + "/none.json"), Error);
   auto policy = cl::make_policy("fifo", {});
   Controller second(rig.slurm, *policy, rig.options);
   second.start();

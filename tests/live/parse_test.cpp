@@ -2,6 +2,8 @@
 // GRES strings, the job comment convention, request shapes, failure classification, subprocesses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "live/job_meta.h"
 #include "live/process.h"
@@ -164,6 +166,11 @@ TEST(LiveCli, BadInputIsAOneLineErrorWithStatus2) {
       run_process({DMLKIT_BINARY, "cluster", "replay", "--slurm", "--time-scale", "0", "--out", "/tmp/unused"}, {}, 30);
   EXPECT_EQ(bad_scale.exit_code, 2);
   EXPECT_NE(bad_scale.err.find("--time-scale"), std::string::npos) << bad_scale.err;
+  const ProcessResult no_state =
+      run_process({DMLKIT_BINARY, "cluster", "status", "--slurm", "--state", "/nonexistent/state.json"}, {}, 30);
+  EXPECT_EQ(no_state.exit_code, 2);
+  EXPECT_NE(no_state.err.find("/nonexistent/state.json"), std::string::npos) << no_state.err;
+  EXPECT_EQ(std::count(no_state.err.begin(), no_state.err.end(), '\n'), 1) << no_state.err;
 }
 
 }  // namespace
