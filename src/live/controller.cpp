@@ -456,7 +456,7 @@ void Controller::check_gres_leaks(double wall_s) {
       leak_since_.erase(n.name);
       continue;
     }
-    const auto [it, fresh] = leak_since_.emplace(n.name, wall_s);
+    const auto it = leak_since_.emplace(n.name, wall_s).first;
     if (wall_s - it->second < options_.leak_grace_s) continue;
     due = true;
     leaks += (leaks.empty() ? "" : ", ") + n.name + " (" + std::to_string(n.gpus_used) + " GPUs used, jobs hold " +
@@ -541,9 +541,10 @@ Controller::RoundInput Controller::build_round_input() {
     return a->job.id < b->job.id;
   });
   // A job never asks the policy for more GPUs than the nodes that are up have (a node lost or
-  // down shrinks the cluster; the request comes back when the node does).
+  // down shrinks the cluster; the request comes back when the node does). Other users' jobs do not
+  // count: a job waits for them rather than run narrowed.
   int usable_gpus = 0;
-  for (const auto& sv : in.cluster.servers) usable_gpus += std::max(0, sv.gpus);
+  for (const SlurmNode& n : snap_.nodes) usable_gpus += n.usable() ? std::max(0, n.gpus) : 0;
   for (Tracked* t : in.order) t->job.num_gpus = usable_gpus > 0 ? std::min(t->cap_gpus, usable_gpus) : t->cap_gpus;
   for (const Tracked* t : in.order) {
     PlanJob p;

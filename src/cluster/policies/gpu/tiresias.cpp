@@ -485,9 +485,6 @@ class TiresiasPolicy final : public Policy {
     append(0, {id, st.need});
   }
 
-  // A job that left the job list and is back (the live controller can lose sight of a job for a
-  // while, e.g. when Slurm requeues it after a node failure) re-enters the queue it was in, at its
-  // tail, with its attained service and waiting time kept [A]; its request is read again.
   // The caller changed a job's GPU request (the live controller caps it at the GPUs of the nodes
   // that are up): the job keeps its place in its queue with the new request (plain mode only;
   // split mode, with the simulator's hints, never sees a request change).
@@ -498,6 +495,9 @@ class TiresiasPolicy final : public Policy {
     st.need = need;
   }
 
+  // A job that left the job list and is back (the live controller can lose sight of a job for a
+  // while, e.g. when Slurm requeues it after a node failure) re-enters the queue it was in, at its
+  // tail, with its attained service and waiting time kept [A]; its request is read again.
   void reenter_queue(int id, const JobView& v) {
     JobState& st = state_[id];
     st.need = request(v);
