@@ -8,9 +8,20 @@
 
 namespace dmlkit {
 
+namespace {
+// "-0.000" (a tiny negative value, or -0.0, rounded to zero) is written as "0.000".
+bool negative_zero(const char* begin, const char* end) {
+  if (end - begin < 2 || *begin != '-') return false;
+  for (const char* c = begin + 1; c < end; ++c)
+    if (*c != '0' && *c != '.') return false;
+  return true;
+}
+}  // namespace
+
 std::string fixed(double v, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  const int n = std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  if (n > 0 && n < static_cast<int>(sizeof buf) && negative_zero(buf, buf + n)) return buf + 1;
   return buf;
 }
 
@@ -20,7 +31,7 @@ void append_fixed(std::string& out, double v, int digits) {
   char buf[128];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
   if (r.ec == std::errc{})
-    out.append(buf, r.ptr);
+    out.append(negative_zero(buf, r.ptr) ? buf + 1 : buf, r.ptr);
   else
     out += fixed(v, digits);
 }

@@ -50,6 +50,18 @@ TEST(AppendFixed, MatchesPrintfForAwkwardValues) {
   }
 }
 
+// Issue 20: no "-0.000" in any table or CSV: a value that rounds to zero is written without a sign.
+TEST(Fixed, NoNegativeZero) {
+  EXPECT_EQ(dmlkit::fixed(-0.0, 3), "0.000");
+  EXPECT_EQ(dmlkit::fixed(-1e-9, 3), "0.000");
+  EXPECT_EQ(dmlkit::fixed(-0.0004, 3), "0.000");
+  EXPECT_EQ(dmlkit::fixed(-0.0005001, 3), "-0.001");
+  EXPECT_EQ(dmlkit::fixed(-1e-9, 0), "0");
+  std::string s;
+  dmlkit::append_fixed(s, -1e-12, 2);
+  EXPECT_EQ(s, "0.00");
+}
+
 TEST(CsvWriter, MatchesTextTableCsvAcrossBufferFlushes) {
   dmlkit::TextTable t({"id", "name", "time_s", "note"});
   std::ostringstream streamed;
