@@ -240,7 +240,9 @@ std::vector<std::string> list_models(const std::string& dir) {
 }
 
 ModelGraph load_model(const std::string& name, const std::string& dir) {
+  if (!std::filesystem::is_directory(dir)) throw Error(dir, 0, "", "no such folder of model graphs");
   auto names = list_models(dir);
+  if (names.empty()) throw Error(dir, 0, "", "this folder holds no model graphs (NAME.txt)");
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;

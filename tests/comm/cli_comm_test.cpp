@@ -46,6 +46,9 @@ static void expect_bad(std::vector<std::string> args, const std::string& needle)
 TEST(CommCli, BadInputExitsTwoWithOneLine) {
   TempDir dir("comm-bad");
   expect_bad({"comm", "simulate", "--model", "nosuchnet", "--out", dir.path("a")}, "unknown model");
+  // Issue 20: a graph folder that does not exist is named, not "unknown model (known: )".
+  expect_bad({"comm", "simulate", "--graph-dir", "/nonexistent-graphs", "--model", "vgg16", "--out", dir.path("a")},
+             "/nonexistent-graphs: no such folder of model graphs");
   expect_bad({"comm", "simulate", "--bandwidth", "0Gbps", "--out", dir.path("a")}, "bandwidth");
   expect_bad({"comm", "simulate", "--scheduler", "magic", "--out", dir.path("a")}, "unknown scheduler");
   expect_bad({"comm", "simulate", "--arch", "ps", "--scheduler", "horovod", "--out", dir.path("a")},
