@@ -1,6 +1,7 @@
 #include "dmlkit/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "core/data_dir.h"
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/suggest.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 
@@ -45,6 +47,45 @@ void check_output_folder(CLI::App& app) {
   }
 }
 
+// A parse error explained with the closest names: an unknown subcommand (CLI11 says only "A
+// subcommand is required") or an unknown option ("The following arguments were not expected").
+std::string explain_parse_error(const CLI::App& app, int argc, const char* const* argv, const std::string& what) {
+  const CLI::App* at = &app;
+  std::string path = "dmlkit";
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string tok = argv[i];
+    if (tok.rfind("-", 0) == 0) break;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(tok)) next = sub;
+    if (next == nullptr) break;
+    at = next;
+    path += " " + tok;
+  }
+  std::vector<std::string> subs;
+  for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) subs.push_back(sub->get_name());
+  if (i < argc && std::string(argv[i]).rfind("-", 0) != 0 && !subs.empty()) {
+    std::string list;
+    for (const auto& n : subs) list += (list.empty() ? "" : ", ") + n;
+    return "unknown command '" + std::string(argv[i]) + "' for " + path + did_you_mean(argv[i], subs) +
+           " (commands: " + list + ")";
+  }
+  if (what.find("not expected") != std::string::npos || what.find("not match") != std::string::npos) {
+    std::vector<std::string> opts;
+    for (const CLI::Option* o : at->get_options())
+      for (const auto& n : o->get_lnames()) opts.push_back("--" + n);
+    for (int k = i; k < argc; ++k) {
+      std::string tok = argv[k];
+      if (tok.rfind("--", 0) != 0) continue;
+      tok = tok.substr(0, tok.find('='));
+      if (std::find(opts.begin(), opts.end(), tok) != opts.end()) continue;
+      return "unknown option '" + tok + "' for " + path + did_you_mean(tok, opts) + " (see " + path + " --help)";
+    }
+  }
+  return what;
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -74,7 +115,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << e.what();
       return 0;
     }
-    err << "dmlkit: " << e.what() << "\n";
+    err << "dmlkit: " << explain_parse_error(app, argc, argv, e.what()) << "\n";
     return 2;
   }
   try {

@@ -11,6 +11,7 @@
 #include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/output_dir.h"
 
 namespace dmlkit::comm {
@@ -246,7 +247,7 @@ ModelGraph load_model(const std::string& name, const std::string& dir) {
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    throw Error(dir, 0, "model", "unknown model '" + name + "' (known: " + known + ")");
+    throw Error(dir, 0, "model", "unknown model '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
   }
   return read_model_graph(dir + "/" + name + ".txt", name);
 }

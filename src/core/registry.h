@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/knobs.h"
 
 namespace dmlkit {
@@ -66,8 +67,8 @@ class Registry {
   // Throws Error("unknown <noun> 'x' (known: ...)") for a name that is not registered.
   const Entry& get(std::string_view name) const {
     if (const Entry* e = find(name)) return *e;
-    const std::string message =
-        style_.prefix + "unknown " + style_.noun + " '" + std::string(name) + "' (known: " + known() + ")";
+    const std::string message = style_.prefix + "unknown " + style_.noun + " '" + std::string(name) + "'" +
+                                did_you_mean(name, names()) + " (known: " + known() + ")";
     if (style_.field.empty()) throw Error(message);
     throw Error("", 0, style_.field, message);
   }

@@ -2,6 +2,7 @@
 // bad-input case (one line naming file, line and field; exit status 2; no output folder left).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,26 @@ TEST(Cli, VersionAndPolicies) {
   EXPECT_EQ(p.status, 0);
   for (const char* name : {"fifo\n", "srtf\n", "drf\n", "tetris\n", "tiresias\n", "optimus-oracle\n"})
     EXPECT_NE(p.out.find(name), std::string::npos) << name;
+}
+
+// Issue 20: typos get the closest names.
+TEST(Cli, TyposSayWhatWasMeant) {
+  const auto cmd = run_cli({"clster"});
+  EXPECT_EQ(cmd.status, 2);
+  EXPECT_NE(cmd.err.find("unknown command 'clster' for dmlkit (did you mean 'cluster'?)"), std::string::npos)
+      << cmd.err;
+  const auto sub = run_cli({"cluster", "simulat"});
+  EXPECT_NE(sub.err.find("did you mean 'simulate'?"), std::string::npos) << sub.err;
+  const auto opt = run_cli({"cluster", "simulate", "--polcy", "fifo"});
+  EXPECT_EQ(opt.status, 2);
+  EXPECT_NE(opt.err.find("unknown option '--polcy' for dmlkit cluster simulate (did you mean '--policy'?)"),
+            std::string::npos)
+      << opt.err;
+  const auto pol = run_cli({"cluster", "simulate", "--policy", "tiresia", "--workload", "pollux-1"});
+  EXPECT_EQ(pol.status, 2);
+  EXPECT_NE(pol.err.find("did you mean 'tiresias'?"), std::string::npos) << pol.err;
+  for (const auto* r : {&cmd, &sub, &opt, &pol})
+    EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
 }
 
 TEST(Cli, HelpOnEveryCommand) {
