@@ -116,7 +116,11 @@ void run_ps_pieces(State& st, const Transfer& tr, int iteration, std::vector<int
     acts.erase(acts.begin() + k);
     tags.erase(tags.begin() + k);
     if (phase == 0 && cpu) {
-      acts.push_back(st.servers[pieces[i].server]->exec_async(std::max(1.0, pieces[i].bytes)));
+      // Host::exec_async would run on the calling actor's host in SimGrid 3.32; set the host.
+      sg4::ExecPtr sum = sg4::this_actor::exec_init(std::max(1.0, pieces[i].bytes));
+      sum->set_host(st.servers[pieces[i].server]);
+      sum->start();
+      acts.push_back(sum);
       tags.push_back({i, 1});
     } else if (phase <= 1) {
       if (--runs[i].left == 0) start_pulls(i);

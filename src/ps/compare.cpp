@@ -95,12 +95,12 @@ TextTable loads_table(const std::vector<PolicyRun>& runs) {
 }
 
 TextTable events_table(const std::vector<PolicyRun>& runs) {
-  TextTable t({"policy", "kind", "decided_iteration", "switch_iteration", "moved_bytes", "migration_s", "wait_s",
-               "active_servers", "predicted_gain"});
+  TextTable t({"policy", "kind", "decided_iteration", "switch_iteration", "moved_bytes", "transferred_bytes",
+               "migration_s", "wait_s", "active_servers", "predicted_gain"});
   for (const auto& r : runs)
     for (const auto& e : r.run.events)
       t.add_row({r.run.policy, e.kind, std::to_string(e.decided_iteration), std::to_string(e.switch_iteration),
-                 fixed(e.moved_bytes, 0), fixed(e.migration_s, 6), fixed(e.wait_s, 6), std::to_string(e.active_servers),
+                 fixed(e.moved_bytes, 0), fixed(e.transferred_bytes, 0), fixed(e.migration_s, 6), fixed(e.wait_s, 6), std::to_string(e.active_servers),
                  fixed(e.predicted_gain, 4)});
   return t;
 }

@@ -86,6 +86,7 @@ class Controller final : public comm::PsControl {
       PsEvent e = pending_->event;
       e.wait_s = rt.now_s() - t0;
       e.migration_s = last_move_end_s_ - decided_at_s_;
+      e.transferred_bytes = transferred_;
       placement_ = pending_->change.placement;
       int active = 0;
       for (double b : placement_.server_bytes(hosts_)) active += b > 0;
@@ -108,6 +109,7 @@ class Controller final : public comm::PsControl {
 
   void on_migration_done(int, int, double bytes, double, double end_s) override {
     run_.migrated_bytes += bytes;
+    transferred_ += bytes;
     last_move_end_s_ = std::max(last_move_end_s_, end_s);
   }
 
@@ -144,6 +146,7 @@ class Controller final : public comm::PsControl {
         double moved = 0;
         for (const auto& m : change->moves) moved += m.bytes;
         decided_at_s_ = last_move_end_s_ = rt.now_s();
+        transferred_ = 0;
         for (const auto& m : change->moves) rt.migrate(m.from, m.to, m.bytes);
         Pending p;
         p.switch_iteration = it + std::max(1, change->switch_after);
@@ -171,7 +174,7 @@ class Controller final : public comm::PsControl {
   std::map<int, std::vector<ServerPieces>> pieces_;
   int next_obs_ = 0;
   std::optional<Pending> pending_;
-  double decided_at_s_ = 0, last_move_end_s_ = 0;
+  double decided_at_s_ = 0, last_move_end_s_ = 0, transferred_ = 0;
 };
 
 void validate(const comm::TrainingWorkload& workload, const comm::NetworkConfig& net, const std::string& policy,
@@ -203,8 +206,8 @@ nlohmann::json to_json(const PsRun& r) {
   j["migrated_bytes"] = r.migrated_bytes;
   auto& ev = j["events"] = nlohmann::json::array();
   for (const auto& e : r.events)
-    ev.push_back({e.kind, e.decided_iteration, e.switch_iteration, e.moved_bytes, e.migration_s, e.wait_s,
-                  e.active_servers, e.predicted_gain});
+    ev.push_back({e.kind, e.decided_iteration, e.switch_iteration, e.moved_bytes, e.transferred_bytes, e.migration_s,
+                  e.wait_s, e.active_servers, e.predicted_gain});
   return j;
 }
 
@@ -220,7 +223,8 @@ PsRun from_json(const nlohmann::json& j) {
   r.migrated_bytes = j.at("migrated_bytes").get<double>();
   for (const auto& e : j.at("events"))
     r.events.push_back({e[0].get<std::string>(), e[1].get<int>(), e[2].get<int>(), e[3].get<double>(),
-                        e[4].get<double>(), e[5].get<double>(), e[6].get<int>(), e[7].get<double>()});
+                        e[4].get<double>(), e[5].get<double>(), e[6].get<double>(), e[7].get<int>(),
+                        e[8].get<double>()});
   return r;
 }
 

@@ -28,7 +28,8 @@ struct PsEvent {
   std::string kind;  // rebalance | explore | scale-in | scale-out
   int decided_iteration = 0;
   int switch_iteration = 0;
-  double moved_bytes = 0;       // bytes of the blocks that changed server
+  double moved_bytes = 0;       // bytes of the blocks that changed server (the policy's plan)
+  double transferred_bytes = 0; // bytes the simulated server-to-server transfers carried
   double migration_s = 0;       // from the decision to the last move's end
   double wait_s = 0;            // the switch iteration waited this long for the moves
   int active_servers = 0;       // servers holding load after the switch

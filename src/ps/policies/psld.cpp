@@ -39,7 +39,7 @@ namespace {
 
 struct Params {
   double block_bytes = 4096000;
-  std::string initial = "byteps";
+  std::string initial = "lpt";
   double alpha = 0.3, min_gain = 0.05, migration_weight = 1;
   int horizon = 50, cooldown = 5, explore_period = 20;
   double explore_share = 0.05, scale_in_ratio = 0.25;
@@ -189,7 +189,21 @@ class Psld final : public AssignmentPolicy {
     return make_change(ChangeKind::explore, r, allowed);
   }
 
-  Change make_change(ChangeKind kind, const PlanResult& r, const std::vector<char>& allowed) {
+  Change make_change(ChangeKind kind, const PlanResult& r, std::vector<char> allowed) {
+    // A re-balance that empties a server releases it (scale-in); one that loads a server that held
+    // nothing adds it (scale-out).
+    std::vector<double> before(hosts_, 0.0), after(hosts_, 0.0);
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      before[map_[i]] += blocks_[i].bytes;
+      after[r.block_server[i]] += blocks_[i].bytes;
+    }
+    for (int j = 0; j < hosts_; ++j) {
+      if (before[j] > 0 && after[j] <= 0) {
+        allowed[j] = 0;
+        if (kind == ChangeKind::rebalance) kind = ChangeKind::scale_in;
+      }
+      if (before[j] <= 0 && after[j] > 0 && kind == ChangeKind::rebalance) kind = ChangeKind::scale_out;
+    }
     planned_map_ = r.block_server;
     planned_active_ = allowed;
     Change c;
@@ -242,7 +256,7 @@ AssignmentEntry psld_entry() {
           "PSLD as reconstructed: EWMA server throughputs, min-max block moves, exploration, scale in/out",
           make,
           {knob_int("psld.block_bytes", 4096000, "block (partition) size moved between servers").at_least(4096),
-           knob_enum("psld.initial", "byteps", {"byteps", "lpt"}, "initial block map"),
+           knob_enum("psld.initial", "lpt", {"lpt", "byteps"}, "initial block map: lpt (largest first onto the least loaded) or byteps (djb2)"),
            knob_double("psld.ewma_alpha", 0.3, "weight of the newest observation").range(0, 1, true, false),
            knob_double("psld.min_gain", 0.05, "least relative predicted gain worth a switch").at_least(0),
            knob_double("psld.migration_weight", 1, "weight of the migration time against the gain").at_least(0),
