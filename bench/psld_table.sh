@@ -5,8 +5,8 @@
 set -euo pipefail
 build=${1:-build}
 iters=${2:-500}
-grid_models=${3:-"resnet50 vgg16 gnmt"}
-other_models=${4:-"alexnet resnet18 resnet101 resnext50 densenet121 inception_v3 squeezenet1_0 gnmt_large"}
+grid_models=${3-"resnet50 vgg16 gnmt"}
+other_models=${4-"alexnet resnet18 resnet101 resnext50 densenet121 inception_v3 squeezenet1_0 gnmt_large"}
 bin="$build/bin/dmlkit"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -4,7 +4,10 @@
 // exploitation-exploration method scales PSs in and out and re-distributes parameters on the go,
 // with little interruption. Everything below is our design (spec comm-and-ps.md 3.1), each choice a
 // knob:
-//   blocks    gradient tensors cut into psld.block_bytes partitions (BytePS's 4,096,000) [A];
+//   blocks    gradient tensors cut into psld.block_bytes partitions [A]: 1,024,000 bytes, the
+//             BYTEPS_PARTITION_BYTES users found better with many servers (byteps#237); with
+//             BytePS's 4,096,000 a block is a tenth of a server's share of fc6 on 8 servers and
+//             the remainder block costs 2% against mxnet without stragglers (measured);
 //             the initial map is psld.initial (byteps: BytePS's djb2 rule, PSLD being built on
 //             BytePS [P]; or lpt: largest block first onto the least-loaded server);
 //   measure   per-server EWMA throughput mu_j = ewma(bytes) / ewma(busy), psld.ewma_alpha
@@ -38,7 +41,7 @@ namespace dmlkit::ps {
 namespace {
 
 struct Params {
-  double block_bytes = 4096000;
+  double block_bytes = 1024000;
   std::string initial = "lpt";
   double alpha = 0.3, min_gain = 0.05, migration_weight = 1;
   int horizon = 50, cooldown = 5, explore_period = 20;
@@ -255,7 +258,7 @@ AssignmentEntry psld_entry() {
   return {"psld",
           "PSLD as reconstructed: EWMA server throughputs, min-max block moves, exploration, scale in/out",
           make,
-          {knob_int("psld.block_bytes", 4096000, "block (partition) size moved between servers").at_least(4096),
+          {knob_int("psld.block_bytes", 1024000, "block (partition) size moved between servers").at_least(4096),
            knob_enum("psld.initial", "lpt", {"lpt", "byteps"}, "initial block map: lpt (largest first onto the least loaded) or byteps (djb2)"),
            knob_double("psld.ewma_alpha", 0.3, "weight of the newest observation").range(0, 1, true, false),
            knob_double("psld.min_gain", 0.05, "least relative predicted gain worth a switch").at_least(0),
