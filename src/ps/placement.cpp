@@ -1,6 +1,7 @@
 // Placements and blocks (see placement.h).
 #include "ps/placement.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -30,6 +31,29 @@ std::vector<Block> make_blocks(const comm::TrainingWorkload& workload, double bl
     const double size = workload.tensors[t].bytes;
     for (double off = 0; off < size; off += block_bytes)
       blocks.push_back({static_cast<int>(t), off, std::min(block_bytes, size - off)});
+  }
+  return blocks;
+}
+
+std::vector<Block> make_mxnet_blocks(const comm::TrainingWorkload& workload, double block_bytes, int servers,
+                                     double bigarray_bytes, std::vector<int>& servers_of) {
+  if (!(block_bytes > 0) || servers < 1) throw std::logic_error("make_mxnet_blocks: bad arguments");
+  std::vector<Block> blocks;
+  servers_of.clear();
+  for (size_t t = 0; t < workload.tensors.size(); ++t) {
+    const double size = workload.tensors[t].bytes;
+    if (size < bigarray_bytes) {
+      blocks.push_back({static_cast<int>(t), 0, size});
+      servers_of.push_back(static_cast<int>((t * 9973ULL) % static_cast<unsigned long long>(servers)));
+      continue;
+    }
+    const long k = std::max(1L, static_cast<long>(std::ceil(size / (block_bytes * servers))));
+    const long parts = k * servers;
+    for (long p = 0; p < parts; ++p) {
+      const double lo = size * p / parts, hi = size * (p + 1) / parts;
+      blocks.push_back({static_cast<int>(t), lo, hi - lo});
+      servers_of.push_back(static_cast<int>(p / k));
+    }
   }
   return blocks;
 }

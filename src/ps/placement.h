@@ -26,6 +26,14 @@ struct Block {
 // Every tensor cut into blocks of block_bytes (the last one of a tensor takes the rest).
 std::vector<Block> make_blocks(const comm::TrainingWorkload& workload, double block_bytes);
 
+// MXNet's key map in blocks: a tensor below bigarray_bytes is one block on server
+// (key * 9973) mod servers; a bigger one is cut into k * servers equal contiguous blocks of at most
+// block_bytes each (k = ceil(size / (block_bytes * servers))), the i-th run of k blocks on server
+// i -- exactly MXNet's even split, at a granularity blocks can move at. Fills `servers_of` with
+// each block's server.
+std::vector<Block> make_mxnet_blocks(const comm::TrainingWorkload& workload, double block_bytes, int servers,
+                                     double bigarray_bytes, std::vector<int>& servers_of);
+
 // The placement of blocks on servers (block_server[i] = server of blocks[i]); pieces of the same
 // tensor on the same server are merged.
 Placement placement_of(const comm::TrainingWorkload& workload, const std::vector<Block>& blocks,

@@ -7,9 +7,10 @@
 //   blocks    gradient tensors cut into psld.block_bytes partitions [A]: 1,024,000 bytes, the
 //             BYTEPS_PARTITION_BYTES users found better with many servers (byteps#237); with
 //             BytePS's 4,096,000 a block is a tenth of a server's share of fc6 on 8 servers and
-//             the remainder block costs 2% against mxnet without stragglers (measured);
-//             the initial map is psld.initial (byteps: BytePS's djb2 rule, PSLD being built on
-//             BytePS [P]; or lpt: largest block first onto the least-loaded server);
+//             the remainder block costs 2% against mxnet without stragglers (measured). The
+//             initial map is psld.initial: mxnet (default: MXNet's key map, its even split of
+//             big arrays cut into blocks of at most block_bytes, PSLD being built on MXNet [P]),
+//             lpt (blocks in order onto the least-loaded server) or byteps (djb2);
 //   measure   per-server EWMA throughput mu_j = ewma(bytes) / ewma(busy), psld.ewma_alpha
 //             (psld_estimator.h) [A];
 //   exploit   greedy block moves minimising max_j load_j / mu_j (psld_planner.h); adopted when the
@@ -42,7 +43,7 @@ namespace {
 
 struct Params {
   double block_bytes = 1024000;
-  std::string initial = "lpt";
+  std::string initial = "mxnet";
   double alpha = 0.3, min_gain = 0.05, migration_weight = 1;
   int horizon = 50, cooldown = 5, explore_period = 20;
   double explore_share = 0.05, scale_in_ratio = 0.25;
@@ -60,10 +61,13 @@ class Psld final : public AssignmentPolicy {
     ctx_ = ctx;
     hosts_ = server_hosts(ctx);
     max_active_ = p_.max_servers > 0 ? p_.max_servers : ctx.servers;
-    blocks_ = make_blocks(*ctx.workload, p_.block_bytes);
-    if (p_.initial == "byteps") {
+    if (p_.initial == "mxnet") {  // arrays below MXNet's bound (10^6 fp32 elements) stay whole
+      blocks_ = make_mxnet_blocks(*ctx.workload, p_.block_bytes, ctx.servers, 4e6, map_);
+    } else if (p_.initial == "byteps") {
+      blocks_ = make_blocks(*ctx.workload, p_.block_bytes);
       map_ = byteps_servers(blocks_, ctx.servers);
     } else {  // lpt
+      blocks_ = make_blocks(*ctx.workload, p_.block_bytes);
       std::vector<size_t> order(blocks_.size());
       std::iota(order.begin(), order.end(), size_t{0});
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return blocks_[a].bytes > blocks_[b].bytes; });
@@ -259,7 +263,8 @@ AssignmentEntry psld_entry() {
           "PSLD as reconstructed: EWMA server throughputs, min-max block moves, exploration, scale in/out",
           make,
           {knob_int("psld.block_bytes", 1024000, "block (partition) size moved between servers").at_least(4096),
-           knob_enum("psld.initial", "lpt", {"lpt", "byteps"}, "initial block map: lpt (largest first onto the least loaded) or byteps (djb2)"),
+           knob_enum("psld.initial", "mxnet", {"mxnet", "lpt", "byteps"},
+                     "initial block map: mxnet (its key map, big arrays in blocks), lpt or byteps (djb2)"),
            knob_double("psld.ewma_alpha", 0.3, "weight of the newest observation").range(0, 1, true, false),
            knob_double("psld.min_gain", 0.05, "least relative predicted gain worth a switch").at_least(0),
            knob_double("psld.migration_weight", 1, "weight of the migration time against the gain").at_least(0),
