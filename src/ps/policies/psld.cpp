@@ -4,11 +4,9 @@
 // exploitation-exploration method scales PSs in and out and re-distributes parameters on the go,
 // with little interruption. Everything below is our design (spec comm-and-ps.md 3.1), each choice a
 // knob:
-//   blocks    gradient tensors cut into psld.block_bytes partitions [A]: 1,024,000 bytes, the
-//             BYTEPS_PARTITION_BYTES users found better with many servers (byteps#237); with
-//             BytePS's 4,096,000 a block is a tenth of a server's share of fc6 on 8 servers and
-//             the remainder block costs 2% against mxnet without stragglers (measured). The
-//             initial map is psld.initial: mxnet (default: MXNet's key map, its even split of
+//   blocks    gradient tensors cut into blocks of at most psld.block_bytes [A]: 1,024,000, the
+//             BYTEPS_PARTITION_BYTES users found better with many servers (byteps#237); finer
+//             blocks balance more exactly (docs/psld.md has the measurement). The initial map is psld.initial: mxnet (default: MXNet's key map, its even split of
 //             big arrays cut into blocks of at most block_bytes, PSLD being built on MXNet [P]),
 //             lpt (blocks in order onto the least-loaded server) or byteps (djb2);
 //   measure   per-server EWMA throughput mu_j = ewma(bytes) / ewma(busy), psld.ewma_alpha
