@@ -14,7 +14,8 @@
 //   exploit   greedy block moves minimising max_j load_j / mu_j (psld_planner.h); adopted when the
 //             predicted gain is at least psld.min_gain of the slowest server's time and the gain
 //             over psld.horizon iterations exceeds the migration time (moved bytes / NIC
-//             bandwidth) x psld.migration_weight [A];
+//             bandwidth) x psld.migration_weight, and only while the busiest server is busy
+//             for at least psld.busy_trigger of the iteration (the servers limit it) [A];
 //   explore   every psld.explore_period iterations, a server unobserved for that long (drained,
 //             or left without load) gets psld.explore_share of the average load, so a recovered
 //             straggler is seen again [A: epsilon-greedy in spirit];
@@ -46,7 +47,7 @@ struct Params {
   int horizon = 50, cooldown = 5, explore_period = 20;
   double explore_share = 0.05, scale_in_ratio = 0.25;
   int scale_in_patience = 5, spare_servers = 0, max_servers = 0;
-  double saturation = 0.9, switch_safety = 3;
+  double saturation = 0.9, switch_safety = 3, busy_trigger = 0.8;
 };
 
 class Psld final : public AssignmentPolicy {
@@ -145,7 +146,13 @@ class Psld final : public AssignmentPolicy {
       }
     }
 
-    // Exploit: re-balance by the estimates.
+    // Exploit: re-balance by the estimates -- only when the servers limit the iteration (the
+    // busiest is busy for at least busy_trigger of it); otherwise balancing gains nothing and may
+    // put more load on the next straggler.
+    double max_busy = 0;
+    for (int j : act)
+      if (j < static_cast<int>(obs.servers.size())) max_busy = std::max(max_busy, obs.servers[j].busy_s);
+    if (obs.duration_s > 0 && max_busy < p_.busy_trigger * obs.duration_s) return std::nullopt;
     auto r = plan_min_max(blocks_, map_, active_, mu, static_cast<int>(blocks_.size()));
     if (worth_it(r)) return make_change(ChangeKind::rebalance, r, active_);
     return std::nullopt;
@@ -251,6 +258,7 @@ std::unique_ptr<AssignmentPolicy> make(const Knobs& k) {
   p.max_servers = static_cast<int>(k.get_int("psld.max_servers"));
   p.saturation = k.get_double("psld.saturation");
   p.switch_safety = k.get_double("psld.switch_safety");
+  p.busy_trigger = k.get_double("psld.busy_trigger");
   return std::make_unique<Psld>(p);
 }
 
@@ -275,7 +283,8 @@ AssignmentEntry psld_entry() {
            knob_int("psld.spare_servers", 0, "extra hosts PSLD may scale out to").range(0, 64),
            knob_int("psld.max_servers", 0, "most active servers (0 = --servers)").range(0, 4096),
            knob_double("psld.saturation", 0.9, "busy fraction of the iteration that counts as saturated").range(0, 1),
-           knob_double("psld.switch_safety", 3, "switch after this x the predicted migration time").at_least(0)}};
+           knob_double("psld.switch_safety", 3, "switch after this x the predicted migration time").at_least(0),
+           knob_double("psld.busy_trigger", 0.8, "re-balance only if the busiest server is busy this much of the iteration").range(0, 1)}};
 }
 
 }  // namespace dmlkit::ps
