@@ -121,6 +121,25 @@ TEST(Psld, ScaleInNeverDropsAKey) {
   EXPECT_DOUBLE_EQ(run.load_bytes.back()[2], 0.0);
 }
 
+TEST(Psld, ScalesOutToASpareServerWhenAllAreSaturated) {
+  // Communication-bound (8 MB tensors, 3 ms of compute) on 2 servers with one spare host allowed:
+  // every server is busy almost all of the iteration, so PSLD adds the spare and moves load onto it.
+  const auto w = eight_tensors();
+  PsRunOptions o;
+  o.iterations = 30;
+  const auto r = run_policy(w, net(4, 2), "psld", {{"psld.spare_servers", "1"}, {"psld.max_servers", "3"}}, {}, o);
+  bool scaled_out = false;
+  for (const auto& e : r.events) scaled_out = scaled_out || (e.kind == "scale-out" && e.active_servers == 3);
+  EXPECT_TRUE(scaled_out);
+  EXPECT_EQ(r.server_hosts, 3);
+  EXPECT_GT(r.load_bytes.back()[2], 0.0);
+  EXPECT_NEAR(sum(r.load_bytes.back()), w.total_bytes(), 1e-6 * w.total_bytes());
+  // Without the spare, the same run never uses a third host.
+  const auto base = run_policy(w, net(4, 2), "psld", {}, {}, o);
+  EXPECT_EQ(base.server_hosts, 2);
+  EXPECT_LT(r.total_s, base.total_s);
+}
+
 TEST(Psld, EstimatorIsARatioOfAverages) {
   ThroughputEstimator e(2, 0.5);
   IterationObservation o;
