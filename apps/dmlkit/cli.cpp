@@ -95,6 +95,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   Context ctx{out, err, {}, {}};
   add_cluster_commands(app, ctx);
   add_comm_commands(app, ctx);
+  add_ps_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
   reject_negative_unsigned(app);

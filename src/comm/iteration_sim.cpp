@@ -11,6 +11,7 @@
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 
+#include "comm/ps_control.h"
 #include "core/error.h"
 #include "core/subprocess.h"
 
@@ -49,6 +50,13 @@ struct State {
   std::vector<ComputeSpan> compute_spans;  // the recorded iteration only
   std::vector<RawTransferSpan> transfer_spans;
   std::vector<TransferRecord> log;
+  // With a PsControl (comm/ps_control.h):
+  PsControl* ps = nullptr;
+  sg4::Host* background = nullptr;                       // source/sink of background flows
+  std::vector<std::vector<sg4::CommPtr>> bg_flows;       // per server: its running background flows
+  std::vector<double> cpu_factors;                       // pstate i runs 1/cpu_factors[i] as fast
+  int migrations_pending = 0;
+  sg4::ConditionVariablePtr migration_cv;
 };
 
 double now() { return sg4::Engine::get_clock(); }
@@ -66,6 +74,62 @@ void ps_parts(const State& st, const Transfer& tr, std::vector<std::pair<int, do
 }
 
 uint64_t wire_bytes(double b) { return static_cast<uint64_t>(std::max(1.0, std::ceil(b))); }
+
+// A PS transfer under a PsControl: per piece, W pushes; each received push is summed on the
+// server's CPU; when all are summed, W pulls. Pieces proceed independently (see ps_control.h).
+void run_ps_pieces(State& st, const Transfer& tr, int iteration, std::vector<int>& rows) {
+  std::vector<PsPiece> pieces;
+  st.ps->pieces(tr, pieces);
+  const int w = static_cast<int>(st.workers.size());
+  const bool cpu = st.ps->server_Bps() > 0;
+  struct Run {
+    int left = 0;
+    PieceTiming t;
+  };
+  std::vector<Run> runs(pieces.size());
+  std::vector<sg4::ActivityPtr> acts;
+  std::vector<std::pair<int, int>> tags;  // (piece, phase: 0 push, 1 sum, 2 pull)
+  const double start = now();
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const auto& p = pieces[i];
+    if (p.server < 0 || p.server >= static_cast<int>(st.servers.size()))
+      throw std::logic_error("PsControl::pieces: server " + std::to_string(p.server) + " out of range");
+    rows.push_back(1 + p.server);
+    runs[i].left = w;
+    runs[i].t = PieceTiming{iteration, p.server, p.bytes, start, start, start};
+    for (auto* wk : st.workers) {
+      acts.push_back(sg4::Comm::sendto_async(wk, st.servers[p.server], wire_bytes(p.bytes)));
+      tags.push_back({static_cast<int>(i), 0});
+    }
+  }
+  auto start_pulls = [&](int i) {
+    runs[i].left = w;
+    runs[i].t.aggregated_s = now();
+    for (auto* wk : st.workers) {
+      acts.push_back(sg4::Comm::sendto_async(st.servers[pieces[i].server], wk, wire_bytes(pieces[i].bytes)));
+      tags.push_back({i, 2});
+    }
+  };
+  while (!acts.empty()) {
+    const ssize_t k = sg4::Activity::wait_any(acts);
+    const auto [i, phase] = tags[k];
+    acts.erase(acts.begin() + k);
+    tags.erase(tags.begin() + k);
+    if (phase == 0 && cpu) {
+      // Host::exec_async would run on the calling actor's host in SimGrid 3.32; set the host.
+      sg4::ExecPtr sum = sg4::this_actor::exec_init(std::max(1.0, pieces[i].bytes));
+      sum->set_host(st.servers[pieces[i].server]);
+      sum->start();
+      acts.push_back(sum);
+      tags.push_back({i, 1});
+    } else if (phase <= 1) {
+      if (--runs[i].left == 0) start_pulls(i);
+    } else if (--runs[i].left == 0) {
+      runs[i].t.end_s = now();
+      st.ps->on_piece_done(runs[i].t);
+    }
+  }
+}
 
 void run_transfer(State& st, const Transfer& tr, size_t log_index) {
   const double start = now();
@@ -91,6 +155,8 @@ void run_transfer(State& st, const Transfer& tr, size_t log_index) {
         sg4::Comm::wait_all(comms);
       }
     }
+  } else if (st.ps) {
+    run_ps_pieces(st, tr, st.log[log_index].iteration, rows);
   } else {
     std::vector<std::pair<int, double>> parts;
     ps_parts(st, tr, parts);
@@ -152,11 +218,67 @@ void dispatcher(State& st) {
   }
 }
 
+// The PsRuntime the controller drives stragglers and migrations through (ps_control.h).
+class Runtime final : public PsRuntime {
+ public:
+  explicit Runtime(State& st) : st_(st) {}
+  double now_s() const override { return now(); }
+  void set_cpu_slowdown(int server, double factor) override {
+    check(server);
+    for (size_t i = 0; i < st_.cpu_factors.size(); ++i)
+      if (st_.cpu_factors[i] == factor) {
+        st_.servers[server]->set_pstate(i);
+        return;
+      }
+    throw std::logic_error("set_cpu_slowdown: factor not declared by cpu_slowdowns()");
+  }
+  void set_background_flows(int server, int flows) override {
+    check(server);
+    auto& running = st_.bg_flows[server];
+    // A background flow never ends by itself (1 PB); it is cancelled when no longer wanted.
+    const uint64_t endless = 1000000000000000ULL;
+    while (static_cast<int>(running.size()) < 2 * flows) {
+      running.push_back(sg4::Comm::sendto_async(st_.background, st_.servers[server], endless));
+      running.push_back(sg4::Comm::sendto_async(st_.servers[server], st_.background, endless));
+    }
+    while (static_cast<int>(running.size()) > 2 * flows) {
+      running.back()->cancel();
+      running.pop_back();
+    }
+  }
+  void migrate(int from, int to, double bytes) override {
+    check(from);
+    check(to);
+    ++st_.migrations_pending;
+    State& st = st_;
+    sg4::Actor::create("migrate", st.servers[from], [&st, from, to, bytes]() {
+      const double start = now();
+      sg4::Comm::sendto(st.servers[from], st.servers[to], wire_bytes(bytes));
+      st.ps->on_migration_done(from, to, bytes, start, now());
+      --st.migrations_pending;
+      st.migration_cv->notify_all();
+    });
+  }
+  void wait_migrations() override {
+    std::unique_lock<sg4::Mutex> lock(*st_.mtx);
+    while (st_.migrations_pending > 0) st_.migration_cv->wait(lock);
+  }
+
+ private:
+  void check(int server) const {
+    if (server < 0 || server >= static_cast<int>(st_.servers.size()))
+      throw std::logic_error("PsRuntime: server " + std::to_string(server) + " out of range");
+  }
+  State& st_;
+};
+
 void compute(State& st) {
   const auto& layers = st.w.layers;
   const int iters = st.opt.iterations;
   const int record = iters - 1;
+  Runtime runtime(st);
   for (int it = 0; it <= iters; ++it) {
+    if (st.ps) st.ps->on_iteration_start(it, it == iters, runtime);
     st.fwd_start.push_back(now());
     for (size_t l = 0; l < layers.size(); ++l) {
       for (int t = layers[l].tensor; it > 0 && t >= 0 && t < layers[l].tensor + layers[l].tensor_count; ++t) {
@@ -200,8 +322,16 @@ void build_platform(State& st) {
     sg4::Link* up;
     sg4::Link* down;
   };
+  // Server CPUs (with a PsControl that simulates them): one pstate per slowdown factor.
+  std::vector<double> server_speeds{1e12};
+  if (st.ps && st.ps->server_Bps() > 0) {
+    server_speeds.clear();
+    for (double f : st.cpu_factors) server_speeds.push_back(st.ps->server_Bps() / f);
+  }
   auto make_host = [&](const std::string& name, std::vector<sg4::Host*>& into, std::vector<Nic>& nics) {
-    auto* h = zone->create_host(name, 1e12);
+    const bool server = &into == &st.servers;
+    auto* h = server && server_speeds.size() > 1 ? zone->create_host(name, server_speeds)
+                                                 : zone->create_host(name, server ? server_speeds[0] : 1e12);
     h->seal();
     into.push_back(h);
     auto* up = zone->create_link(name + "_up", net.bandwidth_Bps)->set_latency(net.latency_s)->seal();
@@ -210,15 +340,16 @@ void build_platform(State& st) {
   };
   std::vector<Nic> worker_nics, server_nics;
   for (int i = 0; i < net.workers; ++i) make_host("worker" + std::to_string(i), st.workers, worker_nics);
-  if (net.arch == Arch::ps)
-    for (int j = 0; j < net.servers; ++j) make_host("server" + std::to_string(j), st.servers, server_nics);
+  const int server_hosts = net.arch != Arch::ps ? 0 : st.ps ? std::max(net.servers, st.ps->server_hosts()) : net.servers;
+  for (int j = 0; j < server_hosts; ++j) make_host("server" + std::to_string(j), st.servers, server_nics);
   sg4::Link* backplane = nullptr;
   if (net.switch_bandwidth_Bps > 0) backplane = zone->create_link("switch", net.switch_bandwidth_Bps)->seal();
   // Racks: host i of n goes to rack i * R / n (workers and servers separately); each rack has an
   // uplink (up and down) to the core switch.
   std::map<const sg4::Host*, int> rack_of;
   for (int i = 0; i < net.workers; ++i) rack_of[st.workers[i]] = i * net.racks / net.workers;
-  for (int j = 0; j < static_cast<int>(st.servers.size()); ++j) rack_of[st.servers[j]] = j * net.racks / net.servers;
+  for (int j = 0; j < static_cast<int>(st.servers.size()); ++j)
+    rack_of[st.servers[j]] = std::min(net.racks - 1, j * net.racks / net.servers);
   std::vector<Nic> uplinks;
   if (net.racks > 1) {
     std::vector<int> hosts_in(net.racks, 0);
@@ -247,10 +378,29 @@ void build_platform(State& st) {
         route(st.workers[i], worker_nics[i], st.workers[(i + 1) % n], worker_nics[(i + 1) % n]);
   } else {
     for (int i = 0; i < net.workers; ++i)
-      for (int j = 0; j < net.servers; ++j) {
+      for (int j = 0; j < server_hosts; ++j) {
         route(st.workers[i], worker_nics[i], st.servers[j], server_nics[j]);
         route(st.servers[j], server_nics[j], st.workers[i], worker_nics[i]);
       }
+    if (st.ps) {
+      // Migrations between servers, and background flows from/to a host whose own NIC never limits
+      // them (they contend only for the server's NIC).
+      for (int a = 0; a < server_hosts; ++a)
+        for (int b = 0; b < server_hosts; ++b)
+          if (a != b) route(st.servers[a], server_nics[a], st.servers[b], server_nics[b]);
+      std::vector<sg4::Host*> bg;
+      std::vector<Nic> bg_nic;
+      make_host("background", bg, bg_nic);
+      st.background = bg[0];
+      rack_of[st.background] = 0;
+      for (int j = 0; j < server_hosts; ++j) {
+        zone->add_route(st.background->get_netpoint(), st.servers[j]->get_netpoint(), nullptr, nullptr,
+                        {sg4::LinkInRoute(server_nics[j].down)}, false);
+        zone->add_route(st.servers[j]->get_netpoint(), st.background->get_netpoint(), nullptr, nullptr,
+                        {sg4::LinkInRoute(server_nics[j].up)}, false);
+      }
+      st.bg_flows.assign(server_hosts, {});
+    }
   }
   zone->seal();
 }
@@ -353,7 +503,15 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
   int argc = static_cast<int>(args.size());
   sg4::Engine engine(&argc, argv.data());
   State st{workload, net,   *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {},
-           {},       false, false,      0,   0,  0,  {},      {},      {},      {}};
+           {},       false, false,      0,   0,  0,  {},      {},      {},      {},
+           nullptr,  nullptr, {},       {},  0,  nullptr};
+  if (sim.ps_control && net.arch == Arch::ps) {
+    st.ps = sim.ps_control;
+    st.cpu_factors = {1.0};
+    for (double f : st.ps->cpu_slowdowns())
+      if (f > 0 && std::find(st.cpu_factors.begin(), st.cpu_factors.end(), f) == st.cpu_factors.end())
+        st.cpu_factors.push_back(f);
+  }
   st.synced.assign(workload.tensors.size(), 1);
   st.remaining.assign(workload.tensors.size(), 0);
   build_platform(st);
@@ -361,6 +519,7 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
     st.mtx = sg4::Mutex::create();
     st.param_cv = sg4::ConditionVariable::create();
     st.dispatch_cv = sg4::ConditionVariable::create();
+    st.migration_cv = sg4::ConditionVariable::create();
     sg4::Actor::create("compute", st.workers[0], [&st]() { compute(st); });
     sg4::Actor::create("dispatcher", st.workers[0], [&st]() { dispatcher(st); });
   });

@@ -32,10 +32,16 @@
 
 namespace dmlkit::comm {
 
+class PsControl;  // comm/ps_control.h
+
 struct SimOptions {
   int iterations = 4;  // simulated iterations; the first `warmup` are not reported
   int warmup = 1;
   bool timeline = true;  // keep the spans of the last iteration
+  // PS only: who decides where each transfer's bytes go and drives stragglers and migrations
+  // (ps/); nullptr = MXNet's rule, no server CPU (comm/ps_control.h). Not owned; in-process runs
+  // only (simulate_in_process), since the controller's state stays in the process that ran it.
+  PsControl* ps_control = nullptr;
   void validate() const;
 };
 

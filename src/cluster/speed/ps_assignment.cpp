@@ -1,11 +1,6 @@
-// Parameter-to-PS assignment schemes and the imbalance table; see ps_assignment.h.
-// PAA follows spec cluster-schedulers.md 2.6 (the Optimus prototype's params_distr.py, in our
-// words): avg = ceil(total / p), tiny blocks (<= total / (100 p)) go to the server with the fewest
-// requests, medium blocks (<= avg) to the best fit against avg (else the least loaded), big blocks
-// are cut into pieces filling servers up to avg in ascending load order, the rest best-fit.
-// paa-balanced [A] differs in one rule: a tiny block goes to the server with the fewest requests
-// among those it keeps at or below avg (the spec's rule ignores load, so tiny blocks pile onto a
-// server already filled to avg by a split block; see docs/optimus.md for the measured effect).
+// Parameter-to-PS assignment schemes and the imbalance table; see ps_assignment.h. The rules
+// themselves (mxnet, round-robin, PAA and paa-balanced [A]) live in core/param_assignment.h, shared
+// with the iteration-level ps/ module; paa-balanced's effect is measured in docs/optimus.md.
 // Keys of a model are its parameterised graph nodes in node-number order [A].
 #include "cluster/speed/ps_assignment.h"
 
@@ -16,6 +11,7 @@
 #include <sstream>
 
 #include "core/csv.h"
+#include "core/param_assignment.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "cluster/model/ps_job.h"
@@ -59,101 +55,26 @@ double PsLoad::imbalance() const {
 
 int PsLoad::total_requests() const { return std::accumulate(requests.begin(), requests.end(), 0); }
 
-namespace {
-
-void give(PsLoad& l, int q, double s) {
-  l.bytes[q] += s;
-  l.requests[q] += 1;
-}
-
-int best_fit(const PsLoad& l, double avg, double s) {
-  int best = -1;
-  double best_gap = 0;
-  for (size_t q = 0; q < l.bytes.size(); ++q) {
-    const double gap = avg - l.bytes[q] - s;
-    if (gap >= 0 && (best < 0 || gap < best_gap)) {
-      best = static_cast<int>(q);
-      best_gap = gap;
-    }
-  }
-  if (best >= 0) return best;
-  return static_cast<int>(std::min_element(l.bytes.begin(), l.bytes.end()) - l.bytes.begin());
-}
-
-void paa(std::span<const double> blocks, int p, bool tiny_by_load, PsLoad& l) {
-  const double total = std::accumulate(blocks.begin(), blocks.end(), 0.0);
-  const double avg = std::ceil(total / p);
-  const double small = total / (100.0 * p);
-  std::vector<double> sorted(blocks.begin(), blocks.end());
-  std::stable_sort(sorted.begin(), sorted.end(), std::greater<>());
-  std::vector<int> by_load(p);
-  for (double s : sorted) {
-    if (s <= small) {
-      int q = -1;
-      if (tiny_by_load) {
-        // paa-balanced [A]: fewest requests among the servers the block keeps at or below avg.
-        for (int k = 0; k < p; ++k)
-          if (l.bytes[k] + s <= avg && (q < 0 || l.requests[k] < l.requests[q])) q = k;
-        if (q < 0) q = static_cast<int>(std::min_element(l.bytes.begin(), l.bytes.end()) - l.bytes.begin());
-      } else {
-        q = static_cast<int>(std::min_element(l.requests.begin(), l.requests.end()) - l.requests.begin());
-      }
-      give(l, q, s);
-    } else if (s <= avg) {
-      give(l, best_fit(l, avg, s), s);
-    } else {
-      std::iota(by_load.begin(), by_load.end(), 0);
-      std::stable_sort(by_load.begin(), by_load.end(), [&](int a, int b) { return l.bytes[a] < l.bytes[b]; });
-      bool done = false;
-      for (int q : by_load) {
-        const double room = avg - l.bytes[q];
-        if (room <= 0) continue;
-        if (s >= room) {
-          give(l, q, room);
-          s -= room;
-          if (s <= 0) {
-            done = true;
-            break;
-          }
-        } else {
-          give(l, best_fit(l, avg, s), s);
-          done = true;
-          break;
-        }
-      }
-      if (!done && s > 0) give(l, best_fit(l, avg, s), s);
-    }
-  }
-}
-
-}  // namespace
-
 PsLoad assign_parameters(std::span<const double> block_bytes, int p, PsAssignment kind, double mxnet_bigarray_elems) {
-  if (p < 1) throw Error("PS assignment: need at least one server");
-  PsLoad l;
-  l.bytes.assign(p, 0.0);
-  l.requests.assign(p, 0);
+  ParamAssignmentRule rule = ParamAssignmentRule::Mxnet;
   switch (kind) {
     case PsAssignment::Mxnet:
-      for (size_t key = 0; key < block_bytes.size(); ++key) {
-        const double s = block_bytes[key];
-        if (s / 4.0 < mxnet_bigarray_elems) {
-          give(l, static_cast<int>((key * 9973) % static_cast<size_t>(p)), s);
-        } else {
-          // Even contiguous parts: round(s/p (i+1)) - round(s/p i) elements.
-          const double elems = s / 4.0;
-          for (int i = 0; i < p; ++i) give(l, i, 4.0 * (std::round(elems / p * (i + 1)) - std::round(elems / p * i)));
-        }
-      }
+      rule = ParamAssignmentRule::Mxnet;
       break;
     case PsAssignment::RoundRobin:
-      for (size_t key = 0; key < block_bytes.size(); ++key) give(l, static_cast<int>(key % p), block_bytes[key]);
+      rule = ParamAssignmentRule::RoundRobin;
       break;
     case PsAssignment::Paa:
+      rule = ParamAssignmentRule::Paa;
+      break;
     case PsAssignment::PaaBalanced:
-      paa(block_bytes, p, kind == PsAssignment::PaaBalanced, l);
+      rule = ParamAssignmentRule::PaaBalanced;
       break;
   }
+  ParamAssignment a = assign_param_blocks(block_bytes, p, rule, mxnet_bigarray_elems);
+  PsLoad l;
+  l.bytes = std::move(a.server_bytes);
+  l.requests = std::move(a.server_requests);
   return l;
 }
 

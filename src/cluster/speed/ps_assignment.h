@@ -4,7 +4,8 @@
 // per array (TensorFlow's default), and Optimus' parameter assignment algorithm (PAA, best-fit
 // descending with tiny blocks balanced by request count and big blocks split). Also the loader of
 // the parameter tensor lists of data/model-graphs/ and the per-(type, p) imbalance table the
-// simulator uses as the PS-balance factor of a job's speed.
+// simulator uses as the PS-balance factor of a job's speed. The rules themselves are in
+// core/param_assignment.h (shared with ps/); this is the cluster-level view of them.
 #pragma once
 #include <memory>
 #include <span>

@@ -1,0 +1,172 @@
+// Policy comparison: speed-ups, records, tables and charts (see compare.h).
+#include "ps/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace dmlkit::ps {
+namespace {
+
+nlohmann::ordered_json number_or_null(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+
+double imbalance(const std::vector<double>& loads) {
+  double sum = 0, mx = 0;
+  int n = 0;
+  for (double b : loads)
+    if (b > 0) sum += b, mx = std::max(mx, b), ++n;
+  return n > 0 && sum > 0 ? mx / (sum / n) : 1.0;
+}
+
+}  // namespace
+
+void add_comparisons(std::vector<PolicyRun>& runs, int warmup) {
+  const PolicyRun* mxnet = nullptr;
+  const PolicyRun* byteps = nullptr;
+  for (const auto& r : runs) {
+    if (r.run.policy == "mxnet") mxnet = &r;
+    if (r.run.policy == "byteps") byteps = &r;
+  }
+  for (auto& r : runs) {
+    const auto& it = r.run.iteration_s;
+    double sum = 0;
+    int n = 0;
+    for (size_t k = static_cast<size_t>(std::max(0, warmup)); k < it.size(); ++k) sum += it[k], ++n;
+    r.iteration_mean_s = n ? sum / n : 0;
+    r.speedup_vs_mxnet = mxnet ? mxnet->run.total_s / r.run.total_s : std::nan("");
+    r.speedup_vs_byteps = byteps ? byteps->run.total_s / r.run.total_s : std::nan("");
+    double imb = 0;
+    for (const auto& l : r.run.load_bytes) imb += imbalance(l);
+    r.mean_imbalance = r.run.load_bytes.empty() ? 1 : imb / r.run.load_bytes.size();
+  }
+}
+
+void add_policy_records(Results& results, const std::vector<PolicyRun>& runs, uint64_t seed) {
+  for (const auto& r : runs) {
+    ResultRecord& rec = results.add(r.run.policy, seed);
+    auto& m = rec.metrics;
+    m["total_s"] = r.run.total_s;
+    m["iteration_mean_s"] = r.iteration_mean_s;
+    m["speedup_vs_mxnet"] = number_or_null(r.speedup_vs_mxnet);
+    m["speedup_vs_byteps"] = number_or_null(r.speedup_vs_byteps);
+    m["mean_imbalance"] = r.mean_imbalance;
+    m["switches"] = static_cast<long>(r.run.events.size());
+    m["migrated_bytes"] = r.run.migrated_bytes;
+    double wait = 0;
+    for (const auto& e : r.run.events) wait += e.wait_s;
+    m["switch_wait_s"] = wait;
+    rec.detail["iteration_s"] = r.run.iteration_s;
+    rec.files["iterations_csv"] = "iterations.csv";
+    rec.files["loads_csv"] = "loads.csv";
+    rec.files["events_csv"] = "events.csv";
+  }
+}
+
+TextTable summary_table(const std::vector<PolicyRun>& runs) {
+  TextTable t({"policy", "total_s", "iteration_ms", "speedup_vs_mxnet", "speedup_vs_byteps", "imbalance", "switches",
+               "migrated_MB"});
+  for (const auto& r : runs)
+    t.add_row({r.run.policy, fixed(r.run.total_s, 2), fixed(r.iteration_mean_s * 1e3, 1),
+               std::isfinite(r.speedup_vs_mxnet) ? fixed(r.speedup_vs_mxnet, 3) : "",
+               std::isfinite(r.speedup_vs_byteps) ? fixed(r.speedup_vs_byteps, 3) : "", fixed(r.mean_imbalance, 3),
+               std::to_string(r.run.events.size()), fixed(r.run.migrated_bytes / 1e6, 1)});
+  return t;
+}
+
+TextTable iterations_table(const std::vector<PolicyRun>& runs) {
+  TextTable t({"policy", "iteration", "iteration_s"});
+  for (const auto& r : runs)
+    for (size_t k = 0; k < r.run.iteration_s.size(); ++k)
+      t.add_row({r.run.policy, std::to_string(k), fixed(r.run.iteration_s[k], 6)});
+  return t;
+}
+
+TextTable loads_table(const std::vector<PolicyRun>& runs) {
+  TextTable t({"policy", "iteration", "server", "load_bytes", "busy_s", "estimate_Bps"});
+  for (const auto& r : runs)
+    for (size_t k = 0; k < r.run.load_bytes.size(); ++k)
+      for (size_t j = 0; j < r.run.load_bytes[k].size(); ++j) {
+        const bool busy = k < r.run.busy_s.size() && j < r.run.busy_s[k].size();
+        const bool est = k < r.run.estimate_Bps.size() && j < r.run.estimate_Bps[k].size();
+        t.add_row({r.run.policy, std::to_string(k), std::to_string(j), fixed(r.run.load_bytes[k][j], 0),
+                   busy ? fixed(r.run.busy_s[k][j], 6) : "", est ? fixed(r.run.estimate_Bps[k][j], 0) : ""});
+      }
+  return t;
+}
+
+TextTable events_table(const std::vector<PolicyRun>& runs) {
+  TextTable t({"policy", "kind", "decided_iteration", "switch_iteration", "moved_bytes", "transferred_bytes",
+               "migration_s", "wait_s", "active_servers", "predicted_gain"});
+  for (const auto& r : runs)
+    for (const auto& e : r.run.events)
+      t.add_row({r.run.policy, e.kind, std::to_string(e.decided_iteration), std::to_string(e.switch_iteration),
+                 fixed(e.moved_bytes, 0), fixed(e.transferred_bytes, 0), fixed(e.migration_s, 6), fixed(e.wait_s, 6), std::to_string(e.active_servers),
+                 fixed(e.predicted_gain, 4)});
+  return t;
+}
+
+TextTable stragglers_table(const StragglerScenario& s) {
+  TextTable t({"server", "start_iteration", "end_iteration", "kind", "amount"});
+  for (const auto& e : s.events)
+    t.add_row({std::to_string(e.server), std::to_string(e.start_iteration), std::to_string(e.end_iteration),
+               e.kind == StragglerKind::cpu ? "cpu" : "bandwidth", fixed(e.amount, 2)});
+  return t;
+}
+
+LineChart iteration_chart(const std::vector<PolicyRun>& runs) {
+  LineChart c;
+  c.title = "Iteration time over the run";
+  c.x_title = "iteration";
+  c.y_title = "iteration time (ms)";
+  for (const auto& r : runs) {
+    ChartSeries s;
+    s.label = r.run.policy;
+    for (size_t k = 0; k < r.run.iteration_s.size(); ++k) {
+      s.x.push_back(static_cast<double>(k));
+      s.y.push_back(r.run.iteration_s[k] * 1e3);
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+LineChart load_chart(const PolicyRun& r) {
+  LineChart c;
+  c.title = "Share of the parameter bytes per server: " + r.run.policy;
+  c.x_title = "iteration";
+  c.y_title = "share of the bytes";
+  c.y_min = 0;
+  for (int j = 0; j < r.run.server_hosts; ++j) {
+    ChartSeries s;
+    s.label = "server" + std::to_string(j);
+    s.step = true;
+    for (size_t k = 0; k < r.run.load_bytes.size(); ++k) {
+      const auto& l = r.run.load_bytes[k];
+      const double total = std::accumulate(l.begin(), l.end(), 0.0);
+      s.x.push_back(static_cast<double>(k));
+      s.y.push_back(total > 0 && j < static_cast<int>(l.size()) ? l[j] / total : 0);
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+LineChart estimate_chart(const PolicyRun& r) {
+  LineChart c;
+  c.title = "Throughput estimates per server: " + r.run.policy;
+  c.x_title = "iteration";
+  c.y_title = "estimate (GB/s of piece bytes)";
+  for (int j = 0; j < r.run.server_hosts; ++j) {
+    ChartSeries s;
+    s.label = "server" + std::to_string(j);
+    for (size_t k = 0; k < r.run.estimate_Bps.size(); ++k)
+      if (j < static_cast<int>(r.run.estimate_Bps[k].size())) {
+        s.x.push_back(static_cast<double>(k));
+        s.y.push_back(r.run.estimate_Bps[k][j] / 1e9);
+      }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+}  // namespace dmlkit::ps
