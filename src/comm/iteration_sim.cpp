@@ -580,19 +580,9 @@ IterationResult simulate(const TrainingWorkload& workload, const NetworkConfig& 
   if (workload.layers.empty()) throw Error("", 0, "model", "the workload has no layers");
   std::cout.flush();
   std::cerr.flush();
-  const std::string data = run_in_child([&]() -> std::string {
-    try {
-      return to_json(simulate_in_process(workload, net, scheduler, options, sim), true).dump();
-    } catch (const Error& e) {
-      return nlohmann::json{{"error", e.what()}}.dump();
-    } catch (const std::exception& e) {
-      return nlohmann::json{{"internal_error", e.what()}}.dump();
-    }
-  });
-  auto j = nlohmann::json::parse(data);
-  if (j.contains("error")) throw Error(j["error"].get<std::string>());
-  if (j.contains("internal_error")) throw std::runtime_error(j["internal_error"].get<std::string>());
-  return iteration_result_from_json(j);
+  const std::string data = run_in_child_rethrowing(
+      [&] { return to_json(simulate_in_process(workload, net, scheduler, options, sim), true).dump(); });
+  return iteration_result_from_json(nlohmann::json::parse(data));
 }
 
 }  // namespace dmlkit::comm

@@ -2,6 +2,8 @@
 // passes, then SIGKILL the child's process group.
 #include "core/subprocess.h"
 
+#include "core/error.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -156,6 +158,27 @@ std::string run_in_child(const std::function<std::string()>& work) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty())
     throw std::runtime_error("the child process failed (status " + std::to_string(status) + ")");
   return data;
+}
+
+}  // namespace dmlkit
+
+namespace dmlkit {
+
+std::string run_in_child_rethrowing(const std::function<std::string()>& work) {
+  // One tag character: 'o' the result follows, 'e' a bad-input message, 'i' an internal one.
+  const std::string data = run_in_child([&]() -> std::string {
+    try {
+      return "o" + work();
+    } catch (const Error& e) {
+      return std::string("e") + e.what();
+    } catch (const std::exception& e) {
+      return std::string("i") + e.what();
+    }
+  });
+  if (data.empty()) throw std::runtime_error("child process returned nothing");
+  if (data[0] == 'e') throw Error(data.substr(1));
+  if (data[0] == 'i') throw std::runtime_error(data.substr(1));
+  return data.substr(1);
 }
 
 }  // namespace dmlkit

@@ -31,4 +31,9 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 // (`work` itself must not throw: catch inside and encode errors in the string).
 std::string run_in_child(const std::function<std::string()>& work);
 
+// run_in_child for work that may throw: the child returns `work`'s text, or the message of the
+// dmlkit::Error / std::exception it threw, and the parent throws the same kind again (Error for
+// bad input, std::runtime_error for an internal error).
+std::string run_in_child_rethrowing(const std::function<std::string()>& work);
+
 }  // namespace dmlkit

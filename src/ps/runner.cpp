@@ -254,19 +254,9 @@ PsRun run_policy_in_process(const comm::TrainingWorkload& workload, const comm::
 PsRun run_policy(const comm::TrainingWorkload& workload, const comm::NetworkConfig& net, const std::string& policy,
                  const KnobValues& params, const StragglerScenario& stragglers, const PsRunOptions& options) {
   validate(workload, net, policy, params, stragglers, options);
-  const std::string data = run_in_child([&]() -> std::string {
-    try {
-      return to_json(run_policy_in_process(workload, net, policy, params, stragglers, options)).dump();
-    } catch (const Error& e) {
-      return nlohmann::json{{"error", e.what()}}.dump();
-    } catch (const std::exception& e) {
-      return nlohmann::json{{"internal_error", e.what()}}.dump();
-    }
-  });
-  auto j = nlohmann::json::parse(data);
-  if (j.contains("error")) throw Error(j["error"].get<std::string>());
-  if (j.contains("internal_error")) throw std::runtime_error(j["internal_error"].get<std::string>());
-  return from_json(j);
+  const std::string data = run_in_child_rethrowing(
+      [&] { return to_json(run_policy_in_process(workload, net, policy, params, stragglers, options)).dump(); });
+  return from_json(nlohmann::json::parse(data));
 }
 
 }  // namespace dmlkit::ps
