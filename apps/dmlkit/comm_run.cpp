@@ -11,6 +11,7 @@
 
 #include "comm/compare.h"
 #include "comm/model_graph.h"
+#include "core/csv.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
@@ -50,6 +51,11 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
       ->capture_default_str();
   cmd.add_option("--batch", o.batch, "Per-worker batch size; compute scales by batch/128 (profiles are at 128)")
       ->capture_default_str();
+  cmd.add_option("--slow-worker", o.slow_workers,
+                 "I:F - worker I computes F times slower (a straggling GPU; repeatable). Synchronous training waits "
+                 "for it, so every worker's iteration runs at the slowest one's pace");
+  cmd.add_option("--slow-link", o.slow_links,
+                 "I:F - worker I's NIC has fraction F of the bandwidth, both directions (repeatable)");
   cmd.add_option("--iterations", o.iterations, "Simulated iterations")->capture_default_str();
   cmd.add_option("--warmup", o.warmup, "Leading iterations not reported")->capture_default_str();
   if (scheduler_knobs) {
@@ -85,10 +91,35 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
   if (!o.uplink_bandwidth.empty())
     s.net.uplink_bandwidth_Bps = comm::parse_bandwidth(o.uplink_bandwidth, "uplink_bandwidth");
   s.net.ring_stepwise = o.ring_stepwise;
+  // "I:F" pairs of --slow-worker / --slow-link.
+  auto pairs = [&](const std::vector<std::string>& specs, const char* field) {
+    std::vector<std::pair<int, double>> out;
+    for (const auto& spec : specs) {
+      const auto colon = spec.find(':');
+      double index = -1, factor = 0;
+      if (colon == std::string::npos || !parse_double(spec.substr(0, colon), index) ||
+          !parse_double(spec.substr(colon + 1), factor) || index != std::floor(index))
+        throw Error("", 0, field, "expected WORKER:FACTOR (e.g. 3:0.5), got '" + spec + "'");
+      out.emplace_back(static_cast<int>(index), factor);
+    }
+    return out;
+  };
+  s.net.slow_links = pairs(o.slow_links, "slow_link");
+  double slowest = 1;
+  for (const auto& [w, f] : pairs(o.slow_workers, "slow_worker")) {
+    if (w < 0 || w >= o.workers)
+      throw Error("", 0, "slow_worker",
+                  "worker " + std::to_string(w) + " does not exist (workers 0-" + std::to_string(o.workers - 1) + ")");
+    if (!(f >= 1) || !std::isfinite(f)) throw Error("", 0, "slow_worker", "the slowdown factor must be >= 1");
+    slowest = std::max(slowest, f);
+  }
   s.net.validate();
   if (o.batch < 1) throw Error("", 0, "batch", "must be >= 1");
   auto graph = comm::load_model(o.model, o.data_dir);
-  comm::scale_compute(graph, o.compute_scale * o.batch / 128.0);
+  // [A] Workers are otherwise identical and synchronous: each tensor is reduced when the slowest
+  // worker has it, and every worker waits for the reduced parameters, so the iterations run at the
+  // slowest worker's compute pace (the simulator's one compute timeline takes it).
+  comm::scale_compute(graph, o.compute_scale * o.batch / 128.0 * slowest);
   s.workload = comm::make_workload(graph, comm::parse_granularity(o.tensors));
   auto size = [](double mb, const char* field, double unit) -> std::optional<double> {
     if (mb == -1) return std::nullopt;
@@ -136,6 +167,8 @@ Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vec
   in["op_overhead_s"] = s.net.op_overhead_s;
   in["ring_stepwise"] = s.net.ring_stepwise;
   in["compute_scale"] = o.compute_scale;
+  in["slow_workers"] = o.slow_workers;
+  in["slow_links"] = o.slow_links;
   in["batch"] = o.batch;
   in["iterations"] = o.iterations;
   in["warmup"] = o.warmup;

@@ -26,6 +26,8 @@ struct CommRunOptions {
   double op_overhead_us = 50;
   bool ring_stepwise = false;
   double compute_scale = 1;
+  std::vector<std::string> slow_workers;  // "I:F": worker I computes F times slower
+  std::vector<std::string> slow_links;    // "I:F": worker I's NIC has F of the bandwidth
   int batch = 128;
   int iterations = 4;
   int warmup = 1;

@@ -334,8 +334,9 @@ void build_platform(State& st) {
                                                  : zone->create_host(name, server ? server_speeds[0] : 1e12);
     h->seal();
     into.push_back(h);
-    auto* up = zone->create_link(name + "_up", net.bandwidth_Bps)->set_latency(net.latency_s)->seal();
-    auto* down = zone->create_link(name + "_down", net.bandwidth_Bps)->set_latency(net.latency_s)->seal();
+    const double bw = server ? net.bandwidth_Bps : net.bandwidth_Bps * net.link_scale(static_cast<int>(into.size()) - 1);
+    auto* up = zone->create_link(name + "_up", bw)->set_latency(net.latency_s)->seal();
+    auto* down = zone->create_link(name + "_down", bw)->set_latency(net.latency_s)->seal();
     nics.push_back({up, down});
   };
   std::vector<Nic> worker_nics, server_nics;

@@ -34,6 +34,19 @@ void NetworkConfig::validate() const {
     throw Error("", 0, "uplink_bandwidth", "must be >= 0");
   if (!(op_overhead_s >= 0) || !std::isfinite(op_overhead_s)) throw Error("", 0, "op_overhead", "must be >= 0");
   if (!(big_array_bytes > 0)) throw Error("", 0, "big_array_bytes", "must be > 0");
+  for (const auto& [w, f] : slow_links) {
+    if (w < 0 || w >= workers)
+      throw Error("", 0, "slow_link", "worker " + std::to_string(w) + " does not exist (workers 0-" +
+                                          std::to_string(workers - 1) + ")");
+    if (!(f > 0 && f <= 1)) throw Error("", 0, "slow_link", "the bandwidth fraction must be in (0, 1]");
+  }
+}
+
+double NetworkConfig::link_scale(int worker) const {
+  double f = 1;
+  for (const auto& [w, s] : slow_links)
+    if (w == worker) f = std::min(f, s);
+  return f;
 }
 
 double parse_bandwidth(const std::string& text, const std::string& field) {
@@ -81,18 +94,25 @@ double sync_alpha_s(const NetworkConfig& net) {
 }
 
 double sync_beta_s_per_byte(const NetworkConfig& net) {
+  // The slowest worker link bounds a ring step, and a worker's push and pull with a PS.
+  double slowest = 1;
+  for (const auto& [w, f] : net.slow_links) slowest = std::min(slowest, f);
+  const double bw = net.bandwidth_Bps * slowest;
   if (net.arch == Arch::allreduce) {
     if (net.workers <= 1) return 0;
-    return 2.0 * (net.workers - 1) / (net.workers * net.bandwidth_Bps);
+    return 2.0 * (net.workers - 1) / (net.workers * bw);
   }
-  return 2.0 * std::max(1.0, double(net.workers) / net.servers) / net.bandwidth_Bps;
+  return std::max(2.0 * std::max(1.0, double(net.workers) / net.servers) / net.bandwidth_Bps, 2.0 / bw);
 }
 
 double comm_bound_s(const TrainingWorkload& w, const NetworkConfig& net) {
   const double s = w.total_bytes();
+  double slowest = 1;  // the slowest worker link carries its share of every ring step, or all its bytes
+  for (const auto& [worker, f] : net.slow_links) slowest = std::min(slowest, f);
   if (net.arch == Arch::allreduce)
-    return net.workers <= 1 ? 0 : 2.0 * (net.workers - 1) / net.workers * s / net.bandwidth_Bps;
-  return s / net.bandwidth_Bps * std::max(1.0, double(net.workers) / net.servers);
+    return net.workers <= 1 ? 0 : 2.0 * (net.workers - 1) / net.workers * s / (net.bandwidth_Bps * slowest);
+  return std::max(s / net.bandwidth_Bps * std::max(1.0, double(net.workers) / net.servers),
+                  s / (net.bandwidth_Bps * slowest));
 }
 
 double lower_bound_s(const TrainingWorkload& w, const NetworkConfig& net) {

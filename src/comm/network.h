@@ -3,6 +3,8 @@
 // an iteration. Bandwidths are in bytes per second internally; parse_bandwidth() reads "10Gbps",
 // "25Gbit/s", "1.25GBps", "800Mbps" (bits unless the unit says bytes, SI multipliers).
 #pragma once
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "comm/workload.h"
@@ -33,6 +35,10 @@ struct NetworkConfig {
   // identical and share identical links, so both take the same time (checked by a test); the
   // aggregated model needs 2(N-1) times fewer SimGrid flows.
   bool ring_stepwise = false;
+  // Heterogeneous workers: (worker index, fraction of the NIC bandwidth in (0, 1]) for a slow link
+  // (both directions). A slow link slows every ring step it carries, so the whole all-reduce.
+  std::vector<std::pair<int, double>> slow_links;
+  double link_scale(int worker) const;  // the worker's NIC bandwidth fraction (1 if not slow)
   void validate() const;  // Error naming the bad field
 };
 

@@ -36,6 +36,42 @@ TEST(CommCli, CompareWritesResultsCsvAndReport) {
   EXPECT_NE(slurp(dir.path("o/report.html")).find("Timeline of one steady-state iteration"), std::string::npos);
 }
 
+// Heterogeneous workers on a ring (issue 16): one link at half bandwidth slows the whole
+// all-reduce (a comm-bound run takes about twice as long, and the lower bound doubles); one GPU
+// twice as slow makes a compute-bound run take twice as long.
+static double iteration_s(std::vector<std::string> extra, double* bound = nullptr) {
+  TempDir dir("comm-hetero");
+  std::vector<std::string> args = {"comm",        "compare", "--model",      "resnet50", "--arch",   "allreduce",
+                                   "--workers",   "8",       "--bandwidth",  "1Gbps",    "--batch",  "32",
+                                   "--schedulers", "bytescheduler", "--out", dir.path("o"), "--format", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = run_cli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
+  if (bound) *bound = j["derived"]["lower_bound_s"].get<double>();
+  return j["records"][0]["metrics"]["iteration_mean_s"].get<double>();
+}
+
+TEST(CommCli, ASlowLinkOrGpuSlowsTheRing) {
+  double b0 = 0, b1 = 0;
+  const double base = iteration_s({}, &b0);
+  const double slow_link = iteration_s({"--slow-link", "5:0.5"}, &b1);
+  EXPECT_NEAR(slow_link / base, 2.0, 0.1);
+  EXPECT_NEAR(b1 / b0, 2.0, 1e-9);
+  TempDir dir("comm-hetero-cpu");
+  auto compute_bound = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"comm", "compare", "--model", "resnet50", "--arch", "allreduce", "--workers", "8",
+                                     "--bandwidth", "100Gbps", "--schedulers", "bytescheduler", "--out",
+                                     dir.path("c"), "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    EXPECT_EQ(run_cli(args).status, 0);
+    return nlohmann::json::parse(slurp(dir.path("c/results.json")))["records"][0]["metrics"]["iteration_mean_s"]
+        .get<double>();
+  };
+  const double fast = compute_bound({});
+  EXPECT_NEAR(compute_bound({"--slow-worker", "2:2"}) / fast, 2.0, 0.05);
+}
+
 static void expect_bad(std::vector<std::string> args, const std::string& needle) {
   auto r = run_cli(args);
   EXPECT_EQ(r.status, 2) << r.out << r.err;
@@ -46,6 +82,11 @@ static void expect_bad(std::vector<std::string> args, const std::string& needle)
 TEST(CommCli, BadInputExitsTwoWithOneLine) {
   TempDir dir("comm-bad");
   expect_bad({"comm", "simulate", "--model", "nosuchnet", "--out", dir.path("a")}, "unknown model");
+  expect_bad({"comm", "simulate", "--arch", "allreduce", "--workers", "4", "--slow-link", "7:0.5", "--out",
+              dir.path("a")},
+             "worker 7 does not exist");
+  expect_bad({"comm", "simulate", "--slow-worker", "1:0.5", "--out", dir.path("a")}, "factor must be >= 1");
+  expect_bad({"comm", "simulate", "--slow-link", "x", "--out", dir.path("a")}, "WORKER:FACTOR");
   // Issue 20: a graph folder that does not exist is named, not "unknown model (known: )".
   expect_bad({"comm", "simulate", "--graph-dir", "/nonexistent-graphs", "--model", "vgg16", "--out", dir.path("a")},
              "/nonexistent-graphs: no such folder of model graphs");
