@@ -75,6 +75,8 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
   dir = cl::default_experiments_dir();
   auto* cmd = cluster.add_subcommand("experiments", "List the experiment presets (run one with compare --experiment)");
   cmd->add_option("--dir", dir, "Folder of experiment files")->capture_default_str();
+  auto& verbose = ctx.make<bool>();
+  cmd->add_flag("-v,--verbose", verbose, "Also the preset's file, engine, cluster and simulator settings");
   cmd->callback([&] {
     ctx.run = [&] {
       for (const auto& e : cl::list_experiments(dir)) {
@@ -85,6 +87,13 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
           seeds += std::to_string(s);
         }
         ctx.out << e.name << "\t" << e.description << "\t[policies " << pol << "; seeds " << seeds << "]\n";
+        if (verbose) {
+          ctx.out << "\tfile " << e.path << "\n\tengine " << e.engine << "\n";
+          if (e.engine == "sim")
+            ctx.out << "\tcluster " << e.cluster << "\n\tspeed model " << e.speed_model << ", round " << e.round_s
+                    << " s, restart delay " << e.restart_delay_s << " s, measurement noise " << e.measure_noise << "\n";
+          for (const auto& [k, v] : e.policy_params) ctx.out << "\tpolicy param " << k << "=" << v << "\n";
+        }
       }
       return 0;
     };

@@ -39,6 +39,23 @@ TEST(Cli, VersionAndPolicies) {
     EXPECT_NE(p.out.find(name), std::string::npos) << name;
 }
 
+// Issue 20: every list command takes -v.
+TEST(Cli, EveryListCommandTakesVerbose) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"cluster", "policies", "-v"},
+                                                                {"cluster", "experiments", "-v"},
+                                                                {"comm", "schedulers", "-v"},
+                                                                {"influence", "algorithms", "-v"},
+                                                                {"continual", "strategies", "-v"},
+                                                                {"ps", "list", "-v"}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_FALSE(r.out.empty()) << args[0] << " " << args[1];
+  }
+  const auto e = run_cli({"cluster", "experiments", "-v"});
+  EXPECT_NE(e.out.find("\tengine oasis\n"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("\tpolicy param dl2.model=dl2-500\n"), std::string::npos) << e.out;
+}
+
 // Issue 20: typos get the closest names.
 TEST(Cli, TyposSayWhatWasMeant) {
   const auto cmd = run_cli({"clster"});
