@@ -42,6 +42,12 @@ void NetworkConfig::validate() const {
   }
 }
 
+double NetworkConfig::slowest_link_scale() const {
+  double f = 1;
+  for (const auto& [w, s] : slow_links) f = std::min(f, s);
+  return f;
+}
+
 double NetworkConfig::link_scale(int worker) const {
   double f = 1;
   for (const auto& [w, s] : slow_links)
@@ -95,9 +101,7 @@ double sync_alpha_s(const NetworkConfig& net) {
 
 double sync_beta_s_per_byte(const NetworkConfig& net) {
   // The slowest worker link bounds a ring step, and a worker's push and pull with a PS.
-  double slowest = 1;
-  for (const auto& [w, f] : net.slow_links) slowest = std::min(slowest, f);
-  const double bw = net.bandwidth_Bps * slowest;
+  const double bw = net.bandwidth_Bps * net.slowest_link_scale();
   if (net.arch == Arch::allreduce) {
     if (net.workers <= 1) return 0;
     return 2.0 * (net.workers - 1) / (net.workers * bw);
@@ -107,8 +111,7 @@ double sync_beta_s_per_byte(const NetworkConfig& net) {
 
 double comm_bound_s(const TrainingWorkload& w, const NetworkConfig& net) {
   const double s = w.total_bytes();
-  double slowest = 1;  // the slowest worker link carries its share of every ring step, or all its bytes
-  for (const auto& [worker, f] : net.slow_links) slowest = std::min(slowest, f);
+  const double slowest = net.slowest_link_scale();  // carries its share of every ring step, or all its bytes
   if (net.arch == Arch::allreduce)
     return net.workers <= 1 ? 0 : 2.0 * (net.workers - 1) / net.workers * s / (net.bandwidth_Bps * slowest);
   return std::max(s / net.bandwidth_Bps * std::max(1.0, double(net.workers) / net.servers),

@@ -39,6 +39,7 @@ struct NetworkConfig {
   // (both directions). A slow link slows every ring step it carries, so the whole all-reduce.
   std::vector<std::pair<int, double>> slow_links;
   double link_scale(int worker) const;  // the worker's NIC bandwidth fraction (1 if not slow)
+  double slowest_link_scale() const;    // the smallest of them (bounds a ring step)
   void validate() const;  // Error naming the bad field
 };
 

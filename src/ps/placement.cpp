@@ -64,15 +64,32 @@ Placement placement_of(const comm::TrainingWorkload& workload, const std::vector
   Placement p;
   p.tensor_pieces.resize(workload.tensors.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
-    auto& pieces = p.tensor_pieces[blocks[i].tensor];
-    bool merged = false;
-    for (auto& piece : pieces)
-      if (piece.server == block_server[i]) {
-        piece.bytes += blocks[i].bytes;
-        merged = true;
-        break;
-      }
-    if (!merged) pieces.push_back({block_server[i], blocks[i].bytes});
+    add_piece(p.tensor_pieces[blocks[i].tensor], block_server[i], blocks[i].bytes);
+  }
+  return p;
+}
+
+void add_piece(std::vector<comm::PsPiece>& pieces, int server, double bytes) {
+  for (auto& piece : pieces)
+    if (piece.server == server) {
+      piece.bytes += bytes;
+      return;
+    }
+  pieces.push_back({server, bytes});
+}
+
+std::vector<double> tensor_bytes(const comm::TrainingWorkload& workload) {
+  std::vector<double> sizes;
+  sizes.reserve(workload.tensors.size());
+  for (const auto& t : workload.tensors) sizes.push_back(t.bytes);
+  return sizes;
+}
+
+Placement placement_of(const ParamAssignment& assignment) {
+  Placement p;
+  for (const auto& pieces : assignment.pieces) {
+    auto& out = p.tensor_pieces.emplace_back();
+    for (const auto& piece : pieces) add_piece(out, piece.server, piece.bytes);
   }
   return p;
 }

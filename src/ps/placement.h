@@ -7,6 +7,7 @@
 
 #include "comm/ps_control.h"
 #include "comm/workload.h"
+#include "core/param_assignment.h"
 
 namespace dmlkit::ps {
 
@@ -38,6 +39,15 @@ std::vector<Block> make_mxnet_blocks(const comm::TrainingWorkload& workload, dou
 // tensor on the same server are merged.
 Placement placement_of(const comm::TrainingWorkload& workload, const std::vector<Block>& blocks,
                        const std::vector<int>& block_server);
+
+// Adds `bytes` on `server` to one tensor's pieces, merged with a piece already on that server.
+void add_piece(std::vector<comm::PsPiece>& pieces, int server, double bytes);
+
+// Every gradient tensor's size in bytes, in tensor (key) order: the input of the framework rules.
+std::vector<double> tensor_bytes(const comm::TrainingWorkload& workload);
+
+// A framework rule's assignment (core/param_assignment.h) as a placement, pieces merged per server.
+Placement placement_of(const ParamAssignment& assignment);
 
 // Bytes that change server between two block maps (what a migration must move).
 double moved_bytes(const std::vector<Block>& blocks, const std::vector<int>& from, const std::vector<int>& to);

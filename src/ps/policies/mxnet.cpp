@@ -14,15 +14,8 @@ class Mxnet final : public AssignmentPolicy {
  public:
   explicit Mxnet(double bound_elems) : bound_(bound_elems) {}
   Placement initial(const PsContext& ctx) override {
-    std::vector<double> sizes;
-    for (const auto& t : ctx.workload->tensors) sizes.push_back(t.bytes);
-    const auto a = assign_param_blocks(sizes, ctx.servers, ParamAssignmentRule::Mxnet, bound_);
-    Placement p;
-    for (const auto& pieces : a.pieces) {
-      p.tensor_pieces.emplace_back();
-      for (const auto& piece : pieces) p.tensor_pieces.back().push_back({piece.server, piece.bytes});
-    }
-    return p;
+    return placement_of(
+        assign_param_blocks(tensor_bytes(*ctx.workload), ctx.servers, ParamAssignmentRule::Mxnet, bound_));
   }
 
  private:

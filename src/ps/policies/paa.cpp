@@ -13,21 +13,8 @@ class Paa final : public AssignmentPolicy {
  public:
   explicit Paa(bool balanced) : balanced_(balanced) {}
   Placement initial(const PsContext& ctx) override {
-    std::vector<double> sizes;
-    for (const auto& t : ctx.workload->tensors) sizes.push_back(t.bytes);
-    const auto a = assign_param_blocks(sizes, ctx.servers,
-                                       balanced_ ? ParamAssignmentRule::PaaBalanced : ParamAssignmentRule::Paa);
-    Placement p;
-    for (const auto& pieces : a.pieces) {
-      auto& out = p.tensor_pieces.emplace_back();
-      for (const auto& piece : pieces) {
-        bool merged = false;
-        for (auto& o : out)
-          if (o.server == piece.server) o.bytes += piece.bytes, merged = true;
-        if (!merged) out.push_back({piece.server, piece.bytes});
-      }
-    }
-    return p;
+    return placement_of(assign_param_blocks(tensor_bytes(*ctx.workload), ctx.servers,
+                                             balanced_ ? ParamAssignmentRule::PaaBalanced : ParamAssignmentRule::Paa));
   }
 
  private:

@@ -12,19 +12,13 @@ namespace {
 class Random final : public AssignmentPolicy {
  public:
   Placement initial(const PsContext& ctx) override {
-    std::vector<double> sizes;
-    for (const auto& t : ctx.workload->tensors) sizes.push_back(t.bytes);
-    const auto a = assign_param_blocks(sizes, ctx.servers, ParamAssignmentRule::Mxnet);
+    const auto a = assign_param_blocks(tensor_bytes(*ctx.workload), ctx.servers, ParamAssignmentRule::Mxnet);
     Rng rng = Rng(ctx.seed).split(0x70735f72616e64ULL);  // "ps_rand"
     Placement p;
     for (const auto& pieces : a.pieces) {
       auto& out = p.tensor_pieces.emplace_back();
       for (const auto& piece : pieces) {
-        const int s = static_cast<int>(rng.uniform_int(0, ctx.servers - 1));
-        bool merged = false;
-        for (auto& o : out)
-          if (o.server == s) o.bytes += piece.bytes, merged = true;
-        if (!merged) out.push_back({s, piece.bytes});
+        add_piece(out, static_cast<int>(rng.uniform_int(0, ctx.servers - 1)), piece.bytes);
       }
     }
     return p;

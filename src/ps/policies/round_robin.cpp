@@ -11,12 +11,7 @@ namespace {
 class RoundRobin final : public AssignmentPolicy {
  public:
   Placement initial(const PsContext& ctx) override {
-    std::vector<double> sizes;
-    for (const auto& t : ctx.workload->tensors) sizes.push_back(t.bytes);
-    const auto a = assign_param_blocks(sizes, ctx.servers, ParamAssignmentRule::RoundRobin);
-    Placement p;
-    for (const auto& pieces : a.pieces) p.tensor_pieces.push_back({{pieces.at(0).server, pieces.at(0).bytes}});
-    return p;
+    return placement_of(assign_param_blocks(tensor_bytes(*ctx.workload), ctx.servers, ParamAssignmentRule::RoundRobin));
   }
 };
 
