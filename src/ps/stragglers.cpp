@@ -8,6 +8,7 @@
 
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/output_dir.h"
 
 namespace dmlkit::ps {
@@ -134,7 +135,8 @@ StragglerScenario load_stragglers(const std::string& name_or_path, int servers, 
   std::error_code ec;
   if (!std::filesystem::is_regular_file(name_or_path, ec))
     throw Error("", 0, "stragglers",
-                "'" + name_or_path + "' is neither a preset (none, persistent, rotating, burst) nor a file");
+                "'" + name_or_path + "' is neither a preset (none, persistent, rotating, burst) nor a file" +
+                    did_you_mean(name_or_path, presets));
   return parse_straggler_file(read_text_file(name_or_path), name_or_path, servers);
 }
 
