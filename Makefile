@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps configure build demo test bench tsan clean
+.PHONY: all deps configure build demo test bench tsan install clean
 
 all: build
 
@@ -41,6 +41,14 @@ tsan:
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $(TSAN_OPTIONS)" \
 	    build-tsan/tests/$$t --gtest_filter='$(TSAN_FILTER)' || exit 1; \
 	done
+
+# Installs the program, its data and presets, the bash completion and the man page under PREFIX
+# (default /usr/local); DESTDIR stages it (packaging). The installed program finds its data beside
+# itself (PREFIX/share/dmlkit/data), or $$DMLKIT_DATA_DIR.
+PREFIX ?= /usr/local
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+	@echo "installed under $(DESTDIR)$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD_DIR)

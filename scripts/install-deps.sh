@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build ccache g++ make pkg-config
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libqhull-dev libeigen3-dev libsimgrid-dev
-  coinor-libclp-dev
+  coinor-libclp-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libjs-chart.js time
   dataset-fashion-mnist zlib1g-dev

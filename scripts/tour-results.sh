@@ -22,6 +22,6 @@ run optimus-testbed cluster compare --experiment optimus-testbed
 run comm-compare comm compare --model vgg16 --arch ps --workers 8 --servers 8 --bandwidth 10Gbps --schedulers fifo,p3,bytescheduler
 run comm-tune comm tune --model resnet50 --arch ps --workers 8 --servers 8 --bandwidth 10Gbps
 run influence-rsb influence run --graph NetHEPT --dynamics trivalency --k 20 --steps 100 --algorithms rsb,random,static-greedy,cucb,oracle
-run continual-sweep continual angle-sweep --angles 0:180:5 --variants cl,replay,ewc,ewc-replay --seeds 3
+run continual-sweep continual angle-sweep --angles 0:180:5 --variants cl,replay,ewc,ewc-replay --runs 3
 run continual-replay continual replay
 run demo cluster compare --workload pollux-6 --cluster 16x4 --policies fifo,srtf,drf,tetris,tiresias --seed 1

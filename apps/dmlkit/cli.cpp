@@ -9,6 +9,7 @@
 #include "core/data_dir.h"
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/provenance.h"
 #include "core/suggest.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
@@ -86,6 +87,50 @@ std::string explain_parse_error(const CLI::App& app, int argc, const char* const
   return what;
 }
 
+// CLI11's own messages in dmlkit's style, "<option>: <message>" (issue 20): "Could not convert:
+// --round = abc" becomes "--round: cannot read 'abc' as a number", "A is required" becomes "A:
+// required (see dmlkit diff --help)", "--workload: 1 required TEXT missing" becomes "--workload:
+// needs a value (TEXT)".
+std::string dmlkit_style(const CLI::ParseError& e, const std::string& explained, const std::string& path) {
+  std::string what = explained;
+  if (what.rfind(": ", 0) == 0) what.erase(0, 2);  // a validator's message of an option without a name
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
+    const std::string prefix = "Could not convert: ";
+    const size_t eq = what.find(" = ");
+    if (what.rfind(prefix, 0) == 0 && eq != std::string::npos)
+      return what.substr(prefix.size(), eq - prefix.size()) + ": cannot read '" + what.substr(eq + 3) +
+             "' as a value of this option (see " + path + " --help)";
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
+    const std::string suffix = " is required";
+    if (what.size() > suffix.size() && what.compare(what.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return what.substr(0, what.size() - suffix.size()) + ": required (see " + path + " --help)";
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    const size_t colon = what.find(": ");
+    const size_t req = what.find(" required ");
+    const size_t missing = what.rfind(" missing");
+    if (colon != std::string::npos && req != std::string::npos && missing != std::string::npos && req < missing)
+      return what.substr(0, colon) + ": needs a value (" + what.substr(req + 10, missing - req - 10) + ")";
+  }
+  return what;
+}
+
+// The command path the arguments name ("dmlkit cluster simulate"), for "see ... --help".
+std::string command_path(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* at = &app;
+  std::string path = "dmlkit";
+  for (int i = 1; i < argc; ++i) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(argv[i])) next = sub;
+    if (next == nullptr) continue;
+    at = next;
+    path += " " + next->get_name();
+  }
+  return path;
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -98,7 +143,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_ps_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
+  add_tools_commands(app, ctx);
   reject_negative_unsigned(app);
+  begin_invocation(std::vector<std::string>(argv, argv + argc));  // core/provenance.h
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -116,7 +163,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << e.what();
       return 0;
     }
-    err << "dmlkit: " << explain_parse_error(app, argc, argv, e.what()) << "\n";
+    err << "dmlkit: "
+        << dmlkit_style(e, explain_parse_error(app, argc, argv, e.what()), command_path(app, argc, argv)) << "\n";
+    return 2;
+  } catch (const Error& e) {  // a subcommand's callback rejecting a combination of options
+    err << "dmlkit: " << e.what() << "\n";
     return 2;
   }
   try {

@@ -4,8 +4,17 @@
 #include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
 #include "dmlkit/option_checks.h"
+#include "core/error.h"
 
 namespace dmlkit::app {
+namespace {
+
+// What --experiment takes from the command line; every other option of `cluster compare` is set
+// by the preset.
+const std::vector<std::string> kExperimentOverrides = {"experiment", "experiments-dir", "policies", "seeds", "seed",
+                                                       "policy-param", "out", "format", "data-dir", "threads"};
+
+}  // namespace
 
 void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   auto& o = ctx.make<ClusterRunOptions>();
@@ -18,7 +27,8 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
   add_cluster_run_options(*cmd, o);
   cmd->add_option("--experiment", exp.experiment,
                   "Run an experiment preset (name from `dmlkit cluster experiments`, or a file) over its seeds; "
-                  "--policies, --seeds, --out, --format and --data-dir apply");
+                  "--policies, --seeds, --seed, --policy-param, --out, --format, --data-dir and --threads apply; "
+                  "any other option is an error");
   cmd->add_option("--seeds", exp.seeds, "With --experiment: comma-separated seeds replacing the preset's")
       ->delimiter(',');
   cmd->add_option("--experiments-dir", exp.experiments_dir, "Folder of experiment presets")->capture_default_str();
@@ -29,6 +39,11 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   cmd->callback([&, cmd] {
     if (!exp.experiment.empty()) {
+      // The preset fixes the workload, cluster and simulator settings: an option it would ignore
+      // is an error, not a silent no-op (issue 20).
+      reject_options_given(*cmd, kExperimentOverrides,
+                           "has no effect with --experiment (the preset sets it: edit a copy of the preset, or "
+                           "drop --experiment)");
       if (cmd->count("--policies") > 0) exp.policies = policies;
       if (cmd->count("--seed") > 0 && exp.seeds.empty()) exp.seeds = {o.seed};
       exp.policy_params = o.policy_params;
@@ -39,6 +54,9 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
       return;
     }
+    if (!exp.seeds.empty())
+      throw Error("--seeds: needs --experiment (a preset averages over seeds); one workload runs one --seed, and a sweep "
+                  "over seeds is `dmlkit sweep`");
     o.policies = policies;
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";

@@ -77,8 +77,28 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--dir", dir, "Folder of experiment files")->capture_default_str();
   auto& verbose = ctx.make<bool>();
   cmd->add_flag("-v,--verbose", verbose, "Also the preset's file, engine, cluster and simulator settings");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
+      if (format == "json") {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& e : cl::list_experiments(dir)) {
+          nlohmann::ordered_json j{{"name", e.name},         {"description", e.description}, {"file", e.path},
+                                   {"engine", e.engine},     {"policies", e.policies},       {"seeds", e.seeds}};
+          if (e.engine == "sim") {
+            j["cluster"] = e.cluster;
+            j["speed_model"] = e.speed_model;
+            j["round_s"] = e.round_s;
+            j["restart_delay_s"] = e.restart_delay_s;
+            j["measure_noise"] = e.measure_noise;
+          }
+          j["policy_params"] = e.policy_params;
+          list.push_back(std::move(j));
+        }
+        ctx.out << list.dump(2) << "\n";
+        return 0;
+      }
       for (const auto& e : cl::list_experiments(dir)) {
         std::string pol, seeds;
         for (const auto& p : e.policies) pol += (pol.empty() ? "" : ",") + p;

@@ -6,6 +6,7 @@
 #include "cluster/oasis/method.h"
 #include "cluster/policy.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/run_output.h"
 
 namespace dmlkit::app {
 
@@ -26,6 +27,7 @@ std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
 void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto& engine = ctx.make<std::string>();
+  auto& format = ctx.make<std::string>();
   engine = "sim";
   auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
@@ -34,16 +36,24 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
                   "(experiments with engine: oasis, docs/oasis.md)")
       ->check(CLI::IsMember({"sim", "oasis"}))
       ->capture_default_str();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
       if (engine == "oasis") {
-        cluster::oasis::oasis_method_registry().print(ctx.out, verbose, {}, [](const cluster::oasis::OasisMethodEntry& e) {
+        const auto notes = [](const cluster::oasis::OasisMethodEntry& e) {
           return std::vector<std::string>{e.traits.admission_control ? "admission: may reject a job at its arrival"
                                                                      : "admission: every job"};
-        });
+        };
+        if (format == "json")
+          cluster::oasis::oasis_method_registry().print_json(ctx.out, {}, notes);
+        else
+          cluster::oasis::oasis_method_registry().print(ctx.out, verbose, {}, notes);
         return 0;
       }
-      cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
+      if (format == "json")
+        cluster::policy_registry().print_json(ctx.out, {}, policy_notes);
+      else
+        cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
       return 0;
     };
   });

@@ -71,7 +71,7 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
   cmd.add_option("--data-dir", o.data_dir,
-                 "Folder of bundled data (default: $DMLKIT_DATA_DIR or the source tree's data/)");
+                 "Folder of bundled data (default: $DMLKIT_DATA_DIR, else PREFIX/share/dmlkit/data of an installed dmlkit, else the source tree's data/)");
 }
 
 namespace {

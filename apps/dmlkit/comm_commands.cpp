@@ -4,6 +4,7 @@
 #include "comm/scheduler.h"
 #include "dmlkit/comm_run.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/run_output.h"
 
 namespace dmlkit::app {
 
@@ -16,12 +17,18 @@ void add_schedulers(CLI::App& comm, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd = comm.add_subcommand("schedulers", "List the communication schedulers")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each scheduler's architectures, summary and knobs (options)");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
-      comm::scheduler_registry().print(ctx.out, verbose, [](const comm::SchedulerEntry& e) -> std::string {
+      const auto architectures = [](const comm::SchedulerEntry& e) -> std::string {
         const auto& t = e.traits;
         return t.ps && t.allreduce ? "ps,allreduce" : t.ps ? "ps" : "allreduce";
-      });
+      };
+      if (format == "json")
+        comm::scheduler_registry().print_json(ctx.out, architectures, {}, "architectures");
+      else
+        comm::scheduler_registry().print(ctx.out, verbose, architectures);
       return 0;
     };
   });

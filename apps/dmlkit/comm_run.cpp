@@ -12,6 +12,7 @@
 #include "comm/compare.h"
 #include "comm/model_graph.h"
 #include "core/csv.h"
+#include "core/data_dir.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
@@ -59,21 +60,28 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
   cmd.add_option("--iterations", o.iterations, "Simulated iterations")->capture_default_str();
   cmd.add_option("--warmup", o.warmup, "Leading iterations not reported")->capture_default_str();
   if (scheduler_knobs) {
-    cmd.add_option("--partition-mb", o.partition_mb, "Partition/slice size in MB (bytescheduler, p3, pace)");
-    cmd.add_option("--credit-mb", o.credit_mb, "Credit window in MB (bytescheduler, p3, pace)");
+    cmd.add_option("--partition-mb", o.partition_mb,
+                   "Partition/slice size in MB (bytescheduler, p3, pace). Default per scheduler: bytescheduler 4 (ps) "
+                   "or 32 (allreduce); p3 0.2; pace the size its cost model picks");
+    cmd.add_option("--credit-mb", o.credit_mb,
+                   "Credit window in MB (bytescheduler, p3, pace). Default per scheduler: bytescheduler 16 (ps) or 64 "
+                   "(allreduce); p3 one slice per server (ps) or one slice (allreduce); pace one partition in flight");
     cmd.add_option("--credit-mode", o.credit_mode,
                    "bytescheduler credit semantics: any (send while credit > 0) or skip (BytePS)")
         ->capture_default_str();
-    cmd.add_option("--fusion-mb", o.fusion_mb, "horovod fusion threshold in MiB (default 64)");
-    cmd.add_option("--cycle-ms", o.cycle_ms, "horovod cycle time in ms (default 5)");
+    cmd.add_option("--fusion-mb", o.fusion_mb, "horovod fusion threshold in MiB. Default: 64");
+    cmd.add_option("--cycle-ms", o.cycle_ms, "horovod cycle time in ms. Default: 5");
     cmd.add_option("--bucket-mib", o.bucket_mib, "ddp bucket cap in MiB")->capture_default_str();
     cmd.add_option("--first-bucket-mib", o.first_bucket_mib, "ddp first bucket cap in MiB")->capture_default_str();
   }
   cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")
       ->capture_default_str();
   add_output_options(cmd, o.out, o.format);
-  o.data_dir = comm::default_model_graph_dir();
-  cmd.add_option("--graph-dir", o.data_dir, "Folder of model graphs (default: data/model-graphs)");
+  o.data_dir = dmlkit::default_data_dir();
+  cmd.add_option("--data-dir", o.data_dir, "Folder of the bundled data; model graphs are read from its model-graphs/")
+      ->capture_default_str();
+  cmd.add_option("--graph-dir", o.graph_dir,
+                 "Folder of model graphs itself (an alias kept from earlier versions; overrides --data-dir)");
 }
 
 CommSetup make_comm_setup(const CommRunOptions& o) {
@@ -115,7 +123,7 @@ CommSetup make_comm_setup(const CommRunOptions& o) {
   }
   s.net.validate();
   if (o.batch < 1) throw Error("", 0, "batch", "must be >= 1");
-  auto graph = comm::load_model(o.model, o.data_dir);
+  auto graph = comm::load_model(o.model, o.graph_dir.empty() ? o.data_dir + "/model-graphs" : o.graph_dir);
   // [A] Workers are otherwise identical and synchronous: each tensor is reduced when the slowest
   // worker has it, and every worker waits for the reduced parameters, so the iterations run at the
   // slowest worker's compute pace (the simulator's one compute timeline takes it).
@@ -217,7 +225,8 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
   rep.add_paragraph(
       "One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
       "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
-      "line means busy. Every span with its tensor is in timeline-<scheduler>.csv.");
+      "line means busy. Every span with its tensor is in timeline-<scheduler>.csv, and all of them in "
+      "trace.json, a Chrome/Perfetto trace (open it in ui.perfetto.dev or chrome://tracing).");
   for (const auto& row : rows) rep.add_chart(comm::iteration_gantt(row.r));
   return rep.render();
 }
@@ -252,7 +261,12 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   const Results res = comm_results(o, s, rows);
   OutputDir out(o.out);
   res.write(out);
-  for (const auto& r : rows) out.write("timeline-" + r.r.scheduler + ".csv", comm::timeline_table(r.r).to_csv());
+  TraceEvents trace;  // trace.json: the same timelines for ui.perfetto.dev / chrome://tracing
+  for (size_t i = 0; i < rows.size(); ++i) {
+    out.write("timeline-" + rows[i].r.scheduler + ".csv", comm::timeline_table(rows[i].r).to_csv());
+    comm::add_iteration_trace(trace, static_cast<int>(i) + 1, rows[i].r);
+  }
+  out.write("trace.json", trace.json_text());
   out.write("report.html", report_html(o, s, rows));
   const std::string path = commit_output(out);
   if (o.format == "json") {

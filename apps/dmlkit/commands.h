@@ -29,5 +29,6 @@ void add_comm_commands(CLI::App& app, Context& ctx);
 void add_ps_commands(CLI::App& app, Context& ctx);
 void add_influence_commands(CLI::App& app, Context& ctx);
 void add_continual_commands(CLI::App& app, Context& ctx);
+void add_tools_commands(CLI::App& app, Context& ctx);  // diff
 
 }  // namespace dmlkit::app

@@ -1,4 +1,5 @@
 #include "dmlkit/continual_image_options.h"
+#include "dmlkit/option_checks.h"
 
 #include <ostream>
 #include <stdexcept>
@@ -25,7 +26,7 @@ void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c
   cmd.add_option("--epochs", c.epochs, "Epochs per task")->capture_default_str();
   cmd.add_option("--lr", c.learning_rate, "Learning rate")->capture_default_str();
   cmd.add_option("--batch-size", c.batch_size, "Mini-batch size")->capture_default_str();
-  cmd.add_option("--seeds", c.seeds, "Independent seeds")->capture_default_str();
+  add_runs_option(cmd, c.seeds, "Independent runs (seed indices 0..N-1, each split from --seed)");
   cmd.add_option("--seed", c.seed, "Base random seed")->capture_default_str();
   cmd.add_option("--threads", c.threads, "Worker threads (results do not depend on it)")->capture_default_str();
   cmd.add_option("--backend", o.backend,

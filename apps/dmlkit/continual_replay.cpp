@@ -4,6 +4,7 @@
 // summary.csv (one record per strategy, buffer size and seed; core/results.h), task_angles.csv and
 // report.html.
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <ostream>
 
 #include "continual/image_datasets.h"
@@ -12,10 +13,12 @@
 #include "continual/results.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/progress.h"
 #include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/continual_image_options.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/run_output.h"
 
 namespace dmlkit::app {
 
@@ -80,7 +83,7 @@ Results replay_results(const ReplayOptions& o, const cont::ReplayExperimentResul
                   {"cnn_batch_size", c.cnn_batch_size},
                   {"cnn_momentum", c.cnn_momentum},
                   {"buffer_sizes", c.buffer_sizes},
-                  {"seeds", c.seeds},
+                  {"runs", c.seeds},
                   {"seed", c.seed}};
   cont::add_replay_records(res, r);
   return res;
@@ -116,11 +119,13 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
         std::to_string(c.epochs) + " / " + fixed(class_il ? c.cnn_learning_rate : c.learning_rate, 4) + " / " +
             std::to_string(class_il ? c.cnn_batch_size : c.batch_size) +
             (class_il ? " (momentum " + fixed(c.cnn_momentum, 2) + ")" : std::string())},
-       {"Seeds", std::to_string(c.seeds)}});
+       {"Runs", std::to_string(c.seeds)}});
   for (int metric = 0; metric < 2; ++metric) {
     LineChart chart;
     chart.title = metric == 0 ? "Old-task accuracy vs replay buffer size" : "Average forgetting vs replay buffer size";
-    chart.x_title = "buffer size (samples)";
+    // Buffer sizes span decades (20 ... 2000): a log axis when none is 0. Shaded: mean +/- one sd.
+    chart.x_log = std::all_of(r.points.begin(), r.points.end(), [](const auto& p) { return p.buffer_size > 0; });
+    chart.x_title = chart.x_log ? "buffer size (samples, log scale)" : "buffer size (samples)";
     chart.y_title = metric == 0 ? "old-task accuracy" : "average forgetting";
     for (const auto& name : c.strategies) {
       ChartSeries s;
@@ -128,7 +133,11 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
       for (const auto& p : r.points)
         if (p.strategy == name) {
           s.x.push_back(static_cast<double>(p.buffer_size));
-          s.y.push_back(metric == 0 ? p.old_acc_mean : p.forgetting_mean);
+          const double mean = metric == 0 ? p.old_acc_mean : p.forgetting_mean;
+          const double sd = metric == 0 ? p.old_acc_std : p.forgetting_std;
+          s.y.push_back(mean);
+          s.y_low.push_back(mean - sd);
+          s.y_high.push_back(mean + sd);
         }
       chart.series.push_back(std::move(s));
     }
@@ -156,7 +165,10 @@ int run(ReplayOptions& o, Context& ctx) {
   const auto& test = data.test;
   c.pixel_mean = data.pixel_mean;
   c.pixel_std = data.pixel_std;
-  const auto result = cont::run_replay_experiment(train, test, o.config);
+  ProgressBar bar("replay", static_cast<double>(c.strategies.size() * c.buffer_sizes.size()) * c.seeds);
+  const auto result = cont::run_replay_experiment(train, test, o.config,
+                                                  [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
+  bar.finish();
   OutputDir out(o.run.out);
   const Results res = replay_results(o, result);
   res.write(out);
@@ -209,9 +221,14 @@ void add_continual_strategies_command(CLI::App& continual, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd = continual.add_subcommand("strategies", "List the replay sampling strategies")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each strategy's summary and knobs");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
-      cont::replay_strategy_registry().print(ctx.out, verbose);
+      if (format == "json")
+        cont::replay_strategy_registry().print_json(ctx.out);
+      else
+        cont::replay_strategy_registry().print(ctx.out, verbose);
       return 0;
     };
   });

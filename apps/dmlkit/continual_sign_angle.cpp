@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/progress.h"
 #include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/continual_image_options.h"
@@ -49,7 +50,10 @@ int run(SignAngleOptions& o, Context& ctx) {
   const auto& test = data.test;
   c.pixel_mean = data.pixel_mean;
   c.pixel_std = data.pixel_std;
-  const auto r = cont::run_sign_task_experiment(train, test, c);
+  ProgressBar bar("sign-angle", static_cast<double>(c.pairs.size()) * c.seeds);
+  const auto r = cont::run_sign_task_experiment(train, test, c,
+                                                [&](size_t done, size_t) { bar.update(static_cast<double>(done)); });
+  bar.finish();
 
   Results res("continual sign-angle", "pair");
   res.inputs() = {{"dataset", o.run.dataset},
@@ -64,7 +68,7 @@ int run(SignAngleOptions& o, Context& ctx) {
                   {"learning_rate", c.learning_rate},
                   {"epochs", c.epochs},
                   {"batch_size", c.batch_size},
-                  {"seeds", c.seeds},
+                  {"runs", c.seeds},
                   {"seed", c.seed},
                   {"flip_new_task", c.flip_new_task}};
   cont::add_sign_task_records(res, r);
@@ -82,7 +86,7 @@ int run(SignAngleOptions& o, Context& ctx) {
                  {"Epochs per task / lr / batch",
                   std::to_string(c.epochs) + " / " + fixed(c.learning_rate, 4) + " / " + std::to_string(c.batch_size)},
                  {"Filters per class", std::to_string(c.filters_per_class)},
-                 {"Seeds", std::to_string(c.seeds)}});
+                 {"Runs", std::to_string(c.seeds)}});
   LineChart chart;
   chart.title = "Old-task accuracy after the new task vs replay size";
   chart.x_title = "replayed old-task samples";

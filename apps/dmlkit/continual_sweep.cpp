@@ -13,6 +13,7 @@
 #include "core/results.h"
 #include "core/progress.h"
 #include "core/table.h"
+#include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 
@@ -51,7 +52,7 @@ Results sweep_results(const cont::AngleSweepConfig& c, const cont::AngleSweepRes
                   {"replay_fraction", c.replay_fraction},
                   {"ewc_lambda", c.ewc_lambda},
                   {"harmful_error", c.harmful_error},
-                  {"seeds", c.seeds},
+                  {"runs", c.seeds},
                   {"seed", c.seed},
                   {"angles_deg", c.angles_deg},
                   {"backend", cont::backend_name(c.backend)}};
@@ -88,9 +89,9 @@ std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepR
       "Two-layer CNN with ReLU^" + std::to_string(c.power_q) + " (" + std::to_string(c.filters_per_class) +
       " filters per class) trained by full-batch gradient descent on signal-noise task 1, then on task 2 whose "
       "signal is rotated by the angle; the curve is task 1's test error after task 2 (Wan et al., ICML 2025, "
-      "'Angle Matters'). Mean over seeds; the band is mean +/- one standard deviation in the table.");
+      "'Angle Matters'). Mean over seeds; the shaded band is mean +/- one standard deviation (runs).");
   rep.add_facts(
-      {{"Seeds", std::to_string(c.seeds)},
+      {{"Runs", std::to_string(c.seeds)},
        {"Training backend", cont::backend_name(c.backend)},
        {"Epochs per task", std::to_string(c.epochs)},
        {"Learning rate", fixed(c.learning_rate, 4)},
@@ -116,6 +117,8 @@ std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepR
       if (p.variant == s.variant) {
         series.x.push_back(p.angle_deg);
         series.y.push_back(p.error_mean);
+        series.y_low.push_back(p.error_mean - p.error_std);
+        series.y_high.push_back(p.error_mean + p.error_std);
       }
     chart.series.push_back(std::move(series));
   }
@@ -171,7 +174,7 @@ void add_continual_sweep_command(CLI::App& continual, Context& ctx) {
   cmd->add_option("--variants", o.variants, "Comma-separated variants: cl, replay, ewc, ewc-replay")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--seeds", c.seeds, "Independent seeds per (variant, angle)")->capture_default_str();
+  add_runs_option(*cmd, c.seeds, "Independent runs per (variant, angle): seed indices 0..N-1, each split from --seed");
   cmd->add_option("--seed", c.seed, "Base random seed (results are identical for the same seed)")
       ->capture_default_str();
   cmd->add_option("--epochs", c.epochs, "Full-batch gradient-descent epochs per task")->capture_default_str();

@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "dmlkit/commands.h"
+#include "dmlkit/run_output.h"
 #include "influence/algorithm.h"
 
 namespace dmlkit::app {
@@ -16,9 +17,14 @@ void add_influence_algorithms_command(CLI::App& influence, Context& ctx) {
   auto* cmd =
       influence.add_subcommand("algorithms", "List the registered influence-maximization algorithms")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each algorithm's summary and knobs (options)");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
-      influence::algorithm_registry().print(ctx.out, verbose);
+      if (format == "json")
+        influence::algorithm_registry().print_json(ctx.out);
+      else
+        influence::algorithm_registry().print(ctx.out, verbose);
       return 0;
     };
   });

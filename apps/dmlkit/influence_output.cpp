@@ -150,10 +150,15 @@ std::string report_html(const InfluenceRunDescription& d, const inf::ExperimentR
                    "Means over runs; growth = log2(R(T)/R(T/2)) of the weak regret "
                    "(below 1: sublinear)");
   report.add_heading("Curves");
-  report.add_chart(chart("Activated users per step", "activated users", summary,
-                         [](const inf::AlgorithmSummary& s) -> const inf::Curve* { return &s.reward; }));
-  report.add_chart(chart("Cumulative reward", "activated users (cumulative)", summary,
-                         [](const inf::AlgorithmSummary& s) -> const inf::Curve* { return &s.cumulative; }));
+  // Counts of users: y axes from 0, so a small difference is not drawn as a large one.
+  LineChart activated = chart("Activated users per step", "activated users", summary,
+                              [](const inf::AlgorithmSummary& s) -> const inf::Curve* { return &s.reward; });
+  activated.y_min = 0;
+  report.add_chart(std::move(activated));
+  LineChart cumulative = chart("Cumulative reward", "activated users (cumulative)", summary,
+                               [](const inf::AlgorithmSummary& s) -> const inf::Curve* { return &s.cumulative; });
+  cumulative.y_min = 0;
+  report.add_chart(std::move(cumulative));
   if (!summary.empty() && summary.front().regret_oracle)
     report.add_chart(chart("Regret against the oracle", "cumulative regret", summary,
                            [](const inf::AlgorithmSummary& s) -> const inf::Curve* {

@@ -1,9 +1,11 @@
 #include "dmlkit/option_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "core/csv.h"
+#include "core/error.h"
 
 namespace dmlkit::app {
 namespace {
@@ -48,6 +50,27 @@ void reject_negative_unsigned(CLI::App& app) {
         "", ""));
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) reject_negative_unsigned(*sub);
+}
+
+void reject_options_given(const CLI::App& cmd, const std::vector<std::string>& allowed, const std::string& why) {
+  for (const CLI::Option* opt : cmd.get_options()) {
+    if (opt->count() == 0 || opt->get_lnames().empty()) continue;
+    const std::string& name = opt->get_lnames().front();
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    throw Error("--" + name + ": " + why);
+  }
+}
+
+void add_runs_option(CLI::App& cmd, int& runs, const std::string& help) {
+  cmd.add_option("--runs", runs, help)->check(at_least(1))->capture_default_str();
+  cmd.add_option("--seeds", "")
+      ->group("")  // hidden
+      ->check(CLI::Validator(
+          [](std::string&) -> std::string {
+            return "--seeds: is a list of seeds in dmlkit (cluster compare --experiment); the number of independent runs "
+                   "here is --runs N";
+          },
+          "", ""));
 }
 
 }  // namespace dmlkit::app

@@ -32,9 +32,14 @@ void add_list(CLI::App& ps, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd = ps.add_subcommand("list", "List the PS assignment policies")->alias("policies");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary and knobs (--policy-param)");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
-      ps::policy_registry().print(ctx.out, verbose);
+      if (format == "json")
+        ps::policy_registry().print_json(ctx.out);
+      else
+        ps::policy_registry().print(ctx.out, verbose);
       return 0;
     };
   });

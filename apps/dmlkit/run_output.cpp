@@ -23,4 +23,11 @@ void print_output_location(Context& ctx, const std::string& format, const std::s
     ctx.err << "output: " << path << "\n";
 }
 
+void add_list_format_option(CLI::App& cmd, std::string& format) {
+  format = "table";
+  cmd.add_option("--format", format, "table: one line per entry (-v: details); json: everything -v prints, as JSON")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+}
+
 }  // namespace dmlkit::app

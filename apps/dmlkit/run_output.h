@@ -12,6 +12,9 @@ namespace dmlkit::app {
 // --out (the output folder: results.json, CSV tables, report.html) and --format (what is printed:
 // table, json or csv), the options every command that writes an output folder takes.
 void add_output_options(CLI::App& cmd, std::string& out, std::string& format);
+// --format table|json of a list command (`cluster policies`, `comm schedulers`, ...): json prints
+// what -v prints as one JSON array.
+void add_list_format_option(CLI::App& cmd, std::string& format);
 // Moves the staged output folder into place; returns its absolute path.
 std::string commit_output(OutputDir& out);
 // After the printed summary: with --format table, where results.json and report.html are (on

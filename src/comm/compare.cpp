@@ -40,6 +40,13 @@ TextTable timeline_table(const IterationResult& r) {
   return t;
 }
 
+void add_iteration_trace(TraceEvents& trace, int pid, const IterationResult& r) {
+  trace.name_process(pid, r.scheduler);
+  for (size_t row = 0; row < r.rows.size(); ++row) trace.name_thread(pid, static_cast<int>(row), r.rows[row]);
+  for (const auto& s : r.spans)
+    trace.add(pid, s.row, s.label, s.row == 0 ? "compute" : "transfer", s.start_s, s.end_s);
+}
+
 LineChart iteration_gantt(const IterationResult& r) {
   LineChart c;
   c.title = "Timeline of one steady-state iteration: " + r.scheduler;

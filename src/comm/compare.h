@@ -8,6 +8,7 @@
 
 #include "comm/iteration_sim.h"
 #include "core/html_report.h"
+#include "core/trace_events.h"
 #include "core/results.h"
 #include "core/table.h"
 
@@ -33,5 +34,8 @@ TextTable timeline_table(const IterationResult& r);
 // A Gantt-like chart from step lines: each resource has a baseline at its row index and rises
 // while busy (the GPU rises to +0.8 in forward, +0.5 in backward), so busy periods read as bars.
 LineChart iteration_gantt(const IterationResult& r);
+// The same steady-state iteration as trace events (core/trace_events.h): process `pid` named after
+// the scheduler, one thread per resource (GPU, then the network rows), one event per span.
+void add_iteration_trace(TraceEvents& trace, int pid, const IterationResult& r);
 
 }  // namespace dmlkit::comm

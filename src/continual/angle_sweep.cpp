@@ -84,7 +84,7 @@ void AngleSweepConfig::validate() const {
   if (!(harmful_error > 0 && harmful_error <= 1)) bad("harmful_error", "must be in (0, 1]");
   if (angles_deg.empty()) bad("angles", "no angle to sweep");
   if (variants.empty()) bad("variants", "no variant to run");
-  if (seeds < 1) bad("seeds", "must be at least 1");
+  if (seeds < 1) bad("runs", "must be at least 1");
   if (threads < 1) bad("threads", "must be at least 1");
   if (chunk_models < 1) bad("chunk_models", "must be at least 1");
 }

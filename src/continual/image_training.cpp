@@ -15,7 +15,7 @@ void ImageTrainingConfig::validate_training(int min_per_class) const {
   if (epochs < 1) bad("epochs", "must be at least 1");
   if (batch_size < 1) bad("batch_size", "must be at least 1");
   if (!(pixel_std > 0)) bad("pixel_std", "must be positive");
-  if (seeds < 1) bad("seeds", "must be at least 1");
+  if (seeds < 1) bad("runs", "must be at least 1");
   if (threads < 1) bad("threads", "must be at least 1");
 }
 

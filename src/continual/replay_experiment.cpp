@@ -6,6 +6,7 @@
 #include "continual/replay_experiment.h"
 
 #include <algorithm>
+#include <mutex>
 #include <cmath>
 #include <exception>
 #include <map>
@@ -181,7 +182,8 @@ learn::SmallCnnShape ReplayExperimentConfig::cnn_shape(int rows, int cols) const
 }
 
 ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageSet& test,
-                                             const ReplayExperimentConfig& c) {
+                                             const ReplayExperimentConfig& c,
+                                             const std::function<void(size_t done, size_t total)>& progress) {
   c.validate();
   std::vector<TaskData> tr, te;
   const auto pairs = c.class_pairs();
@@ -223,6 +225,8 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
   const size_t S = c.strategies.size(), B = c.buffer_sizes.size(), N = static_cast<size_t>(c.seeds);
   result.runs.resize(S * B * N);
   std::vector<std::exception_ptr> failures(S * B * N);
+  std::mutex progress_mutex;
+  size_t runs_done = 0;
   parallel_for(S * B * N, c.threads, [&](size_t job) {
     try {
       const size_t s = job / (B * N), b = (job / N) % B, n = job % N;
@@ -278,6 +282,10 @@ ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageS
       }
       summarise(run);
       result.runs[job] = std::move(run);
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress(++runs_done, S * B * N);
+      }
     } catch (...) {
       failures[job] = std::current_exception();  // rethrown below, on the calling thread
     }

@@ -17,6 +17,7 @@
 // average forgetting = mean over old tasks of (best accuracy after any task - final accuracy).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,7 +95,10 @@ struct ReplayExperimentResult {
   std::vector<double> task_angles_deg;
 };
 
+// `progress(done, total)` is called as runs (strategy x buffer x seed) finish, serialised by a
+// mutex; display only (it never affects results).
 ReplayExperimentResult run_replay_experiment(const ImageSet& train, const ImageSet& test,
-                                             const ReplayExperimentConfig& config);
+                                             const ReplayExperimentConfig& config,
+                                             const std::function<void(size_t done, size_t total)>& progress = {});
 
 }  // namespace dmlkit::continual

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <cmath>
 #include <thread>
 
@@ -64,7 +65,8 @@ void SignTaskConfig::validate() const {
   validate_training(2);
 }
 
-SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& c) {
+SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& c,
+                                        const std::function<void(size_t done, size_t total)>& progress) {
   c.validate();
   const size_t Pn = c.pairs.size(), N = static_cast<size_t>(c.seeds), R = c.replay_sizes.size();
   const learn::PatchCnnShape shape = c.network_shape(train.rows * train.cols);
@@ -89,6 +91,8 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
       for (float& v : mu_new) v = -v;
     angles[p] = angle_deg(mean_row(tr_by_class[c.pairs[p].first]), mu_new);
   }
+  std::mutex progress_mutex;
+  size_t runs_done = 0;
   parallel_for(Pn * N, c.threads, [&](size_t job) {
     const size_t p = job / N, n = job % N;
     const auto [old_c, new_c] = c.pairs[p];
@@ -135,6 +139,10 @@ SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& t
       run.old_accuracy_after = 1.0 - net2.error(old_test);
       run.new_accuracy = 1.0 - net2.error(new_test);
       result.runs[(p * N + n) * R + r] = run;
+    }
+    if (progress) {
+      std::lock_guard lock(progress_mutex);
+      progress(++runs_done, Pn * N);
     }
   });
   for (size_t p = 0; p < Pn; ++p)

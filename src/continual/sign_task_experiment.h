@@ -7,6 +7,7 @@
 // each replay size r; the metric is the old task's test accuracy after the new task.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct SignTaskResult {
   std::vector<SignTaskPoint> points;  // ordered by (pair, replay size)
 };
 
-SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& config);
+// `progress(done, total)` is called as (pair, seed) runs finish, serialised by a mutex; display only.
+SignTaskResult run_sign_task_experiment(const ImageSet& train, const ImageSet& test, const SignTaskConfig& config,
+                                        const std::function<void(size_t done, size_t total)>& progress = {});
 
 }  // namespace dmlkit::continual

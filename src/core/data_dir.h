@@ -1,6 +1,8 @@
-// The one place that says where bundled data lives: $DMLKIT_DATA_DIR if set, else the source
-// tree's data/ folder (compiled into core/data_dir.cpp only), so a build run from its checkout
-// finds its workloads, profiles, model graphs, graphs and image sets. Every module asks here.
+// The one place that says where bundled data lives: $DMLKIT_DATA_DIR (or $DMLKIT_DATA) if set;
+// else, for an installed program (`make install`), PREFIX/share/dmlkit/data beside PREFIX/bin;
+// else the source tree's data/ folder (compiled into core/data_dir.cpp only), so a build run from
+// its checkout finds its workloads, profiles, model graphs, graphs and image sets. Every module
+// asks here.
 #pragma once
 #include <string>
 #include <string_view>
@@ -8,6 +10,9 @@
 namespace dmlkit {
 
 std::string default_data_dir();
+// PREFIX/<relative> for the running program PREFIX/bin/<name> (from /proc/self/exe), if that path
+// exists; "" otherwise (a build tree, or a program not installed in a PREFIX/bin layout).
+std::string installed_path(std::string_view relative);
 // default_data_dir() + "/" + relative (e.g. "model-graphs", "app-profiles").
 std::string data_path(std::string_view relative);
 

@@ -1,6 +1,8 @@
 // HtmlReport: renders blocks to one self-contained HTML page with Chart.js inlined (see header).
 #include "core/html_report.h"
 
+#include "core/provenance.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -47,6 +49,8 @@ figure.chart { margin: 1rem 0 1.75rem; }
 figure.chart .chart-box { position: relative; height: 360px; }
 figure.chart figcaption { font-weight: 600; margin-bottom: .4rem; }
 .noscript { color: #a33; }
+footer.provenance { margin-top: 2.5rem; font-size: .85rem; color: #4a5263; }
+footer.provenance pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f6f9; padding: .5rem .7rem; }
 )CSS";
 
 // Runs first (in <head>): records script errors, failed loads, CSP violations and console.error
@@ -99,6 +103,8 @@ constexpr const char* kDrawJs = R"JS(
   if (typeof Chart === 'undefined') { window.dmlkitRecordError('Chart.js is not available'); return; }
   var palette = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#7F7F00',
                  '#000000', '#999999', '#882255'];
+  var markers = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'rectRounded', 'cross', 'line', 'dash'];
+  var dashes = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
   var drawn = 0;
   var drawnMarker = {
     id: 'dmlkitDrawn',
@@ -119,8 +125,8 @@ constexpr const char* kDrawJs = R"JS(
       body.dataset.chartsDrawn = String(drawn);
     }
   };
-  function axis(title, min, max, integer) {
-    var a = {type: 'linear', title: {display: title.length > 0, text: title}};
+  function axis(title, min, max, integer, log) {
+    var a = {type: log ? 'logarithmic' : 'linear', title: {display: title.length > 0, text: title}};
     if (min !== null) a.min = min;
     if (max !== null) a.max = max;
     if (integer) a.ticks = {precision: 0};
@@ -128,17 +134,33 @@ constexpr const char* kDrawJs = R"JS(
   }
   specs.forEach(function (spec, index) {
     var canvas = document.getElementById('dmlkit-chart-' + index);
+    var bands = [];
     var datasets = spec.series.map(function (s, k) {
       var color = palette[k % palette.length];
+      // Series with equal values stay visible: each has its own marker, and from the second
+      // palette round on (or every other series) its own dash pattern.
+      var few = s.points.length <= 60;
+      if (s.band && s.band.length === s.points.length && s.band.length > 0) {
+        // Two unlabelled datasets, the high one filled down to the low one (Chart.js filler).
+        var lo = s.points.map(function (p, i) { return {x: p[0], y: s.band[i][0]}; });
+        var hi = s.points.map(function (p, i) { return {x: p[0], y: s.band[i][1]}; });
+        bands.push({label: '', data: lo, borderWidth: 0, pointRadius: 0, fill: false, tension: 0,
+                    borderColor: 'transparent'});
+        bands.push({label: '', data: hi, borderWidth: 0, pointRadius: 0, fill: '-1', tension: 0,
+                    borderColor: 'transparent', backgroundColor: color + '2e'});
+      }
       return {
         label: s.label,
         data: s.points.map(function (p) { return {x: p[0], y: p[1]}; }),
         stepped: s.step ? 'before' : false,
+        showLine: !s.points_only,
         borderColor: color,
         backgroundColor: color,
         borderWidth: 2,
-        pointRadius: s.points.length <= 60 ? 2.5 : 0,
-        pointHoverRadius: 4,
+        borderDash: dashes[(k + Math.floor(k / palette.length)) % dashes.length],
+        pointStyle: markers[k % markers.length],
+        pointRadius: s.points_only ? 5 : (few ? 3.5 : 0),
+        pointHoverRadius: 6,
         fill: false,
         tension: 0
       };
@@ -146,16 +168,17 @@ constexpr const char* kDrawJs = R"JS(
     try {
       new Chart(canvas, {
         type: 'line',
-        data: {datasets: datasets},
+        data: {datasets: datasets.concat(bands)},
         options: {
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
           parsing: false,
           interaction: {mode: 'nearest', intersect: false},
-          scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false),
-                   y: axis(spec.y_title, spec.y_min, spec.y_max, spec.y_integer)},
-          plugins: {legend: {position: 'bottom'}}
+          scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false, spec.x_log),
+                   y: axis(spec.y_title, spec.y_min, spec.y_max, spec.y_integer, false)},
+          plugins: {legend: {position: 'bottom',
+                             labels: {filter: function (item) { return item.text !== ''; }}}}
         },
         plugins: [drawnMarker]
       });
@@ -303,9 +326,13 @@ std::vector<size_t> downsample_indices(const std::vector<double>& x, const std::
 ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
   if (series.x.size() != series.y.size())
     throw std::invalid_argument("chart series '" + series.label + "': x and y differ in size");
+  const bool band = !series.y_low.empty() || !series.y_high.empty();
+  if (band && (series.y_low.size() != series.x.size() || series.y_high.size() != series.x.size()))
+    throw std::invalid_argument("chart series '" + series.label + "': the band needs one low and high per point");
   ChartSeries out;
   out.label = series.label;
   out.step = series.step;
+  out.points_only = series.points_only;
   const size_t n = series.x.size();
   out.x.reserve(n);
   out.y.reserve(n);
@@ -313,7 +340,13 @@ ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
     if (!std::isfinite(series.x[i]) || !std::isfinite(series.y[i])) continue;
     out.x.push_back(series.x[i]);
     out.y.push_back(series.y[i]);
+    if (band) {
+      out.y_low.push_back(series.y_low[i]);
+      out.y_high.push_back(series.y_high[i]);
+    }
   }
+  // Bands are drawn for short series (seeds x configurations), never reduced.
+  if (band) return out;
   if (series.step && out.x.size() > 2) {
     // A point that repeats the held value adds nothing; keep the last one for the x extent.
     size_t w = 1;
@@ -331,6 +364,7 @@ ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
     const auto keep = downsample_indices(out.x, out.y, max_points);
     ChartSeries small;
     small.label = out.label;
+    small.points_only = out.points_only;
     small.step = out.step;
     small.x.reserve(keep.size());
     small.y.reserve(keep.size());
@@ -368,8 +402,10 @@ void HtmlReport::add_table(const TextTable& table, std::string caption) {
 
 void HtmlReport::add_chart(LineChart chart) {
   for (const auto& s : chart.series)
-    if (s.x.size() != s.y.size())
-      throw std::invalid_argument("chart '" + chart.title + "', series '" + s.label + "': x and y differ in size");
+    if (s.x.size() != s.y.size() || ((!s.y_low.empty() || !s.y_high.empty()) &&
+                                     (s.y_low.size() != s.x.size() || s.y_high.size() != s.x.size())))
+      throw std::invalid_argument("chart '" + chart.title + "', series '" + s.label +
+                                  "': x, y and the band (when given) differ in size");
   blocks_.push_back(ChartRef{charts_.size()});
   charts_.push_back(std::move(chart));
 }
@@ -444,6 +480,21 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
            "\"></canvas></div>\n</figure>\n"});
     }
   }
+  // How to regenerate this page (core/provenance.h): version, command line, input checksums.
+  if (const auto inv = invocation_json(); !inv.is_null()) {
+    put({"<footer class=\"provenance\">\n<h2>How to regenerate</h2>\n<p>dmlkit ", DMLKIT_VERSION,
+         ", run as:</p>\n<pre><code>", html_escape(inv["command_line"].get<std::string>()), "</code></pre>\n"});
+    if (!inv["input_files"].empty()) {
+      put({"<div class=\"table-wrap\"><table>\n<caption>Input files read</caption>\n<thead><tr><th "
+           "scope=\"col\">file</th><th scope=\"col\">bytes</th><th scope=\"col\">SHA-256</th></tr></thead>\n<tbody>\n"});
+      for (const auto& f : inv["input_files"])
+        put({"<tr><td>", html_escape(f["path"].get<std::string>()), "</td><td class=\"num\">",
+             std::to_string(f["bytes"].get<uint64_t>()), "</td><td><code>", f["sha256"].get<std::string>(),
+             "</code></td></tr>\n"});
+      put({"</tbody>\n</table></div>\n"});
+    }
+    put({"</footer>\n"});
+  }
   put({"</main>\n"});
 
   nlohmann::json specs = nlohmann::json::array();
@@ -454,7 +505,14 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
       nlohmann::json points = nlohmann::json::array();
       for (size_t i = 0; i < r.x.size(); ++i)
         points.push_back(nlohmann::json::array({round_for_chart(r.x[i]), round_for_chart(r.y[i])}));
-      series.push_back({{"label", r.label}, {"step", r.step}, {"points", std::move(points)}});
+      nlohmann::json band = nlohmann::json::array();
+      for (size_t i = 0; i < r.y_low.size(); ++i)
+        band.push_back(nlohmann::json::array({round_for_chart(r.y_low[i]), round_for_chart(r.y_high[i])}));
+      series.push_back({{"label", r.label},
+                        {"step", r.step},
+                        {"points_only", r.points_only},
+                        {"points", std::move(points)},
+                        {"band", std::move(band)}});
     }
     specs.push_back({{"title", chart.title},
                      {"x_title", chart.x_title},
@@ -464,6 +522,7 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
                      {"y_min", optional_number(chart.y_min)},
                      {"y_max", optional_number(chart.y_max)},
                      {"y_integer", chart.y_integer},
+                     {"x_log", chart.x_log},
                      {"series", std::move(series)}});
   }
   if (!charts_.empty()) put({"<script>", chartjs, "\n</script>\n"});

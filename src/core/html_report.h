@@ -25,6 +25,12 @@ struct ChartSeries {
   std::vector<double> y;
   // Sample-and-hold: each y holds from its x until the next point's x (drawn as steps).
   bool step = false;
+  // Markers only, no line between the points: for categories such as seeds, where a line joining
+  // seed 1 to seed 2 would mean nothing.
+  bool points_only = false;
+  // A shaded band around the line (e.g. mean +/- one standard deviation over seeds): empty, or one
+  // low and one high value per point.
+  std::vector<double> y_low, y_high;
 };
 
 // A line chart with a numeric (linear) x axis and one or more series.
@@ -35,6 +41,7 @@ struct LineChart {
   std::vector<ChartSeries> series;
   std::optional<double> x_min, x_max, y_min, y_max;  // axis limits; automatic when empty
   bool y_integer = false;                            // y values are counts: ticks only at whole numbers
+  bool x_log = false;                                // logarithmic x axis (values spanning decades)
 };
 
 // Escapes & < > " ' so `text` can go into HTML text or a quoted attribute.

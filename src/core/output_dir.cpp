@@ -1,5 +1,7 @@
 #include "core/output_dir.h"
 
+#include "core/provenance.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -229,7 +231,9 @@ std::string read_file(const std::string& path) {
   if (!in) throw Error(path, 0, "", "cannot open file");
   std::ostringstream ss;
   ss << in.rdbuf();
-  return ss.str();
+  std::string text = ss.str();
+  note_input_file(path, text);  // core/provenance.h: results.json lists what a run read
+  return text;
 }
 
 void normalise_text(std::string& text) {

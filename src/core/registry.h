@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "core/suggest.h"
 #include "core/knobs.h"
@@ -122,6 +124,28 @@ class Registry {
         out << "\n";
       }
     }
+  }
+
+  // The same as JSON (`<family> list --format json`), always with everything -v prints: an array
+  // of {"name", "summary", "<columns_key>": columns(e) when given, "knobs": [{"name", "type",
+  // "default", "help"}], "notes": [...] when given}.
+  void print_json(std::ostream& out, const std::function<std::string(const Entry&)>& columns = {},
+                  const std::function<std::vector<std::string>(const Entry&)>& notes = {},
+                  const std::string& columns_key = "kinds") const {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& e : entries_) {
+      nlohmann::ordered_json j;
+      j["name"] = e.name;
+      j["summary"] = e.summary;
+      if (columns) j[columns_key] = columns(e);
+      nlohmann::ordered_json knobs = nlohmann::ordered_json::array();
+      for (const auto& k : e.knobs)
+        knobs.push_back({{"name", k.name}, {"type", k.type_text()}, {"default", k.default_text()}, {"help", k.help}});
+      j["knobs"] = std::move(knobs);
+      if (notes) j["notes"] = notes(e);
+      list.push_back(std::move(j));
+    }
+    out << list.dump(2) << "\n";
   }
 
  private:

@@ -1,6 +1,8 @@
 // Results: records -> results.json, records.csv, summary.csv (see results.h).
 #include "core/results.h"
 
+#include "core/provenance.h"
+
 #include <algorithm>
 
 #include "core/error.h"
@@ -101,6 +103,7 @@ ordered_json Results::to_json() const {
   j["tool"] = "dmlkit";
   j["version"] = DMLKIT_VERSION;
   j["command"] = command_;
+  if (auto inv = invocation_json(); !inv.is_null()) j["invocation"] = std::move(inv);
   j["record_kind"] = record_kind_;
   j["inputs"] = inputs_;
   ordered_json records = ordered_json::array();

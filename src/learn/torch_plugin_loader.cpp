@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/data_dir.h"
 #include "core/error.h"
 
 namespace dmlkit::learn {
@@ -16,6 +17,8 @@ namespace {
 
 std::string plugin_path() {
   if (const char* env = std::getenv("DMLKIT_TORCH_PLUGIN"); env && *env) return env;
+  // Installed (make install): PREFIX/lib/dmlkit/ beside PREFIX/bin/dmlkit; else the build's.
+  if (std::string installed = installed_path("lib/dmlkit/libdmlkit_torch.so"); !installed.empty()) return installed;
   return DMLKIT_TORCH_PLUGIN_PATH;
 }
 

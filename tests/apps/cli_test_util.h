@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dmlkit/cli.h"
 
 namespace dmlkit::testing {
@@ -71,6 +73,31 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A results.json without its "invocation" (the command line, with its --out folder, and the input
+// files' checksums: core/provenance.h), for comparing the results of two runs.
+inline std::string results_without_invocation(const std::string& path) {
+  auto j = nlohmann::ordered_json::parse(slurp(path));
+  j.erase("invocation");
+  return j.dump(2);
+}
+
+// A file of an output folder without what records how it was made (results.json's "invocation",
+// report.html's "How to regenerate" footer): the command line differs between two runs that differ
+// only in --out or --threads.
+inline std::string without_provenance(const std::string& name, std::string content) {
+  if (name == "results.json" || (name.size() > 13 && name.compare(name.size() - 13, 13, "/results.json") == 0)) {
+    auto j = nlohmann::ordered_json::parse(content);
+    j.erase("invocation");
+    return j.dump(2);
+  }
+  const size_t from = content.find("<footer class=\"provenance\">");
+  if (from != std::string::npos) {
+    const size_t to = content.find("</footer>", from);
+    if (to != std::string::npos) content.erase(from, to + 9 - from);
+  }
+  return content;
 }
 
 }  // namespace dmlkit::testing

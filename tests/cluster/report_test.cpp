@@ -116,3 +116,23 @@ TEST(ClusterReport, NotesDownsamplingOnlyWhenASeriesIsStillLong) {
   EXPECT_EQ(cluster_report_html(info(), {flat}).find("downsampled"), std::string::npos);
   EXPECT_NE(cluster_report_html(info(), {busy}).find("are downsampled in the charts"), std::string::npos);
 }
+
+// Issue 20: a report whose utilization chart is a square wave of preemptions says so.
+TEST(ClusterReport, NamesTheMostPreemptedJobsWhenPreemptionDominates) {
+  SimResult calm = result("fifo");
+  SimResult busy = result("tiresias");
+  busy.jobs[3].name = "imagenet-7";
+  busy.jobs[3].preemptions = 91;
+  busy.jobs[3].restarts = 92;
+  busy.jobs[1].name = "bert-2";
+  busy.jobs[1].preemptions = 9;
+  const std::string quiet = cluster_report_html(info(), {calm});
+  EXPECT_EQ(quiet.find("Preemption dominates"), std::string::npos);
+  const std::string html = cluster_report_html(info(), {calm, busy});
+  EXPECT_NE(html.find("Preemption dominates (tiresias)"), std::string::npos);
+  const size_t first = html.find("imagenet-7"), second = html.find("bert-2");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);  // most preempted first
+  EXPECT_NE(html.find("<td class=\"num\">91</td>"), std::string::npos);
+}

@@ -208,7 +208,7 @@ TEST(ContinualCli, ClassIncrementalReplayRecordsTheCnnSettings) {
                         "mid-angle",
                         "--buffer-sizes",
                         "20",
-                        "--seeds",
+                        "--runs",
                         "1",
                         "--cnn-conv1",
                         "4",
@@ -245,7 +245,7 @@ TEST(ContinualCli, AngleSweepWritesOneRecordPerVariantAndAngle) {
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
   const char* argv[] = {"dmlkit",     "continual",       "angle-sweep", "--angles", "30,160",
-                        "--variants", "cl,replay",       "--seeds",     "2",        "--epochs",
+                        "--variants", "cl,replay",       "--runs",      "2",        "--epochs",
                         "200",        "--test-per-task", "100",         "--out",    out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(15, argv, out, err), 0) << err.str();

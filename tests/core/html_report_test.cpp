@@ -243,3 +243,42 @@ TEST(HtmlReport, LongSeriesAreDownsampledInThePageKeepingEndpoints) {
   small.add_chart(c);
   EXPECT_EQ(chart_data(small.render())[0]["series"][0]["points"].size(), 100u);
 }
+
+namespace dmlkit {
+namespace {
+
+// Issue 20: spreads drawn as bands, seeds as points, log axes where values span decades.
+TEST(HtmlReport, BandsPointsOnlyAndLogAxesReachThePage) {
+  HtmlReport r("t");
+  LineChart c;
+  c.x_log = true;
+  ChartSeries s;
+  s.label = "replay";
+  s.x = {20, 200, 2000};
+  s.y = {0.5, 0.6, 0.7};
+  s.y_low = {0.4, 0.55, 0.69};
+  s.y_high = {0.6, 0.65, 0.71};
+  c.series.push_back(s);
+  ChartSeries seeds;
+  seeds.label = "fifo";
+  seeds.points_only = true;
+  seeds.x = {1, 2};
+  seeds.y = {10, 12};
+  c.series.push_back(seeds);
+  r.add_chart(c);
+  const auto j = chart_data(r.render());
+  EXPECT_TRUE(j[0]["x_log"].get<bool>());
+  ASSERT_EQ(j[0]["series"][0]["band"].size(), 3u);
+  EXPECT_DOUBLE_EQ(j[0]["series"][0]["band"][1][0].get<double>(), 0.55);
+  EXPECT_DOUBLE_EQ(j[0]["series"][0]["band"][1][1].get<double>(), 0.65);
+  EXPECT_TRUE(j[0]["series"][1]["points_only"].get<bool>());
+  EXPECT_TRUE(j[0]["series"][1]["band"].empty());
+  ChartSeries bad = s;
+  bad.y_high.pop_back();
+  LineChart d;
+  d.series.push_back(bad);
+  EXPECT_THROW(r.add_chart(d), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dmlkit

@@ -53,7 +53,8 @@ std::string experiment_report_html(const Experiment& e, const ClusterSpec& clust
   LineChart jct{"Average JCT per seed", "seed", "average JCT (s)", {}, {}, {}, 0.0, {}, false};
   LineChart mk{"Makespan per seed", "seed", "makespan (s)", {}, {}, {}, 0.0, {}, false};
   for (const auto& g : results.summary()) {
-    ChartSeries a{g.name, {}, {}, false}, b{g.name, {}, {}, false};
+    // Seeds are categories: points, not lines joining seed 1 to seed 2.
+    ChartSeries a{g.name, {}, {}, false, true}, b{g.name, {}, {}, false, true};
     for (const auto& r : results.records()) {
       if (r.name != g.name) continue;
       a.x.push_back(static_cast<double>(r.seed));

@@ -36,6 +36,42 @@ std::string join(const std::vector<SimResult>& results) {
   return out;
 }
 
+// When a few jobs are preempted over and over (tiresias on pollux-6: three jobs 91-108 times each),
+// the utilization chart is a square wave; the report names those jobs instead of leaving it
+// unexplained. Shown for a policy whose most preempted job has at least kManyPreemptions [A].
+constexpr int kManyPreemptions = 10;
+constexpr size_t kTopPreempted = 3;
+
+void add_preemption_note(HtmlReport& report, const std::vector<SimResult>& results) {
+  std::vector<std::vector<std::string>> rows;
+  std::string policies;
+  for (const auto& r : results) {
+    std::vector<const JobRecord*> jobs;
+    for (const auto& j : r.jobs) jobs.push_back(&j);
+    const size_t top = std::min(kTopPreempted, jobs.size());
+    std::partial_sort(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(top), jobs.end(),
+                      [](const JobRecord* a, const JobRecord* b) {
+                        return a->preemptions != b->preemptions ? a->preemptions > b->preemptions : a->id < b->id;
+                      });
+    if (top == 0 || jobs.front()->preemptions < kManyPreemptions) continue;
+    policies += (policies.empty() ? "" : ", ") + r.policy;
+    for (size_t i = 0; i < top; ++i) {
+      const JobRecord& j = *jobs[i];
+      rows.push_back({r.policy, j.name, std::to_string(j.num_gpus), std::to_string(j.preemptions),
+                      std::to_string(j.restarts), j.finished() ? seconds(j.jct_s()) : "unfinished"});
+    }
+  }
+  if (rows.empty()) return;
+  report.add_heading("Preemption dominates (" + policies + ")");
+  report.add_paragraph(
+      "A few jobs were preempted over and over; the square waves in the utilization and queue charts are "
+      "these jobs being stopped and started again. Starts counts every start on a new placement, the first "
+      "one included; each start after a preemption pays the restart delay.");
+  report.add_table({"Policy", "Job", "GPUs", "Preemptions", "Starts", "JCT (s)"}, std::move(rows),
+                   "the most preempted jobs of each policy with a job preempted at least " +
+                       std::to_string(kManyPreemptions) + " times");
+}
+
 }  // namespace
 
 ChartSeries jct_cdf_series(const SimResult& result) {
@@ -170,6 +206,7 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
       "them); each value holds until the next decision.");
   report.add_chart(std::move(util));
   report.add_chart(std::move(queue));
+  add_preemption_note(report, results);
   if (longest > HtmlReport::kDefaultMaxPointsPerSeries)
     report.add_paragraph("Series with more than " + std::to_string(HtmlReport::kDefaultMaxPointsPerSeries) +
                          " points (after dropping rounds that repeat the previous value) are downsampled in "

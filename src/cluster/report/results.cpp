@@ -30,7 +30,7 @@ void add_run_record(Results& results, const SimResult& run, const Metrics& m, ui
 void write_jobs_csv(std::ostream& out, const SimResult& r) {
   CsvWriter w(out);
   w.header({"id", "name", "application", "num_gpus", "arrival_s", "first_start_s", "finish_s", "jct_s", "queued_s",
-            "executed_s", "gpu_s", "preemptions", "restarts"});
+            "executed_s", "gpu_s", "preemptions", "starts"});
   auto time_or_empty = [&w](bool known, double v) { known ? w.fixed(v, 3) : w.empty(); };
   for (const auto& j : r.jobs) {
     const bool done = j.finished();

@@ -48,8 +48,25 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   popts.pollux_semantics = config_.profile == SimProfile::Pollux;
   popts.gpus_per_server = max_per_server;
   popts.extra_server_slowdown = config_.extra_server_slowdown;
-  for (const Job& job : workload_.jobs)
-    if (job.kind == WorkKind::ParameterServer) has_ps_jobs_ = true;
+  bool has_gpu_jobs = false;
+  for (const Job& job : workload_.jobs) {
+    if (job.kind == WorkKind::ParameterServer)
+      has_ps_jobs_ = true;
+    else
+      has_gpu_jobs = true;
+  }
+  // A policy of parameter-server jobs only (optimus, the DL2 simulator's heuristics) on a GPU
+  // workload: say what to run instead, not which job it tripped on.
+  if (const PolicyEntry* entry = policy_registry().find(policy_name_);
+      has_gpu_jobs && entry != nullptr && !entry->traits.gpu_jobs) {
+    std::string gpu;
+    for (const auto& info : policy_registry().entries())
+      if (info.traits.gpu_jobs) gpu += (gpu.empty() ? "" : ", ") + info.name;
+    throw Error("policy '" + policy_name_ +
+                "' schedules parameter-server jobs only, and this workload has GPU jobs: run it on a PS workload "
+                "(`dmlkit cluster compare --experiment optimus-testbed --policies " + policy_name_ +
+                "`; presets: `dmlkit cluster experiments`), or choose a policy for GPU jobs (" + gpu + ")");
+  }
   if (has_ps_jobs_) {
     if (!policy_.handles_ps_jobs()) {
       std::string known;
