@@ -98,6 +98,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_ps_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
+  add_football_commands(app, ctx);
   reject_negative_unsigned(app);
   try {
     app.parse(argc, argv);

@@ -29,5 +29,6 @@ void add_comm_commands(CLI::App& app, Context& ctx);
 void add_ps_commands(CLI::App& app, Context& ctx);
 void add_influence_commands(CLI::App& app, Context& ctx);
 void add_continual_commands(CLI::App& app, Context& ctx);
+void add_football_commands(CLI::App& app, Context& ctx);
 
 }  // namespace dmlkit::app
