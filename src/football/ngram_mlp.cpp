@@ -64,6 +64,25 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
       if (l.label >= 0) rows.push_back(&l), sequences.back().push_back(l.label);
   }
   if (rows.empty()) throw Error("", 0, "lines", "no labelled line to train on");
+  const int data_lines = static_cast<int>(rows.size());
+  std::vector<TextLine> name_lines;
+  if (c.label_names) {
+    for (int y = 0; y < k; ++y) {
+      TextLine l;
+      l.text = coarse_labels()[y];
+      for (char& ch : l.text)
+        if (ch == '_') ch = ' ';
+      l.label = y;
+      name_lines.push_back(l);
+    }
+    for (const auto& sn : soccernet_v2_labels()) {
+      TextLine l;
+      l.text = sn;
+      l.label = coarse_index(*soccernet_to_coarse(sn));
+      name_lines.push_back(l);
+    }
+    for (const auto& l : name_lines) rows.push_back(&l);
+  }
   NgramMlpModel model;
   model.features = c.features;
   model.shape.inputs = c.features.dim;
@@ -71,7 +90,7 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   model.shape.outputs = k;
   model.shape.validate();
   model.hmm = estimate_hmm(sequences, k);
-  model.training_lines = static_cast<int>(rows.size());
+  model.training_lines = data_lines;
   Rng rng(c.seed);
   auto trainer = learn::make_mlp_trainer(model.shape, learn::mlp_initial_parameters(model.shape, rng), c.learning_rate);
   std::vector<std::vector<std::pair<int, float>>> feats;
@@ -116,7 +135,9 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   model.meta["batch"] = std::to_string(c.batch);
   model.meta["learning_rate"] = std::to_string(c.learning_rate);
   model.meta["balance"] = c.balance ? "1" : "0";
-  model.meta["training_lines"] = std::to_string(rows.size());
+  model.meta["label_names"] = c.label_names ? "1" : "0";
+  model.meta["training_lines"] = std::to_string(model.training_lines);
+  model.meta["label_name_lines"] = std::to_string(name_lines.size());
   return model;
 }
 
@@ -203,14 +224,16 @@ TaggerEntry ngram_mlp_entry() {
             return std::make_unique<NgramMlpTagger>(load_ngram_mlp(path), k.get_bool("ngram-mlp.hmm"),
                                                     k.get_double("ngram-mlp.hmm_weight"));
           },
-          {knob_bool("ngram-mlp.hmm", false, "smooth the labels over the line sequence with the HMM (Viterbi)"),
+          {knob_bool("ngram-mlp.hmm", true, "smooth the labels over the line sequence with the HMM (Viterbi)"),
            knob_double("ngram-mlp.hmm_weight", 1.0, "weight of the log transition probabilities").range(0, 10),
            knob_int("ngram-mlp.dim", 4096, "train: hash buckets of the n-gram features").range(64, 1 << 20),
            knob_int("ngram-mlp.hidden", 32, "train: hidden ReLU units").range(1, 4096),
            knob_int("ngram-mlp.epochs", 30, "train: passes over the training lines").range(1, 10000),
            knob_int("ngram-mlp.batch", 16, "train: lines per Adam step").range(1, 4096),
            knob_double("ngram-mlp.lr", 0.01, "train: Adam learning rate").range(0, 1, true, false),
-           knob_bool("ngram-mlp.balance", false, "train: draw lines class-uniformly each epoch")},
+           knob_bool("ngram-mlp.balance", true, "train: draw lines class-uniformly each epoch"),
+           knob_bool("ngram-mlp.label_names", true,
+                     "train: add the label sets' names as one-line examples (coarse and SoccerNet-v2 names)")},
           {.trainable = true, .default_model = "football/models/ngram-mlp.json"}};
 }
 
@@ -223,6 +246,7 @@ NgramMlpConfig ngram_mlp_config(const Knobs& k, uint64_t seed) {
   c.batch = static_cast<int>(k.get_int("ngram-mlp.batch"));
   c.learning_rate = k.get_double("ngram-mlp.lr");
   c.balance = k.get_bool("ngram-mlp.balance");
+  c.label_names = k.get_bool("ngram-mlp.label_names");
   c.seed = seed;
   return c;
 }

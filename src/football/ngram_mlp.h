@@ -26,7 +26,11 @@ struct NgramMlpConfig {
   int epochs = 30;
   int batch = 16;
   double learning_rate = 0.01;
-  bool balance = false;  // draw each epoch's lines class-uniformly (rare classes as often as common)
+  bool balance = true;  // draw each epoch's lines class-uniformly (rare classes as often as common)
+  // Add one training line per label name of the label sets (the coarse names and the SoccerNet-v2
+  // class names mapped to coarse, e.g. "yellow card" -> card): supervision from the label names
+  // alone, so a class with no or one training line (penalty, foul) is not unknown to the model.
+  bool label_names = true;
   uint64_t seed = 1;
 };
 

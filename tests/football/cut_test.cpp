@@ -1,5 +1,5 @@
-// FFmpeg cutting on a clip the test generates with FFmpeg's testsrc source (frame N has luma N, so
-// the first frame of a clip tells where it was cut): stream copy from a keyframe, re-encoding
+// FFmpeg cutting on a clip the test generates with FFmpeg's testsrc source (frame N has luma 16 + N,
+// so the first frame of a clip tells where it was cut): stream copy from a keyframe, re-encoding
 // elsewhere, clamping, the playlist; and the errors (segment outside the video, missing video).
 #include <gtest/gtest.h>
 
@@ -18,11 +18,12 @@ namespace {
 
 bool have_ffmpeg() { return dmlkit::run_process({"ffmpeg", "-version"}, {}, 30).ok(); }
 
-// 20 s at 10 fps, 64x64, keyframes every 2 s; luma of frame N = N.
+// 20 s at 10 fps, 64x64, keyframes every 2 s; luma of frame N = 16 + N (limited range), which
+// decodes to the full-range gray level N * 255 / 219.
 std::string make_video(const TempDir& dir) {
   const std::string path = dir.path("match.mp4");
   const auto r = dmlkit::run_process({"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-                                      "testsrc=size=64x64:rate=10:duration=20", "-vf", "geq=lum='N':cb=128:cr=128",
+                                      "testsrc=size=64x64:rate=10:duration=20", "-vf", "geq=lum='N+16':cb=128:cr=128",
                                       "-c:v", "libx264", "-qp", "0", "-g", "20", "-keyint_min", "20", "-sc_threshold",
                                       "0", "-pix_fmt", "yuv420p", path},
                                      {}, 120);
@@ -42,6 +43,8 @@ std::pair<double, int> first_luma_and_frames(const std::string& clip) {
   for (size_t i = 0; i < frame; ++i) sum += static_cast<unsigned char>(r.out[i]);
   return {sum / frame, static_cast<int>(r.out.size() / frame)};
 }
+
+double gray_of_frame(int n) { return n * 255.0 / 219; }
 
 std::string segments_file(const TempDir& dir, const std::string& segments) {
   return dir.write("segments.json", R"({"segments": [)" + segments + "]}");
@@ -66,13 +69,13 @@ TEST(FootballCut, CutsAtTheRightTimesWithCopyOrReencode) {
   EXPECT_TRUE(j[2]["clamped"].get<bool>());
   EXPECT_DOUBLE_EQ(j[2]["start_s"].get<double>(), 0.0);
   auto [luma0, frames0] = first_luma_and_frames(dir.path("out/clip-001-goal.mp4"));
-  EXPECT_NEAR(luma0, 40, 1.5);  // frame 40 = 4.0 s
+  EXPECT_NEAR(luma0, gray_of_frame(40), 1.5);  // frame 40 = 4.0 s
   EXPECT_NEAR(frames0, 20, 1);
   auto [luma1, frames1] = first_luma_and_frames(dir.path("out/clip-002-card.mp4"));
-  EXPECT_NEAR(luma1, 73, 1.5);  // frame 73 = 7.3 s
+  EXPECT_NEAR(luma1, gray_of_frame(73), 1.5);  // frame 73 = 7.3 s
   EXPECT_NEAR(frames1, 18, 1);
   auto [luma2, frames2] = first_luma_and_frames(dir.path("out/clip-003-corner.mp4"));
-  EXPECT_NEAR(luma2, 0, 1.5);
+  EXPECT_NEAR(luma2, gray_of_frame(0), 1.5);
   EXPECT_NEAR(frames2, 15, 1);
   const auto m3u = slurp(dir.path("out/highlights.m3u"));
   EXPECT_EQ(m3u.rfind("#EXTM3U\n", 0), 0u);
