@@ -92,12 +92,14 @@ void add_football_records(Results& res, const fb::Evaluation& ev, const std::str
 }
 
 TextTable football_summary_table(const fb::Evaluation& ev) {
-  TextTable t({"match", "lag", "lines", "macro_f1", "accuracy", "units", "segments", "truth", "mean_tiou", "R@0.5",
-               "amap_loose", "amap_tight"});
+  TextTable t = ev.timed ? TextTable({"match", "lag", "lines", "macro_f1", "accuracy", "units", "segments", "truth",
+                                      "mean_tiou", "R@0.5", "amap_loose", "amap_tight"})
+                         : TextTable({"match", "lines", "macro_f1", "accuracy"});
   auto row = [&](const std::string& name, const fb::TaggingScores& ts, const fb::LagRun* r, int units, bool timed) {
-    std::vector<std::string> cells{name, timed ? fixed(r->lag_s, 1) : "", std::to_string(ts.lines), fixed(ts.macro_f1, 3),
-                                   fixed(ts.accuracy, 3)};
-    if (timed) {
+    std::vector<std::string> cells{name};
+    if (ev.timed) cells.push_back(fixed(r->lag_s, 1));
+    for (auto s : {std::to_string(ts.lines), fixed(ts.macro_f1, 3), fixed(ts.accuracy, 3)}) cells.push_back(s);
+    if (timed && ev.timed) {
       for (auto s : {std::to_string(units), std::to_string(r->scores.predicted), std::to_string(r->scores.truth),
                      fixed(r->scores.mean_tiou, 3), fixed(r->scores.recall[1], 3), fixed(r->loose.average_map, 3),
                      fixed(r->tight.average_map, 3)})
@@ -108,7 +110,7 @@ TextTable football_summary_table(const fb::Evaluation& ev) {
   int units = 0;
   for (const auto& me : ev.matches) {
     units += me.units;
-    for (int run = 0; run < (me.timed ? 2 : 1); ++run) row(me.match->name, me.tagging, &me.runs[run], me.units, me.timed);
+    for (int run = 0; run < (me.timed && ev.timed ? 2 : 1); ++run) row(me.match->name, me.tagging, &me.runs[run], me.units, me.timed);
   }
   for (int run = 0; run < (ev.timed ? 2 : 1); ++run) row("all", ev.tagging, &ev.pooled[run], units, ev.timed);
   return t;
