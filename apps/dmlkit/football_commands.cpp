@@ -62,13 +62,6 @@ KnobValues tagger_knobs(const TaggerOptions& o) {
   return v;
 }
 
-std::string command_line(const std::string& cmd, const std::vector<std::pair<std::string, std::string>>& args) {
-  std::string s = "dmlkit football " + cmd;
-  for (const auto& [k, v] : args)
-    if (!v.empty()) s += " " + k + " " + v;
-  return s;
-}
-
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
@@ -227,6 +220,7 @@ void add_evaluate(CLI::App& football, Context& ctx) {
   cmd->callback([&] {
     ctx.run = [&] {
       if (o.lines.empty()) o.lines = shipped_feeds();
+      if (o.lomo && !o.tagger.model.empty()) throw Error("--model: not used with --lomo (each held-out match trains its own)");
       fb::PipelineConfig c;
       c.tagger = o.tagger.tagger;
       c.model_path = o.tagger.model;

@@ -25,7 +25,8 @@ nlohmann::json parse_json_file(const std::string& path) {
 
 // The value of attribute `name` in the tag text `tag` ("<Event A=\"1\" B=\"2\">"), or "".
 std::string attribute(std::string_view tag, std::string_view name) {
-  const std::string key = " " + std::string(name) + "=\"";
+  std::string key(1, ' ');
+  key.append(name).append("=\"");
   const size_t at = tag.find(key);
   if (at == std::string_view::npos) return "";
   const size_t from = at + key.size();
@@ -127,7 +128,7 @@ EventStream read_wyscout_json(const std::string& path) {
     const auto it = kPeriod.find(e.value("matchPeriod", ""));
     if (it == kPeriod.end()) continue;  // the shoot-out (P) has no video time here
     if (!e.contains("eventSec") || !e["eventSec"].is_number())
-      throw Error(path, 0, "events[" + std::to_string(i - 1) + "].eventSec", "missing or not a number");
+      throw Error(path, 0, "events[" + std::to_string(i - 1).append("].eventSec"), "missing or not a number");
     std::vector<int> tags;
     if (e.contains("tags"))
       for (const auto& t : e["tags"]) tags.push_back(t.value("id", 0));
@@ -168,7 +169,8 @@ EventStream read_soccernet_json(const std::string& path) {
   const auto& list = j[preds ? "predictions" : "annotations"];
   size_t i = 0;
   for (const auto& a : list) {
-    const std::string where = std::string(preds ? "predictions[" : "annotations[") + std::to_string(i++) + "]";
+    std::string where = preds ? "predictions[" : "annotations[";
+    where.append(std::to_string(i++)).append("]");
     auto number = [&](const char* key, double& out) {
       if (!a.contains(key)) return false;
       const auto& v = a[key];

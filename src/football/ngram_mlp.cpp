@@ -48,7 +48,7 @@ class NgramMlpTagger final : public Tagger {
 
 std::string meta_or(const learn::ModelFile& f, const std::string& key, const std::string& path) {
   const auto it = f.meta.find(key);
-  if (it == f.meta.end()) throw Error(path, 0, "meta." + key, "missing");
+  if (it == f.meta.end()) throw Error(path, 0, std::string("meta.").append(key), "missing");
   return it->second;
 }
 
@@ -147,7 +147,10 @@ void save_ngram_mlp(const std::string& path, const NgramMlpModel& m) {
   f.meta = m.meta;
   f.meta["labels"] = [] {
     std::string s;
-    for (const auto& l : coarse_labels()) s += (s.empty() ? "" : ",") + l;
+    for (const auto& l : coarse_labels()) {
+      if (!s.empty()) s += ',';
+      s += l;
+    }
     return s;
   }();
   f.meta["features.dim"] = std::to_string(m.features.dim);
@@ -164,11 +167,14 @@ void save_ngram_mlp(const std::string& path, const NgramMlpModel& m) {
 
 NgramMlpModel load_ngram_mlp(const std::string& path) {
   const learn::ModelFile f = learn::load_model_file(path);
-  if (f.kind != kKind) throw Error(path, 0, "kind", "'" + f.kind + "' is not an ngram-mlp tagger model");
+  if (f.kind != kKind) throw Error(path, 0, "kind", "model of kind " + f.kind + ", not an ngram-mlp tagger model");
   NgramMlpModel m;
   m.meta = f.meta;
   std::string labels;
-  for (const auto& l : coarse_labels()) labels += (labels.empty() ? "" : ",") + l;
+  for (const auto& l : coarse_labels()) {
+    if (!labels.empty()) labels += ',';
+    labels += l;
+  }
   if (meta_or(f, "labels", path) != labels) throw Error(path, 0, "meta.labels", "the model's labels differ from this build's");
   try {
     m.features.dim = std::stoi(meta_or(f, "features.dim", path));

@@ -109,3 +109,13 @@ TEST(FootballCli, BadInputIsOneLineExit2) {
   expect_bad_input({"football", "evaluate", "--lines", dir.path("none.csv"), "--out", dir.path("out")}, dir,
                    {"none.csv", "no such file"});
 }
+
+TEST(FootballCli, TheShippedModelIsTheDefaultTagger) {
+  TempDir dir("football-default");
+  const auto lines = dir.write("l.csv", "minute,text\n12',Corner awarded to Eintracht Frankfurt.\n"
+                                        "30',Andre Silva (Eintracht Frankfurt) has received a yellow card.\n");
+  auto r = run_cli({"football", "tag", "--lines", lines});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("12',corner,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("30',card,"), std::string::npos) << r.out;
+}
