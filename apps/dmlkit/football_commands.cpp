@@ -256,8 +256,10 @@ void add_evaluate(CLI::App& football, Context& ctx) {
       out.write("per_class.csv", football_class_table(ev.tagging).to_csv());
       out.write("confusion.csv", football_confusion_table(ev.tagging).to_csv());
       if (ev.timed) out.write("segments.csv", football_segments_table(ev).to_csv());
-      const std::string setup = o.lomo ? "leave-one-match-out (trained per held-out match on the others)"
-                                       : "model as given (" + (c.model_path.empty() ? std::string("shipped") : c.model_path) + ")";
+      const bool trainable = fb::tagger_registry().get(c.tagger).traits.trainable;
+      const std::string setup = !trainable ? std::string("rules (nothing trained)")
+                                : o.lomo   ? std::string("leave-one-match-out (trained per held-out match on the others)")
+                                           : "model as given (" + (c.model_path.empty() ? std::string("shipped") : c.model_path) + ")";
       out.write("report.html", football_report_html(ev, c.tagger, setup));
       const std::string path = commit_output(out);
       if (o.format == "json") {

@@ -1,5 +1,6 @@
 #include "dmlkit/football_output.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/html_report.h"
@@ -183,6 +184,31 @@ std::string football_report_html(const fb::Evaluation& ev, const std::string& ta
   rep.add_table(football_confusion_table(ev.tagging));
   for (const auto& me : ev.matches) {
     rep.add_heading("Timeline: " + me.match->name, 3);
+    if (me.timed) {
+      // Highlight events so far against video time: the truth, the text segments, the lag-corrected ones.
+      auto series = [](const std::string& label, std::vector<double> t) {
+        std::sort(t.begin(), t.end());
+        ChartSeries s;
+        s.label = label;
+        s.step = true;
+        s.x.push_back(0);
+        s.y.push_back(0);
+        for (size_t i = 0; i < t.size(); ++i) s.x.push_back(t[i] / 60), s.y.push_back(static_cast<double>(i + 1));
+        return s;
+      };
+      std::vector<double> truth, text, corrected;
+      for (const auto& s : me.truth_segments) truth.push_back(s.spot_s);
+      for (const auto& s : me.runs[0].segments) text.push_back(s.spot_s);
+      for (const auto& s : me.runs[1].segments) corrected.push_back(s.spot_s);
+      LineChart c;
+      c.title = "Highlight events so far";
+      c.x_title = "video minute (the feed's wall clock since the first kick-off)";
+      c.y_title = "events";
+      c.y_integer = true;
+      c.series = {series("true events", truth), series("text segments", text),
+                  series("text segments, lag-corrected", corrected)};
+      rep.add_chart(c);
+    }
     TextTable t({"minute", "true time", "text time (lag-corrected)", "true label", "tagged", "text"});
     fb::VideoClock clock;
     if (me.timed) {
