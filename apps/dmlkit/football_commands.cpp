@@ -3,7 +3,9 @@
 // the ngram-mlp tagger into a model file; tag: labels the lines of a file; evaluate: tagging,
 // segment and spotting scores on labelled lines (leave-one-match-out with --lomo); segments: the
 // pipeline from lines to segments.json (optionally refined by an event stream); cut: clips and a
-// playlist from a video and segments.json with FFmpeg.
+// playlist from a video and segments.json with FFmpeg; spotting: SoccerNet average-mAP of prediction
+// files against Labels-v2.json files.
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 
@@ -22,6 +24,7 @@
 #include "football/labels.h"
 #include "football/ngram_mlp.h"
 #include "football/refine.h"
+#include "football/spotting_map.h"
 #include "football/tagger.h"
 
 namespace dmlkit::app {
@@ -429,6 +432,85 @@ void add_cut(CLI::App& football, Context& ctx) {
   });
 }
 
+
+struct SpottingOptions {
+  std::vector<std::string> labels, predictions;
+  std::string dictionary = "soccernet";
+  std::string format = "table";
+};
+
+void add_spotting(CLI::App& football, Context& ctx) {
+  auto& o = ctx.make<SpottingOptions>();
+  auto* cmd = football.add_subcommand("spotting", "SoccerNet average-mAP (loose and tight) of prediction files against "
+                                                  "Labels-v2.json files, as SoccerNet's evaluation computes it");
+  cmd->add_option("--labels", o.labels, "Ground truth, one SoccerNet Labels-v2.json per game (comma-separated)")
+      ->delimiter(',')
+      ->required();
+  cmd->add_option("--predictions", o.predictions, "Predictions, one SoccerNet results_spotting.json per game, same order")
+      ->delimiter(',')
+      ->required();
+  cmd->add_option("--dictionary", o.dictionary, "Classes scored: soccernet (the 17 SoccerNet-v2 classes, as SoccerNet) or "
+                                                "coarse (the coarse labels but other)")
+      ->check(CLI::IsMember({"soccernet", "coarse"}))
+      ->capture_default_str();
+  cmd->add_option("--format", o.format, "What to print: table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  cmd->callback([&] {
+    ctx.run = [&] {
+      if (o.labels.size() != o.predictions.size())
+        throw Error("--predictions: " + std::to_string(o.predictions.size()) + " files for " +
+                    std::to_string(o.labels.size()) + " --labels files");
+      const bool sn = o.dictionary == "soccernet";
+      const auto& names = sn ? fb::soccernet_v2_labels() : fb::coarse_labels();
+      std::vector<int> classes;
+      for (int c = 0; c < static_cast<int>(names.size()); ++c)
+        if (sn || c != fb::kOther) classes.push_back(c);
+      // SoccerNet's dictionary: events are keyed by their SoccerNet class; other labels are skipped.
+      auto keyed = [&](std::vector<fb::TimedEvent> ev) {
+        std::vector<fb::TimedEvent> out;
+        for (auto& e : ev) {
+          if (sn) {
+            const auto it = std::find(names.begin(), names.end(), e.source_label);
+            if (it == names.end()) continue;
+            e.label = static_cast<int>(it - names.begin());
+          } else if (e.label == fb::kOther) {
+            continue;
+          }
+          out.push_back(e);
+        }
+        return out;
+      };
+      std::vector<fb::SpottingGame> games;
+      for (size_t i = 0; i < o.labels.size(); ++i) {
+        const auto truth = fb::read_soccernet_json(o.labels[i]);
+        const auto preds = fb::read_soccernet_json(o.predictions[i]);
+        if (truth.format != "soccernet-labels") throw Error(o.labels[i], 0, "annotations", "not a Labels-v2.json file");
+        if (preds.format != "soccernet-predictions") throw Error(o.predictions[i], 0, "predictions", "not a prediction file");
+        games.push_back({keyed(truth.events), keyed(preds.events)});
+      }
+      const auto loose = fb::average_map(games, classes, fb::loose_deltas_s());
+      const auto tight = fb::average_map(games, classes, fb::tight_deltas_s());
+      if (o.format == "json") {
+        nlohmann::ordered_json j;
+        j["dictionary"] = o.dictionary;
+        j["games"] = games.size();
+        j["a_mAP_loose"] = loose.average_map;
+        j["a_mAP_tight"] = tight.average_map;
+        auto& pc = j["a_mAP_per_class"] = nlohmann::ordered_json::object();
+        for (size_t k = 0; k < classes.size(); ++k)
+          pc[names[classes[k]]] = {{"loose", loose.average_ap_per_class[k]}, {"tight", tight.average_ap_per_class[k]}};
+        ctx.out << j.dump(2) << "\n";
+      } else {
+        TextTable t({"class", "a_mAP_loose", "a_mAP_tight"});
+        for (size_t k = 0; k < classes.size(); ++k)
+          t.add_row({names[classes[k]], fixed(loose.average_ap_per_class[k], 4), fixed(tight.average_ap_per_class[k], 4)});
+        t.add_row({"average-mAP", fixed(loose.average_map, 4), fixed(tight.average_map, 4)});
+        ctx.out << t.render();
+      }
+      return 0;
+    };
+  });
+}
+
 }  // namespace
 
 void add_football_commands(CLI::App& app, Context& ctx) {
@@ -441,6 +523,7 @@ void add_football_commands(CLI::App& app, Context& ctx) {
   add_evaluate(*football, ctx);
   add_segments(*football, ctx);
   add_cut(*football, ctx);
+  add_spotting(*football, ctx);
 }
 
 }  // namespace dmlkit::app

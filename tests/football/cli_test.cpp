@@ -119,3 +119,29 @@ TEST(FootballCli, TheShippedModelIsTheDefaultTagger) {
   EXPECT_NE(r.out.find("12',corner,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("30',card,"), std::string::npos) << r.out;
 }
+
+TEST(FootballCli, SpottingScoresSoccerNetFilesOverTheWholeDictionary) {
+  TempDir dir("football-spotting");
+  const auto labels = dir.write("Labels-v2.json", R"({"annotations": [
+    {"gameTime": "1 - 00:10", "label": "Goal", "position": "10000", "visibility": "visible"},
+    {"gameTime": "2 - 05:00", "label": "Corner", "position": "300000", "visibility": "not shown"}]})");
+  const auto preds = dir.write("results_spotting.json", R"({"predictions": [
+    {"gameTime": "1 - 00:11", "label": "Goal", "position": "11000", "half": "1", "confidence": "0.8"},
+    {"gameTime": "2 - 05:00", "label": "Corner", "position": "300000", "half": "2", "confidence": "0.6"}]})");
+  auto r = run_cli({"football", "spotting", "--labels", labels, "--predictions", preds, "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  // Goal 1 s off: missed at the 1 s tolerance only (tight AP 0.875, loose 1); the corner is exact;
+  // the other 15 SoccerNet classes have no event and score 0, as in SoccerNet.
+  EXPECT_NEAR(j["a_mAP_loose"].get<double>(), 2.0 / 17, 1e-12);
+  EXPECT_NEAR(j["a_mAP_tight"].get<double>(), 1.875 / 17, 1e-12);
+  EXPECT_NEAR(j["a_mAP_per_class"]["Goal"]["tight"].get<double>(), 0.875, 1e-12);
+  r = run_cli({"football", "spotting", "--labels", labels, "--predictions", preds, "--dictionary", "coarse", "--format",
+               "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["a_mAP_loose"].get<double>(), 2.0 / 10, 1e-12);
+  r = run_cli({"football", "spotting", "--labels", labels, "--predictions", labels});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("not a prediction file"), std::string::npos);
+}
