@@ -19,6 +19,8 @@ packages=(
   # from the reference BLAS (higher priority, auto mode): ~15x faster matrix products, ~7x faster training.
   libtorch-dev libopenblas0-openmp
   slurmctld slurmd slurm-client munge
+  # football cut: clips are cut with FFmpeg (ffmpeg and ffprobe).
+  ffmpeg
 )
 # Headless browser for the report test; only needed by `make test`.
 if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then

@@ -143,6 +143,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_ps_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
+  add_football_commands(app, ctx);
   add_tools_commands(app, ctx);
   reject_negative_unsigned(app);
   begin_invocation(std::vector<std::string>(argv, argv + argc));  // core/provenance.h

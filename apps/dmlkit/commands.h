@@ -29,6 +29,7 @@ void add_comm_commands(CLI::App& app, Context& ctx);
 void add_ps_commands(CLI::App& app, Context& ctx);
 void add_influence_commands(CLI::App& app, Context& ctx);
 void add_continual_commands(CLI::App& app, Context& ctx);
-void add_tools_commands(CLI::App& app, Context& ctx);  // diff
+void add_football_commands(CLI::App& app, Context& ctx);
+void add_tools_commands(CLI::App& app, Context& ctx);  // diff, generate
 
 }  // namespace dmlkit::app

@@ -161,9 +161,18 @@ void OutputDir::write_streamed(const std::string& name, const std::function<void
   if (std::find(written_.begin(), written_.end(), name) == written_.end()) written_.push_back(name);
 }
 
+std::string OutputDir::staged_path(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || name == kOutputMarker || name == "." || name == "..")
+    throw Error(name, 0, "", "not a plain output file name");
+  if (std::find(written_.begin(), written_.end(), name) == written_.end()) written_.push_back(name);
+  return (fs::path(staging_path_) / name).string();
+}
+
 const std::string& OutputDir::commit() {
   // Again: the folder may have changed while the run worked.
   check_output_target(final_path_, input_paths_);
+  for (const auto& n : written_)
+    if (!fs::exists(fs::path(staging_path_) / n)) throw Error((fs::path(staging_path_) / n).string(), 0, "", "output file was not written");
   std::vector<std::string> names = written_;
   std::sort(names.begin(), names.end());
   std::string marker = kMarkerHeader;

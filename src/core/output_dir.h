@@ -37,6 +37,10 @@ class OutputDir {
   // Writes `name` as write() does, but lets `fill` stream the content into the file (no copy of a
   // large file in memory); throws Error if the stream fails.
   void write_streamed(const std::string& name, const std::function<void(std::ostream&)>& fill);
+  // For a file another program writes (ffmpeg's clips): registers `name` (a plain file name) as
+  // written and returns its path in the staging folder. The caller must create the file there
+  // before commit(); if it does not, commit() fails naming it.
+  std::string staged_path(const std::string& name);
   // Checks the target again, writes the marker and moves the staging folder to the final path,
   // replacing a previous dmlkit output there. Returns the final path.
   const std::string& commit();
