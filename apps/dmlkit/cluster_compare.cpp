@@ -43,6 +43,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";
     ctx.run = [&] { return run_cluster_policies(o, ctx); };
+    ctx.validate = [&] { validate_cluster_run(o); };
   });
 }
 

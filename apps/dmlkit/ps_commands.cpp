@@ -77,6 +77,25 @@ std::string report_html(const PsCompareOptions& o, const CommSetup& s, const ps:
   return rep.render();
 }
 
+// Everything run_compare checks before a simulation starts (Context::validate).
+void validate_compare(PsCompareOptions& o) {
+  o.comm.schedulers = {"fifo"};
+  if (o.comm.arch != "ps") throw Error("", 0, "arch", "dmlkit ps runs parameter servers only (--arch ps)");
+  if (o.comm.servers < 1) throw Error("", 0, "servers", "must be >= 1");
+  const CommSetup s = make_comm_setup(o.comm);
+  if (!(o.server_GBps >= 0) || !std::isfinite(o.server_GBps)) throw Error("", 0, "server_GBps", "must be >= 0");
+  if (o.policies.empty()) throw Error("", 0, "policies", "no policy given");
+  KnobValues params;
+  add_knob_values(params, o.policy_params, "--policy-param");
+  ps::policy_registry().check_knobs(o.policies, params);
+  for (size_t i = 0; i < o.policies.size(); ++i) {
+    (void)ps::make_policy(o.policies[i], params);
+    for (size_t k = 0; k < i; ++k)
+      if (o.policies[i] == o.policies[k]) throw Error("", 0, "policies", "'" + o.policies[i] + "' given twice");
+  }
+  (void)ps::load_stragglers(o.stragglers, s.net.servers, o.comm.iterations);
+}
+
 int run_compare(PsCompareOptions& o, Context& ctx) {
   o.comm.schedulers = {"fifo"};
   if (o.comm.arch != "ps") throw Error("", 0, "arch", "dmlkit ps runs parameter servers only (--arch ps)");
@@ -166,6 +185,7 @@ void add_compare(CLI::App& ps, Context& ctx) {
     o.comm.command = "ps compare";
     if (o.comm.out.empty()) o.comm.out = "out/ps-compare";
     ctx.run = [&] { return run_compare(o, ctx); };
+    ctx.validate = [&] { validate_compare(o); };
   });
 }
 

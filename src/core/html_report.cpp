@@ -128,9 +128,10 @@ constexpr const char* kDrawJs = R"JS(
   }
   specs.forEach(function (spec, index) {
     var canvas = document.getElementById('dmlkit-chart-' + index);
-    var datasets = spec.series.map(function (s, k) {
+    var datasets = [];
+    spec.series.forEach(function (s, k) {
       var color = palette[k % palette.length];
-      return {
+      datasets.push({
         label: s.label,
         data: s.points.map(function (p) { return {x: p[0], y: p[1]}; }),
         stepped: s.step ? 'before' : false,
@@ -141,7 +142,16 @@ constexpr const char* kDrawJs = R"JS(
         pointHoverRadius: 4,
         fill: false,
         tension: 0
-      };
+      });
+      if (s.band) {  // the spread: a shaded band between two unlabelled, invisible lines
+        var edge = function (i) {
+          return {label: '', data: s.band.map(function (p) { return {x: p[0], y: p[i]}; }), borderWidth: 0,
+                  pointRadius: 0, pointHoverRadius: 0, borderColor: color, backgroundColor: color + '33',
+                  fill: i === 2 ? '-1' : false, tension: 0};
+        };
+        datasets.push(edge(1));
+        datasets.push(edge(2));
+      }
     });
     try {
       new Chart(canvas, {
@@ -155,7 +165,8 @@ constexpr const char* kDrawJs = R"JS(
           interaction: {mode: 'nearest', intersect: false},
           scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false),
                    y: axis(spec.y_title, spec.y_min, spec.y_max, spec.y_integer)},
-          plugins: {legend: {position: 'bottom'}}
+          plugins: {legend: {position: 'bottom',
+                             labels: {filter: function (item) { return item.text !== ''; }}}}
         },
         plugins: [drawnMarker]
       });
@@ -372,6 +383,20 @@ void HtmlReport::add_chart(LineChart chart) {
       throw std::invalid_argument("chart '" + chart.title + "', series '" + s.label + "': x and y differ in size");
   blocks_.push_back(ChartRef{charts_.size()});
   charts_.push_back(std::move(chart));
+  bands_.emplace_back();
+}
+
+void HtmlReport::add_chart(LineChart chart, std::vector<ChartBand> bands) {
+  for (const auto& b : bands) {
+    if (b.series >= chart.series.size())
+      throw std::invalid_argument("chart '" + chart.title + "': a band of a series it does not have");
+    const size_t n = chart.series[b.series].x.size();
+    if (b.low.size() != n || b.high.size() != n)
+      throw std::invalid_argument("chart '" + chart.title + "', series '" + chart.series[b.series].label +
+                                  "': band and series differ in size");
+  }
+  add_chart(std::move(chart));
+  bands_.back() = std::move(bands);
 }
 
 void HtmlReport::set_max_points_per_series(size_t max_points) { max_points_ = std::max<size_t>(max_points, 3); }
@@ -447,9 +472,27 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
   put({"</main>\n"});
 
   nlohmann::json specs = nlohmann::json::array();
-  for (const LineChart& chart : charts_) {
+  for (size_t c = 0; c < charts_.size(); ++c) {
+    const LineChart& chart = charts_[c];
     nlohmann::json series = nlohmann::json::array();
-    for (const ChartSeries& s : chart.series) {
+    for (size_t k = 0; k < chart.series.size(); ++k) {
+      const ChartSeries& s = chart.series[k];
+      const ChartBand* band = nullptr;
+      for (const auto& b : bands_[c])
+        if (b.series == k) band = &b;
+      if (band != nullptr) {  // every finite point, with its band: [x, y, low, high]
+        nlohmann::json points = nlohmann::json::array(), edges = nlohmann::json::array();
+        for (size_t i = 0; i < s.x.size(); ++i) {
+          if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+          const double lo = std::isfinite(band->low[i]) ? band->low[i] : s.y[i];
+          const double hi = std::isfinite(band->high[i]) ? band->high[i] : s.y[i];
+          points.push_back(nlohmann::json::array({round_for_chart(s.x[i]), round_for_chart(s.y[i])}));
+          edges.push_back(
+              nlohmann::json::array({round_for_chart(s.x[i]), round_for_chart(lo), round_for_chart(hi)}));
+        }
+        series.push_back({{"label", s.label}, {"step", s.step}, {"points", std::move(points)}, {"band", std::move(edges)}});
+        continue;
+      }
       const ChartSeries r = reduce_series(s, max_points_);
       nlohmann::json points = nlohmann::json::array();
       for (size_t i = 0; i < r.x.size(); ++i)

@@ -27,6 +27,14 @@ struct ChartSeries {
   bool step = false;
 };
 
+// The spread around one series of a chart (e.g. min and max over seeds), drawn as a shaded band:
+// `low` and `high` have as many values as that series' x.
+struct ChartBand {
+  size_t series = 0;
+  std::vector<double> low;
+  std::vector<double> high;
+};
+
 // A line chart with a numeric (linear) x axis and one or more series.
 struct LineChart {
   std::string title;
@@ -77,6 +85,9 @@ class HtmlReport {
   void add_table(const TextTable& table, std::string caption = "");
   // Throws std::invalid_argument if a series' x and y differ in size.
   void add_chart(LineChart chart);
+  // A chart with shaded bands around some of its series; a banded series is drawn with its
+  // finite points, not downsampled. Throws std::invalid_argument on a size mismatch.
+  void add_chart(LineChart chart, std::vector<ChartBand> bands);
 
   // Maximum points per series put into the page (default kDefaultMaxPointsPerSeries, min 3).
   void set_max_points_per_series(size_t max_points);
@@ -111,6 +122,7 @@ class HtmlReport {
   std::string title_;
   std::vector<Block> blocks_;
   std::vector<LineChart> charts_;
+  std::vector<std::vector<ChartBand>> bands_;  // per chart
   size_t max_points_ = kDefaultMaxPointsPerSeries;
 };
 
