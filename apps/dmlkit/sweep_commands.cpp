@@ -187,7 +187,7 @@ int run_sweep(const SweepRunOptions& o, Context& ctx) {
     try {
       // Resuming a sweep whose array is still in the queue: wait for it rather than submit twice.
       size_t active = 0;
-      for (const auto& t : sw::array_task_counts(sw::read_submissions(dir), slurm))
+      for (const auto& t : sw::array_task_counts(sw::read_submissions(dir), slurm, dir))
         active += t.pending + t.running + t.held;
       if (active == 0) {
         const sw::Submission sub = sw::submit_array(dir, plan.cells, run, so, slurm);
@@ -368,7 +368,7 @@ void add_collect(CLI::App& sweep, Context& ctx) {
       else
         ctx.out << c.results.records().size() << " records from " << c.cells - c.missing.size() << " of " << c.cells
                 << " cells\n\n"
-                << c.results.summary_table().render();
+                << sw::compact_summary(c.results, "+-").render();
       if (!c.missing.empty())
         ctx.err << c.missing.size() << " cells have no results yet (dmlkit sweep status " << dir << ")\n";
       print_output_location(ctx, format, path);

@@ -87,8 +87,12 @@ Collected collect_sweep(const std::string& dir, const Plan& plan) {
     for (const auto& r : j["records"]) {
       const uint64_t seed = r.contains("seed") && r["seed"].is_number_unsigned() ? r["seed"].get<uint64_t>() : 0;
       ResultRecord& rec = c.results.add(r.value("name", std::string("?")), seed);
-      for (const auto& a : plan.axes)
-        if (!is_seed_axis(a)) rec.params[a] = cell->values[a];
+      for (const auto& a : plan.axes) {
+        if (is_seed_axis(a)) continue;
+        // A `policy` axis of policy records is the record's name already (its own column).
+        if (a == c.results.record_kind() && value_text(cell->values[a]) == rec.name) continue;
+        rec.params[a] = cell->values[a];
+      }
       if (r.contains("params") && r["params"].is_object())
         for (const auto& [k, v] : r["params"].items())
           if (!rec.params.contains(k)) rec.params[k] = v;
@@ -143,6 +147,40 @@ std::string line_label(const ResultRecord& r, const Plan& plan, const std::strin
 std::string short_number(double v) { return fmt::format("{:.4g}", v); }
 
 }  // namespace
+
+TextTable compact_summary(const Results& res, const std::string& pm) {
+  const auto groups = res.summary();
+  std::vector<std::string> params;
+  for (const auto& g : groups)
+    for (const auto& [k, v] : g.params.items())
+      if (std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
+  std::vector<std::string> all_metrics;
+  for (const auto& g : groups)
+    for (const auto& ms : g.metrics)
+      if (std::find(all_metrics.begin(), all_metrics.end(), ms.metric) == all_metrics.end())
+        all_metrics.push_back(ms.metric);
+  std::vector<std::string> header{res.record_kind()};
+  header.insert(header.end(), params.begin(), params.end());
+  header.push_back("runs");
+  header.insert(header.end(), all_metrics.begin(), all_metrics.end());
+  TextTable table(header);
+  for (const auto& g : groups) {
+    std::vector<std::string> row{g.name};
+    for (const auto& k : params) row.push_back(g.params.contains(k) ? value_text(g.params[k]) : "");
+    row.push_back(std::to_string(g.runs));
+    for (const auto& k : all_metrics) {
+      const MetricSummary* ms = g.find(k);
+      if (ms == nullptr)
+        row.push_back("");
+      else if (g.runs > 1)
+        row.push_back(short_number(ms->stats.mean) + " " + pm + " " + short_number(ms->stats.sd));
+      else
+        row.push_back(short_number(ms->stats.mean));
+    }
+    table.add_row(std::move(row));
+  }
+  return table;
+}
 
 std::string sweep_report_html(const Plan& plan, const Collected& c) {
   const Results& res = c.results;
@@ -225,39 +263,8 @@ std::string sweep_report_html(const Plan& plan, const Collected& c) {
     }
   }
 
-  // The summary: one row per (name, params) over seeds, mean +- sd of every metric.
-  const auto groups = res.summary();
-  std::vector<std::string> params;
-  for (const auto& g : groups)
-    for (const auto& [k, v] : g.params.items())
-      if (std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
-  std::vector<std::string> all_metrics;
-  for (const auto& g : groups)
-    for (const auto& ms : g.metrics)
-      if (std::find(all_metrics.begin(), all_metrics.end(), ms.metric) == all_metrics.end())
-        all_metrics.push_back(ms.metric);
-  std::vector<std::string> header{res.record_kind()};
-  header.insert(header.end(), params.begin(), params.end());
-  header.push_back("runs");
-  header.insert(header.end(), all_metrics.begin(), all_metrics.end());
-  TextTable table(header);
-  for (const auto& g : groups) {
-    std::vector<std::string> row{g.name};
-    for (const auto& k : params) row.push_back(g.params.contains(k) ? value_text(g.params[k]) : "");
-    row.push_back(std::to_string(g.runs));
-    for (const auto& k : all_metrics) {
-      const MetricSummary* ms = g.find(k);
-      if (ms == nullptr)
-        row.push_back("");
-      else if (g.runs > 1)
-        row.push_back(short_number(ms->stats.mean) + " ± " + short_number(ms->stats.sd));
-      else
-        row.push_back(short_number(ms->stats.mean));
-    }
-    table.add_row(std::move(row));
-  }
   rep.add_heading("Summary over seeds");
-  rep.add_table(table, "mean ± sample standard deviation over the seeds of each configuration; every record is in "
+  rep.add_table(compact_summary(res), "mean ± sample standard deviation over the seeds of each configuration; every record is in "
                        "records.csv, the full summary (mean, sd, min, max) in summary.csv.");
   if (!c.missing.empty()) {
     rep.add_heading("Cells without results");

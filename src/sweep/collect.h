@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/results.h"
+#include "core/table.h"
 #include "sweep/sweep_dir.h"
 
 namespace dmlkit::sweep {
@@ -25,6 +26,11 @@ Collected collect_sweep(const std::string& dir, const Plan& plan);
 
 // The HTML report (core/html_report.h) of a collected sweep.
 std::string sweep_report_html(const Plan& plan, const Collected& c);
+
+// The summary over seeds as one compact table: name, params, runs, then per metric "mean ± sd"
+// (or the value for one run), 4 significant digits, `pm` between them. The report's table and
+// what collect prints (with "+-": the text table aligns bytes).
+TextTable compact_summary(const Results& results, const std::string& pm = "±");
 
 // The numeric axes (every cell's value a number), `seed` left out: the x axes of the charts.
 std::vector<std::string> numeric_axes(const Plan& plan);

@@ -131,7 +131,8 @@ Submission submit_array(const std::string& dir_in, const std::vector<Cell>& cell
   return sub;
 }
 
-std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, live::ClusterBackend& slurm) {
+std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, live::ClusterBackend& slurm,
+                                          const std::string& dir) {
   std::vector<TaskCounts> out;
   const auto jobs = slurm.jobs();
   for (const auto& s : subs) {
@@ -141,6 +142,12 @@ std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, l
       if (j.array_job_id != s.job_id && j.id != s.job_id) continue;
       // NODE_FAIL is final for an array task unless Slurm requeues it (then it shows as PENDING).
       if (j.finished() || j.state == "NODE_FAIL") continue;
+      if (!dir.empty() && j.array_task_id >= 0 && static_cast<size_t>(j.array_task_id) < s.tasks.size()) {
+        bool all_ended = true;
+        for (const auto& name : s.tasks[static_cast<size_t>(j.array_task_id)])
+          if (!cell_finished(dir, name) && read_state(dir, name).status != "failed") all_ended = false;
+        if (all_ended) continue;
+      }
       // The pending record of tasks not started yet stands for several of them ("3-9%2").
       size_t n = 1;
       if (j.array_task_id < 0 && !j.array_tasks.empty()) {
@@ -191,7 +198,7 @@ ArrayWaitReport wait_array(const std::string& dir_in, const std::vector<Cell>& c
     size_t running = 0;
     bool reachable = true;
     try {
-      for (const auto& t : array_task_counts(subs, slurm)) {
+      for (const auto& t : array_task_counts(subs, slurm, dir)) {
         active += t.pending + t.running + t.held;
         running += t.running;
         if (t.held > 0) {  // a job_submit plugin held it (the lab does): let it run

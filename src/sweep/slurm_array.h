@@ -70,6 +70,9 @@ struct TaskCounts {
   int64_t job_id = 0;
   size_t pending = 0, running = 0, held = 0;
 };
-std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, live::ClusterBackend& slurm);
+// With `dir`, a started task whose cells are all finished or failed is not counted: its work is
+// done even if Slurm still lists it (e.g. running on a node whose failure it has not noticed yet).
+std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, live::ClusterBackend& slurm,
+                                          const std::string& dir = "");
 
 }  // namespace dmlkit::sweep

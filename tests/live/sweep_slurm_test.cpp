@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <iostream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +59,7 @@ TEST(SweepSlurm, JobArraySurvivesAKilledNodeAndALostTask) {
   ASSERT_TRUE(r.ok()) << r.out << "\n---\n" << r.err;
   EXPECT_NE(r.out.find("submitted job array"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("resubmitted"), std::string::npos) << r.out;  // the cancelled task's cell
+  std::cout << r.out;  // what the sweep reported (the time it took is in the last line)
   const sweep::Plan plan = sweep::read_plan(dir);
   ASSERT_EQ(plan.cells.size(), 8u);
   for (const auto& c : plan.cells) EXPECT_TRUE(sweep::cell_finished(dir, c.name)) << c.name << "\n" << r.out;
