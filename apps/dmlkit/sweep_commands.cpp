@@ -44,6 +44,9 @@ void check_sweep(const sw::SweepFile& f, const sw::Plan& plan, const std::string
                     did_you_mean(f.command.back(), options) + " (here: " + joined(options, ", ") + ")");
   const std::string command = "dmlkit " + joined(f.command);
   auto has = [&](const std::string& n) { return std::find(options.begin(), options.end(), n) != options.end(); };
+  if (!has("out"))
+    throw Error(f.path, f.command_line, "command",
+                "'" + joined(f.command) + "' writes no output folder (no --out); a sweep runs commands that do");
   const std::string knob_option = f.knob_option.substr(2);
   auto check = [&](const std::string& section, const std::string& name, long line, bool knob) {
     if (knob) {

@@ -154,6 +154,8 @@ TEST_F(SweepCli, BadSweepFilesAreOneLineExit2BeforeAnythingRuns) {
   // An unknown command.
   EXPECT_NE(run("command: cluster simulat\n").find("bad.yaml:1: field 'command': 'cluster simulat' is not a dmlkit command"),
             std::string::npos);
+  // A command that writes no output folder.
+  EXPECT_NE(run("command: cluster policies\n").find("writes no output folder"), std::string::npos);
   // A knob for a command without --policy-param.
   EXPECT_NE(run("command: comm simulate\naxes:\n  bytescheduler.x: [1]\n").find("does not take"), std::string::npos);
   // A bad value of an option (a negative seed).
