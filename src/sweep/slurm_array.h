@@ -31,7 +31,6 @@ struct SlurmArrayOptions {
   double poll_s = 1.0;       // seconds between two looks at squeue and DIR
   double max_wait_s = 0;     // give up waiting after this long (0 = no limit); tasks go on
   std::string job_name = "dmlkit-sweep";
-  std::vector<std::string> sbatch_extra;  // not used by the lab; kept empty
 };
 
 struct Submission {
