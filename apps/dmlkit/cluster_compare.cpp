@@ -37,6 +37,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.data_dir = o.data_dir;
       exp.threads = o.threads;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
+      ctx.validate = [&] { validate_cluster_experiment(exp); };
       return;
     }
     o.policies = policies;

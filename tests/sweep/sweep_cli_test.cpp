@@ -176,6 +176,13 @@ TEST_F(SweepCli, CheckCliParsesWithoutRunning) {
   EXPECT_EQ(check_cli({"comm", "simulate", "--scheduler=nope", "--out", out}, error), 2);
   EXPECT_EQ(check_cli({"ps", "compare", "--policy-param", "psld.nope=1", "--out", out}, error), 2);
   EXPECT_NE(error.find("nope"), std::string::npos);
+  EXPECT_EQ(check_cli({"comm", "tune", "--scheduler=bytescheduler", "--probes=0", "--out", out}, error), 2);
+  EXPECT_NE(error.find("probes"), std::string::npos);
+  EXPECT_EQ(check_cli({"cluster", "compare", "--experiment=optimus-testbed", "--policies=optimus,nope", "--out", out},
+                      error),
+            2);
+  EXPECT_NE(error.find("nope"), std::string::npos);
+  EXPECT_EQ(check_cli({"cluster", "compare", "--experiment=optimus-testbed", "--out", out}, error), 0) << error;
   std::vector<std::string> options;
   EXPECT_TRUE(command_options({"cluster", "simulate"}, options));
   EXPECT_NE(std::find(options.begin(), options.end(), "policy-param"), options.end());
