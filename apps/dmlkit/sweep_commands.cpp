@@ -310,7 +310,7 @@ void add_status(CLI::App& sweep, Context& ctx) {
                        state == "done" ? "" : s.error});
       }
       ctx.out << plan.cells.size() << " cells: " << done << " done, " << failed << " failed, " << running
-              << " running, " << queued << " queued on Slurm, " << waiting << " not started\n";
+              << " running (or interrupted), " << queued << " queued on Slurm, " << waiting << " not started\n";
       const auto subs = sw::read_submissions(dir);
       if (!subs.empty()) {
         try {
