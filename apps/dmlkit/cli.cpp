@@ -131,21 +131,90 @@ std::string command_path(const CLI::App& app, int argc, const char* const* argv)
   return path;
 }
 
-}  // namespace
-
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"dmlkit: the systems side of distributed machine learning"};
+// Every command family on one app.
+void build_app(CLI::App& app, Context& ctx) {
   app.set_version_flag("--version", std::string("dmlkit ") + DMLKIT_VERSION);
   app.require_subcommand(1);
-  Context ctx{out, err, {}, {}};
   add_cluster_commands(app, ctx);
   add_comm_commands(app, ctx);
   add_ps_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
   add_football_commands(app, ctx);
+  add_sweep_commands(app, ctx);
   add_tools_commands(app, ctx);
   reject_negative_unsigned(app);
+}
+
+}  // namespace
+
+int check_cli(const std::vector<std::string>& args, std::string& error) {
+  std::ostringstream out, err;
+  CLI::App app{"dmlkit"};
+  Context ctx{out, err, {}, {}, false, {}};
+  build_app(app, ctx);
+  std::vector<const char*> argv{"dmlkit"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  const int argc = static_cast<int>(argv.size());
+  try {
+    app.parse(argc, argv.data());
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      error = "asks for help or the version instead of running";
+      return 2;
+    }
+    error = dmlkit_style(e, explain_parse_error(app, argc, argv.data(), e.what()),
+                         command_path(app, argc, argv.data()));
+    return 2;
+  } catch (const std::exception& e) {  // a callback rejecting a combination of options
+    error = e.what();
+    return 2;
+  }
+  try {
+    if (!ctx.own_output_check) check_output_folder(app);
+    if (ctx.validate) ctx.validate();
+    return 0;
+  } catch (const std::exception& e) {
+    error = e.what();
+    return 2;
+  }
+}
+
+bool command_options(const std::vector<std::string>& words, std::vector<std::string>& options) {
+  std::ostringstream out, err;
+  CLI::App app{"dmlkit"};
+  Context ctx{out, err, {}, {}, false, {}};
+  build_app(app, ctx);
+  const CLI::App* at = &app;
+  for (const auto& w : words) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(w)) next = sub;
+    if (next == nullptr) {
+      options.clear();
+      for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+        options.push_back(sub->get_name());
+      return false;
+    }
+    at = next;
+  }
+  options.clear();
+  for (const CLI::Option* o : at->get_options())
+    for (const auto& n : o->get_lnames()) options.push_back(n);
+  // A command that needs a subcommand ("cluster") is not one a cell can run.
+  if (at->get_require_subcommand_min() > 0) {
+    options.clear();
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      options.push_back(sub->get_name());
+    return false;
+  }
+  return true;
+}
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"dmlkit: the systems side of distributed machine learning"};
+  Context ctx{out, err, {}, {}, false, {}};
+  build_app(app, ctx);
   begin_invocation(std::vector<std::string>(argv, argv + argc));  // core/provenance.h
   try {
     app.parse(argc, argv);
@@ -172,7 +241,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return 2;
   }
   try {
-    check_output_folder(app);
+    if (!ctx.own_output_check) check_output_folder(app);
     return ctx.run ? ctx.run() : 0;
   } catch (const Error& e) {
     err << "dmlkit: " << e.what() << "\n";

@@ -52,6 +52,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.data_dir = o.data_dir;
       exp.threads = o.threads;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
+      ctx.validate = [&] { validate_cluster_experiment(exp); };
       return;
     }
     if (!exp.seeds.empty())
@@ -61,6 +62,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";
     ctx.run = [&] { return run_cluster_policies(o, ctx); };
+    ctx.validate = [&] { validate_cluster_run(o); };
   });
 }
 

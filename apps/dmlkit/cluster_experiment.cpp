@@ -23,6 +23,16 @@ namespace dmlkit::app {
 
 namespace cl = dmlkit::cluster;
 
+void validate_cluster_experiment(const ExperimentCliOptions& o) {
+  cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
+  if (e.engine == "oasis") return;
+  if (!o.policies.empty()) e.policies = o.policies;
+  KnobValues user_params;
+  cl::add_policy_params(user_params, o.policy_params);
+  cl::check_policy_params(e.policies, user_params);
+  (void)cl::ClusterSpec::parse(e.cluster);
+}
+
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
   if (e.engine == "oasis") return run_oasis_experiment_cli(e.path, o, ctx);

@@ -23,6 +23,9 @@ struct ExperimentCliOptions {
 };
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx);
+// Its checks before any run (Context::validate): the preset, and for the simulator's engine the
+// policies, knobs and cluster. An `engine: oasis` preset is checked as far as loading it.
+void validate_cluster_experiment(const ExperimentCliOptions& o);
 // An experiment with `engine: oasis` (cluster_oasis.cpp): the OASiS model, its methods, sweeps
 // and LP bound; the same options and output layout.
 int run_oasis_experiment_cli(const std::string& path, const ExperimentCliOptions& o, Context& ctx);

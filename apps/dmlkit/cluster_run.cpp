@@ -121,6 +121,16 @@ cl::Workload load(const ClusterRunOptions& o, const cl::ClusterSpec& cluster) {
 
 }  // namespace
 
+void validate_cluster_run(const ClusterRunOptions& o) {
+  check_options(o);
+  const cl::PolicyOptions popts = policy_options(o);
+  cl::check_policy_params(o.policies, popts.params);
+  for (const auto& name : o.policies) (void)cl::make_policy(name, popts);
+  const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
+  if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
+}
+
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   check_options(o);
   // Validate everything (names, files, knobs) before the first simulation starts.

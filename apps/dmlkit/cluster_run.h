@@ -42,5 +42,8 @@ struct ClusterRunOptions {
 void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o);
 // Runs every policy in o.policies on the workload, writes the output folder, prints the summary.
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx);
+// The checks run_cluster_policies makes before any simulation (options, policy names and knobs,
+// cluster, workload name or file), without reading the workload: Context::validate.
+void validate_cluster_run(const ClusterRunOptions& o);
 
 }  // namespace dmlkit::app

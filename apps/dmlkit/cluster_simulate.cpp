@@ -15,6 +15,7 @@ void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
     o.command = "cluster simulate";
     if (o.out.empty()) o.out = "out/cluster-simulate";
     ctx.run = [&] { return run_cluster_policies(o, ctx); };
+    ctx.validate = [&] { validate_cluster_run(o); };
   });
 }
 

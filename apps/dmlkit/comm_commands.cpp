@@ -46,6 +46,7 @@ void add_simulate(CLI::App& comm, Context& ctx) {
     o.command = "comm simulate";
     if (o.out.empty()) o.out = "out/comm-simulate";
     ctx.run = [&] { return run_comm_schedulers(o, ctx); };
+    ctx.validate = [&] { (void)validate_comm_run(o); };
   });
 }
 
@@ -62,6 +63,7 @@ void add_compare(CLI::App& comm, Context& ctx) {
       for (const auto& s : comm::scheduler_registry().entries())
         if ((o.arch == "ps" && s.traits.ps) || (o.arch != "ps" && s.traits.allreduce)) o.schedulers.push_back(s.name);
     ctx.run = [&] { return run_comm_schedulers(o, ctx); };
+    ctx.validate = [&] { (void)validate_comm_run(o); };
   });
 }
 

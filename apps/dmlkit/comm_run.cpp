@@ -233,8 +233,8 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
 
 }  // namespace
 
-int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
-  const CommSetup s = make_comm_setup(o);
+CommSetup validate_comm_run(const CommRunOptions& o) {
+  CommSetup s = make_comm_setup(o);
   if (o.schedulers.empty()) throw Error("", 0, "schedulers", "no scheduler given");
   // A scheduler option none of the chosen schedulers reads is rejected (as a typo would be).
   KnobValues given;
@@ -254,6 +254,11 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
     for (size_t k = 0; k < i; ++k)
       if (o.schedulers[i] == o.schedulers[k]) throw Error("", 0, "schedulers", "'" + o.schedulers[i] + "' given twice");
   }
+  return s;
+}
+
+int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
+  const CommSetup s = validate_comm_run(o);
   std::vector<SchedulerRun> rows;
   for (const auto& name : o.schedulers) rows.push_back({comm::simulate(s.workload, s.net, name, s.sched, s.sim)});
   const double lb = comm::lower_bound_s(s.workload, s.net);

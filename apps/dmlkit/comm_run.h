@@ -57,5 +57,7 @@ CommSetup make_comm_setup(const CommRunOptions& o);
 
 // Runs o.schedulers, writes the output folder, prints the summary.
 int run_comm_schedulers(const CommRunOptions& o, Context& ctx);
+// The checks run_comm_schedulers makes before any simulation (Context::validate); returns the setup.
+CommSetup validate_comm_run(const CommRunOptions& o);
 
 }  // namespace dmlkit::app

@@ -57,13 +57,20 @@ ChartSeries best_so_far(const std::string& label, const comm::TuneResult& r) {
   return s;
 }
 
-int run_tune(const TuneOptions& t, Context& ctx) {
-  const auto dims = comm::tune_dimensions(t.scheduler);
-  const CommSetup s = make_comm_setup(t.run);
+// What run_tune checks before the first probe; alone, it is Context::validate.
+CommSetup checked_setup(const TuneOptions& t) {
+  (void)comm::tune_dimensions(t.scheduler);
+  CommSetup s = make_comm_setup(t.run);
   comm::validate_scheduler(t.scheduler, s.sched, s.net.arch);
   if (t.probes < 1 || t.probes > 500) throw Error("", 0, "probes", "must be between 1 and 500");
   if (t.initial < 1) throw Error("", 0, "initial", "must be >= 1");
   if (t.grid != 0 && (t.grid < 2 || t.grid > 30)) throw Error("", 0, "grid", "must be 0 (off) or 2..30");
+  return s;
+}
+
+int run_tune(const TuneOptions& t, Context& ctx) {
+  const CommSetup s = checked_setup(t);
+  const auto dims = comm::tune_dimensions(t.scheduler);
   auto objective = [&](const std::vector<double>& x) {
     return comm::simulate(s.workload, s.net, t.scheduler, comm::apply_tune_point(t.scheduler, s.sched, x), s.sim)
         .iteration_mean_s;
@@ -177,6 +184,7 @@ void add_comm_tune_command(CLI::App& comm, Context& ctx) {
     t.run.command = "comm tune";
     if (t.run.out.empty()) t.run.out = "out/comm-tune";
     ctx.run = [&] { return run_tune(t, ctx); };
+    ctx.validate = [&] { (void)checked_setup(t); };
   });
 }
 

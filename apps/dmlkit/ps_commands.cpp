@@ -82,22 +82,36 @@ std::string report_html(const PsCompareOptions& o, const CommSetup& s, const ps:
   return rep.render();
 }
 
-int run_compare(PsCompareOptions& o, Context& ctx) {
+// What run_compare checks and builds before a simulation starts; alone, it is Context::validate.
+struct PsCompareInputs {
+  CommSetup s;
+  KnobValues params;
+  ps::StragglerScenario st;
+};
+
+PsCompareInputs checked_inputs(PsCompareOptions& o) {
   o.comm.schedulers = {"fifo"};
   if (o.comm.arch != "ps") throw Error("", 0, "arch", "dmlkit ps runs parameter servers only (--arch ps)");
   if (o.comm.servers < 1) throw Error("", 0, "servers", "must be >= 1");
-  const CommSetup s = make_comm_setup(o.comm);
+  PsCompareInputs in{make_comm_setup(o.comm), {}, {}};
   if (!(o.server_GBps >= 0) || !std::isfinite(o.server_GBps)) throw Error("", 0, "server_GBps", "must be >= 0");
   if (o.policies.empty()) throw Error("", 0, "policies", "no policy given");
-  KnobValues params;
-  add_knob_values(params, o.policy_params, "--policy-param");
-  ps::policy_registry().check_knobs(o.policies, params);
+  add_knob_values(in.params, o.policy_params, "--policy-param");
+  ps::policy_registry().check_knobs(o.policies, in.params);
   for (size_t i = 0; i < o.policies.size(); ++i) {
-    (void)ps::make_policy(o.policies[i], params);
+    (void)ps::make_policy(o.policies[i], in.params);
     for (size_t k = 0; k < i; ++k)
       if (o.policies[i] == o.policies[k]) throw Error("", 0, "policies", "'" + o.policies[i] + "' given twice");
   }
-  const auto st = ps::load_stragglers(o.stragglers, s.net.servers, o.comm.iterations);
+  in.st = ps::load_stragglers(o.stragglers, in.s.net.servers, o.comm.iterations);
+  return in;
+}
+
+int run_compare(PsCompareOptions& o, Context& ctx) {
+  const PsCompareInputs checked = checked_inputs(o);
+  const CommSetup& s = checked.s;
+  const KnobValues& params = checked.params;
+  const ps::StragglerScenario& st = checked.st;
   ps::PsRunOptions ro;
   ro.iterations = o.comm.iterations;
   ro.server_Bps = o.server_GBps * 1e9;
@@ -171,6 +185,7 @@ void add_compare(CLI::App& ps, Context& ctx) {
     o.comm.command = "ps compare";
     if (o.comm.out.empty()) o.comm.out = "out/ps-compare";
     ctx.run = [&] { return run_compare(o, ctx); };
+    ctx.validate = [&] { (void)checked_inputs(o); };
   });
 }
 

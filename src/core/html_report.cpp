@@ -340,9 +340,9 @@ ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
     if (!std::isfinite(series.x[i]) || !std::isfinite(series.y[i])) continue;
     out.x.push_back(series.x[i]);
     out.y.push_back(series.y[i]);
-    if (band) {
-      out.y_low.push_back(series.y_low[i]);
-      out.y_high.push_back(series.y_high[i]);
+    if (band) {  // a band edge that is not a number collapses onto the line
+      out.y_low.push_back(std::isfinite(series.y_low[i]) ? series.y_low[i] : series.y[i]);
+      out.y_high.push_back(std::isfinite(series.y_high[i]) ? series.y_high[i] : series.y[i]);
     }
   }
   // Bands are drawn for short series (seeds x configurations), never reduced.

@@ -50,6 +50,9 @@ struct JobRequest {
   std::vector<std::string> script_args;  // its arguments
   std::string output = "/dev/null";      // stdout/stderr file (-o; %j = job id)
   std::string work_dir;                  // --chdir ("" = the current folder)
+  // A job array (sweep/slurm_array.h): --array=SPEC, e.g. "0-99%8" or "3,7,12" ("" = one job).
+  std::string array;
+  bool held = true;                      // -H: enters held (the live controller releases it)
 };
 
 class ClusterBackend {

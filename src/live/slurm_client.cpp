@@ -120,7 +120,9 @@ void SlurmClient::cancel(int64_t id) { run_checked({"scancel", std::to_string(id
 void SlurmClient::reconfigure() { run_checked({"scontrol", "reconfigure"}); }
 
 int64_t SlurmClient::submit(const JobRequest& q) {
-  std::vector<std::string> argv = {"sbatch", "--parsable", "-H", "-N", std::to_string(q.nodes), "-o", q.output};
+  std::vector<std::string> argv = {"sbatch", "--parsable", "-N", std::to_string(q.nodes), "-o", q.output};
+  if (q.held) argv.insert(argv.begin() + 2, "-H");
+  if (!q.array.empty()) argv.push_back("--array=" + q.array);
   if (!q.name.empty()) argv.push_back("--job-name=" + q.name);
   if (q.gpus_per_node > 0) argv.push_back("--gres=gpu:" + std::to_string(q.gpus_per_node));
   if (!q.comment.empty()) argv.push_back("--comment=" + q.comment);

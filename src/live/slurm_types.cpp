@@ -159,6 +159,9 @@ std::vector<SlurmJob> parse_squeue_json(const std::string& text) {
     s.gpus_per_job = parse_gpu_count(str(j, "tres_per_job"));
     s.required_nodes = str(j, "required_nodes");
     s.restarts = static_cast<int>(num(j, "restart_cnt"));
+    s.array_job_id = num(j, "array_job_id");
+    s.array_task_id = num(j, "array_task_id", -1);
+    s.array_tasks = str(j, "array_task_string");
     // Allocation: node names from job_resources, GPUs per node from gres_detail (same order).
     std::vector<std::string> names;
     if (j.contains("job_resources") && j["job_resources"].is_object()) {

@@ -27,6 +27,11 @@ struct SlurmJob {
   std::string required_nodes;  // ReqNodeList as Slurm prints it
   int restarts = 0;
   std::vector<SlurmNodeGpus> allocation;  // running: nodes with the GPUs each holds
+  // Job arrays: the array's job id and this task's index (-1: not an array task, or the pending
+  // record of the tasks not started yet, whose indices are in array_tasks, e.g. "3-99%4").
+  int64_t array_job_id = 0;
+  int64_t array_task_id = -1;
+  std::string array_tasks;
   bool held() const { return priority == 0; }
   bool pending() const { return state == "PENDING"; }
   // RUNNING or CONFIGURING: the job holds its allocation.
