@@ -4,6 +4,7 @@
 #include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
 #include "dmlkit/option_checks.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 
@@ -36,13 +37,17 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.format = o.format;
       exp.data_dir = o.data_dir;
       exp.threads = o.threads;
+      exp.policy_files = o.policy_files;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
       return;
     }
     o.policies = policies;
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";
-    ctx.run = [&] { return run_cluster_policies(o, ctx); };
+    ctx.run = [&] {
+      append_missing(o.policies, register_python_policies(o.policy_files));  // Python policies run too
+      return run_cluster_policies(o, ctx);
+    };
   });
 }
 
