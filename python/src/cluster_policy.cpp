@@ -35,6 +35,9 @@ namespace cl = dmlkit::cluster;
 
 namespace {
 
+// Any integer sequence as a C int array (view.free_gpus passes without a copy of elements one by one).
+using IntArray = py::array_t<int, py::array::c_style | py::array::forcecast>;
+
 // What one call of schedule() lets Python see; shared by the view and jobs objects.
 struct CallState {
   const cl::ClusterView* view = nullptr;
@@ -273,8 +276,8 @@ KnobSpec to_knob(py::handle k) {
   } else {
     spec = knob_string(name, def.cast<std::string>(), help);
   }
-  if (type == "int" || type == "double") {
-    py::object lo = k.attr("min"), hi = k.attr("max");
+  py::object lo = k.attr("min"), hi = k.attr("max");
+  if ((type == "int" || type == "double") && (!lo.is_none() || !hi.is_none())) {
     spec.range(lo.is_none() ? -std::numeric_limits<double>::infinity() : lo.cast<double>(),
                hi.is_none() ? std::numeric_limits<double>::infinity() : hi.cast<double>());
   }
@@ -363,8 +366,10 @@ void bind_cluster(py::module_& m) {
 
   py::class_<cl::FreeGpus>(m, "FreeGpus",
                            "Free GPUs per server, and the placement choices of the C++ policies (cluster/model/placement.h)")
-      .def(py::init([](const std::vector<int>& free) { return cl::FreeGpus(free); }), py::arg("free_per_server"))
-      .def("assign", [](cl::FreeGpus& f, const std::vector<int>& free) { f.assign(free); })
+      .def(py::init([](const IntArray& free) { return cl::FreeGpus(std::vector<int>(free.data(), free.data() + free.size())); }),
+           py::arg("free_per_server"))
+      .def("assign", [](cl::FreeGpus& f, const IntArray& free) { f.assign(std::span<const int>(free.data(), free.size())); })
+      .def("copy", [](const cl::FreeGpus& f) { return cl::FreeGpus(f); })
       .def_property_readonly("total", &cl::FreeGpus::total)
       .def("on", &cl::FreeGpus::on, py::arg("server"))
       .def_property_readonly("per_server",

@@ -7,6 +7,7 @@
 // the process ends).
 #include <pybind11/embed.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
