@@ -6,6 +6,7 @@
 #include "cluster/oasis/method.h"
 #include "cluster/policy.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 
@@ -18,6 +19,7 @@ std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
                                              : "GPU jobs";
   std::string line = "jobs: " + jobs;
   if (t.make_ps) line += " (parameter-server jobs by its PS version, " + t.ps_variant + ")";
+  if (cluster::policy_registry().added(e.name)) return {line, "written in Python (--policy-file)"};
   return {line};
 }
 
@@ -29,6 +31,8 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   engine = "sim";
   auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
+  auto& files = ctx.make<std::vector<std::string>>();
+  cmd->add_option("--policy-file", files, std::string(kPolicyFileHelp) + "; listed with the built-in ones");
   cmd->add_option("--engine", engine,
                   "sim: the policies of the round-based simulator; oasis: the methods of the OASiS admission model "
                   "(experiments with engine: oasis, docs/oasis.md)")
@@ -43,6 +47,7 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
         });
         return 0;
       }
+      register_python_policies(files);
       cluster::policy_registry().print(ctx.out, verbose, {}, policy_notes);
       return 0;
     };

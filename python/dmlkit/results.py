@@ -190,9 +190,16 @@ class Summary(list):
         for e in self:
             params += [k for k in e.params if k not in params]
         header = ["name", *params, "runs", *metrics]
-        rows = [[e.name, *[str(e.params.get(p, "")) for p in params], str(e.runs),
-                 *[repr(e.metrics[m].mean) if m in e.metrics and e.runs == 1 else
-                   (str(e.metrics[m]) if m in e.metrics else "") for m in metrics]] for e in self]
+        def cell(e, m):
+            if m not in e.metrics:
+                return ""
+            s = e.metrics[m]
+            if e.runs != 1:
+                return repr(s)
+            v = s.mean
+            return str(int(v)) if isinstance(v, float) and v.is_integer() and abs(v) < 1e15 else repr(v)
+        rows = [[e.name, *[str(e.params.get(p, "")) for p in params], str(e.runs), *[cell(e, m) for m in metrics]]
+                for e in self]
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
         return "\n".join([fmt(header), *map(fmt, rows)])

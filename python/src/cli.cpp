@@ -1,6 +1,8 @@
 // The CLI in-process: the package's command functions (python/dmlkit/_cli.py) build the argument
 // vector the CLI would get and call run_cli, so Python takes exactly the CLI's arguments, checks
 // and outputs.
+#include <pybind11/stl.h>
+
 #include <sstream>
 #include <string>
 #include <vector>

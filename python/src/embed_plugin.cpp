@@ -24,6 +24,12 @@ const dmlkit::app::PythonLoader* start() {
     // No Python signal handlers: Ctrl-C stays the CLI's (cluster serve stops cleanly on it).
     py::initialize_interpreter(false);
     PyEval_SaveThread();  // release the GIL; every call below takes it
+    // The interpreter is never finalized: flush what a policy printed before the process ends.
+    std::atexit([] {
+      PyGILState_STATE state = PyGILState_Ensure();
+      PyRun_SimpleString("import sys\nfor s in (sys.stdout, sys.stderr):\n    s and s.flush()\n");
+      PyGILState_Release(state);
+    });
   }
   py::gil_scoped_acquire gil;
   try {

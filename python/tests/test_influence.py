@@ -8,7 +8,8 @@ import dmlkit
 from conftest import EXAMPLES, run_cli
 from influence_bandit import EpsilonGreedy
 
-ARGS = dict(graph="er:nodes=300,degree=4", k=5, steps=25, runs=2, seed=7, no_best_fixed=True)
+# Long enough for a bandit to learn on a small graph (k x steps >> nodes); well under a second.
+ARGS = dict(graph="er:nodes=100,degree=4", k=3, steps=150, runs=2, seed=1, no_best_fixed=True)
 
 
 def test_python_bandit_runs_next_to_cpp_algorithms_and_is_deterministic():
@@ -19,15 +20,16 @@ def test_python_bandit_runs_next_to_cpp_algorithms_and_is_deterministic():
     assert [r.metrics for r in a.records] == [r.metrics for r in b.records]
     per_step = a.derived["algorithms"]
     assert any(d.get("name") == "py-epsilon-greedy" for d in per_step)
-    # It learns: more activated users than picking at random.
+    # It learns: more activated users than picking at random (570 against 516.5 for this seed; the
+    # C++ epsilon-greedy gets 549).
     s = a.summary
-    assert s["py-epsilon-greedy"]["total_activated"].mean > s["random"]["total_activated"].mean
+    assert s["py-epsilon-greedy"]["total_activated"].mean > 1.05 * s["random"]["total_activated"].mean
 
 
 def test_algorithm_file_on_the_cli_gives_the_same_run(tmp_path):
     py = dmlkit.influence.run(algorithms=[EpsilonGreedy], **ARGS)
-    _, _, _, cli = run_cli(["influence", "run", "--graph", ARGS["graph"], "--k", "5", "--steps", "25", "--runs", "2",
-                            "--seed", "7", "--no-best-fixed", "--algorithms", "py-epsilon-greedy",
+    _, _, _, cli = run_cli(["influence", "run", "--graph", ARGS["graph"], "--k", "3", "--steps", "150", "--runs", "2",
+                            "--seed", "1", "--no-best-fixed", "--algorithms", "py-epsilon-greedy",
                             "--algorithm-file", os.path.join(EXAMPLES, "influence_bandit.py") + ":EpsilonGreedy"],
                            tmp_path / "cli")
     assert [r["metrics"] for r in cli["records"]] == [r.metrics for r in py.records]
