@@ -60,7 +60,7 @@ def cli_time(args, repeat):
         for i in range(repeat):
             t = time.perf_counter()
             subprocess.run([binary, *args, "--out", os.path.join(tmp, f"o{i}"), "--format", "csv"], check=True,
-                           stdout=subprocess.DEVNULL)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             times.append(time.perf_counter() - t)
     return statistics.median(times), min(times)
 

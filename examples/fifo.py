@@ -24,16 +24,15 @@ class Fifo(dmlkit.cluster.Policy):
     def schedule(self, view, jobs):
         if view.jobs_unchanged:
             return None  # stateless: the previous decision stands
-        free = dmlkit.cluster.FreeGpus(view.free_gpus)
+        free = dmlkit.cluster.FreeGpus(view)
         backfill = self.options.knobs["py-fifo.backfill"]
-        num_gpus = jobs.num_gpus
         started = {}
-        for i in jobs.waiting:  # indices of the waiting jobs, in arrival order
+        for i in jobs.iter_waiting():  # indices of the waiting jobs, in arrival order, as the walk goes
             if free.total == 0:
                 break
-            placement = free.place(max(1, int(num_gpus[i])), self.options.placement)
+            placement = free.place(max(1, jobs[i].num_gpus), self.options.placement)
             if placement is not None:
-                started[int(i)] = placement
+                started[i] = placement
             elif not backfill:
                 break
         return started

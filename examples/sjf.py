@@ -23,7 +23,7 @@ class ShortestJobFirst(dmlkit.cluster.Policy):
         waiting = jobs.waiting
         if len(waiting) == 0:
             return None
-        free = dmlkit.cluster.FreeGpus(view.free_gpus)
+        free = dmlkit.cluster.FreeGpus(view)
         remaining = jobs.remaining_time_s()[waiting]
         started = {}
         for i in waiting[np.argsort(remaining, kind="stable")]:

@@ -10,9 +10,9 @@ C++ policies (src/cluster/policy.h)::
         def schedule(self, view, jobs):
             if view.jobs_unchanged:
                 return None                      # no change
-            free = dmlkit.cluster.FreeGpus(view.free_gpus)
+            free = dmlkit.cluster.FreeGpus(view)
             started = {}
-            for i in jobs.waiting:               # arrival order
+            for i in jobs.iter_waiting():               # arrival order
                 p = free.place(int(jobs.num_gpus[i]), self.options.placement)
                 if p is None:
                     break

@@ -17,6 +17,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -46,10 +47,95 @@ struct CallState {
   std::vector<int> free_storage;  // when the caller does not provide free_gpus
   bool valid = false;
   std::string owner;  // the policy's name, for messages
-  // Columns gathered in this call (cleared at every call).
-  py::object running, gpus, waiting, ids, num_gpus, arrival_s, duration_s, batch_size;
-  void clear_cache() {
-    running = gpus = waiting = ids = num_gpus = arrival_s = duration_s = batch_size = py::object();
+  // Columns that depend on placements, computed on first access in a call (cleared at every call).
+  py::object running, gpus, waiting;
+  void clear_cache() { running = gpus = waiting = py::object(); }
+  // The jobs' own (static) fields as contiguous columns, kept across calls and updated from the
+  // view's departed / num_arrived (note_list_change, ensure_columns), so that reading one is a zero-copy view, not a
+  // pass over every job through its pointer at every decision.
+  std::vector<int> col_id, col_num_gpus, col_batch_size;
+  std::vector<double> col_arrival_s, col_duration_s;
+  bool cols_valid = false;
+  void push_job(const cl::Job& j) {
+    col_id.push_back(j.id);
+    col_num_gpus.push_back(j.num_gpus);
+    col_batch_size.push_back(j.batch_size);
+    col_arrival_s.push_back(j.arrival_s);
+    col_duration_s.push_back(j.duration_s);
+  }
+  void rebuild_columns() {
+    col_id.clear();
+    col_num_gpus.clear();
+    col_batch_size.clear();
+    col_arrival_s.clear();
+    col_duration_s.clear();
+    for (const auto& v : jobs) push_job(*v.job);
+  }
+  template <class T>
+  static void erase_sorted(std::vector<T>& col, const std::vector<int>& gone) {
+    if (gone.empty()) return;
+    // Move the blocks between the departed indices down (memmove), from the first one on.
+    size_t k = static_cast<size_t>(gone[0]);
+    for (size_t g = 0; g < gone.size(); ++g) {
+      const size_t from = static_cast<size_t>(gone[g]) + 1;
+      const size_t to = g + 1 < gone.size() ? static_cast<size_t>(gone[g + 1]) : col.size();
+      if (from >= to) continue;
+      std::copy(col.begin() + static_cast<std::ptrdiff_t>(from), col.begin() + static_cast<std::ptrdiff_t>(to),
+                col.begin() + static_cast<std::ptrdiff_t>(k));
+      k += to - from;
+    }
+    col.resize(k);
+  }
+  // The list changes since the columns were last brought up to date (one entry per call that
+  // changed the list): applied when a column is read, so a call that reads none pays nothing.
+  struct ListChange {
+    std::vector<int> departed;           // indices in the previous list, increasing
+    std::vector<const cl::Job*> arrived;  // appended after them
+  };
+  std::vector<ListChange> pending;
+  static constexpr size_t kMaxPending = 8;  // beyond: one pass over the jobs is cheaper
+
+  // At every call: records how the list changed (the view's departed / num_arrived), or forgets
+  // the columns when the caller does not say (num_arrived < 0).
+  void note_list_change(const cl::ClusterView& v, bool incremental) {
+    if (!cols_valid || !incremental || v.same_job_list || v.jobs_unchanged) return;
+    if (v.num_arrived < 0 || pending.size() >= kMaxPending ||
+        !std::is_sorted(v.departed.begin(), v.departed.end())) {
+      cols_valid = false;
+      pending.clear();
+      return;
+    }
+    ListChange change;
+    change.departed.assign(v.departed.begin(), v.departed.end());
+    const auto arrived = std::min(static_cast<size_t>(v.num_arrived), jobs.size());
+    for (size_t k = jobs.size() - arrived; k < jobs.size(); ++k) change.arrived.push_back(jobs[k].job);
+    pending.push_back(std::move(change));
+  }
+  // Before a column is read: the columns of this call's list, from the pending changes or by a
+  // pass over the jobs; checked against the list's size and its first and last job either way.
+  void ensure_columns() {
+    const size_t n = jobs.size();
+    bool ok = cols_valid;
+    if (ok) {
+      for (const auto& change : pending) {
+        if (!change.departed.empty() && static_cast<size_t>(change.departed.back()) >= col_id.size()) {
+          ok = false;
+          break;
+        }
+        erase_sorted(col_id, change.departed);
+        erase_sorted(col_num_gpus, change.departed);
+        erase_sorted(col_batch_size, change.departed);
+        erase_sorted(col_arrival_s, change.departed);
+        erase_sorted(col_duration_s, change.departed);
+        for (const cl::Job* j : change.arrived) push_job(*j);
+      }
+    }
+    pending.clear();
+    if (ok && (col_id.size() != n || (n > 0 && (col_id.front() != jobs.front().job->id ||
+                                                 col_id.back() != jobs.back().job->id))))
+      ok = false;
+    if (!ok) rebuild_columns();
+    cols_valid = true;
   }
 };
 using StatePtr = std::shared_ptr<CallState>;
@@ -66,6 +152,12 @@ struct ViewHandle {
 struct JobsHandle {
   StatePtr s;
 };
+// Walks the jobs for waiting ones on demand (Jobs.iter_waiting).
+struct WaitingIter {
+  StatePtr s;
+  size_t i = 0;
+};
+
 struct JobHandle {
   StatePtr s;
   size_t i = 0;
@@ -97,6 +189,14 @@ py::array_t<T> gather(const CallState& c, F f) {
   py::array_t<T> a(static_cast<py::ssize_t>(c.jobs.size()));
   T* p = a.mutable_data();
   for (size_t i = 0; i < c.jobs.size(); ++i) p[i] = f(c.jobs[i]);
+  make_readonly(a);
+  return a;
+}
+
+// A zero-copy, read-only view of one of the columns kept across calls.
+template <class T>
+py::array_t<T> column_view(const std::vector<T>& col, py::handle base) {
+  py::array_t<T> a(static_cast<py::ssize_t>(col.size()), col.data(), base);
   make_readonly(a);
   return a;
 }
@@ -166,7 +266,7 @@ class PythonPolicy final : public cl::Policy {
 
   void schedule(const cl::ClusterView& view, std::span<const cl::JobView> jobs, std::span<cl::Placement> out) override {
     py::gil_scoped_acquire gil;
-    enter(view, jobs);
+    enter(view, jobs, true);
     py::object result;
     try {
       result = schedule_(view_obj_, jobs_obj_);
@@ -182,7 +282,7 @@ class PythonPolicy final : public cl::Policy {
     if (!wakeup_) return std::numeric_limits<double>::infinity();
     py::gil_scoped_acquire gil;
     auto* self = const_cast<PythonPolicy*>(this);
-    self->enter(view, jobs);
+    self->enter(view, jobs, false);
     py::object r;
     try {
       r = wakeup_(view_obj_, jobs_obj_);
@@ -200,11 +300,12 @@ class PythonPolicy final : public cl::Policy {
   bool charges_restarts() const override { return charges_restarts_; }
 
  private:
-  void enter(const cl::ClusterView& view, std::span<const cl::JobView> jobs) {
+  void enter(const cl::ClusterView& view, std::span<const cl::JobView> jobs, bool for_schedule) {
     CallState& c = *state_;
     c.view = &view;
     c.jobs = jobs;
     c.clear_cache();
+    c.note_list_change(view, for_schedule);
     const auto& servers = view.cluster->servers;
     if (view.free_gpus.size() == servers.size()) {
       c.free = view.free_gpus;
@@ -366,6 +467,11 @@ void bind_cluster(py::module_& m) {
 
   py::class_<cl::FreeGpus>(m, "FreeGpus",
                            "Free GPUs per server, and the placement choices of the C++ policies (cluster/model/placement.h)")
+      .def(py::init([](const ViewHandle& view) {
+             const CallState& c = live(view.s);
+             return cl::FreeGpus(std::vector<int>(c.free.begin(), c.free.end()));
+           }),
+           py::arg("view"), "the free GPUs of a ClusterView (view.free_gpus without a NumPy array)")
       .def(py::init([](const IntArray& free) { return cl::FreeGpus(std::vector<int>(free.data(), free.data() + free.size())); }),
            py::arg("free_per_server"))
       .def("assign", [](cl::FreeGpus& f, const IntArray& free) { f.assign(std::span<const int>(free.data(), free.size())); })
@@ -478,38 +584,48 @@ void bind_cluster(py::module_& m) {
             return c.waiting;
           },
           "indices of the jobs not running, in arrival order")
+      .def(
+          "iter_waiting",
+          [](const JobsHandle& h) {
+            live(h.s);
+            return WaitingIter{h.s, 0};
+          },
+          "the waiting jobs' indices in arrival order, found as the loop asks for them (a walk that "
+          "stops early reads only the jobs it passes)")
       .def_property_readonly("id",
-                             [](const JobsHandle& h) {
-                               CallState& c = *h.s;
-                               live(h.s);
-                               return cached<int>(c.ids, c, [](const cl::JobView& v) { return v.job->id; });
+                             [](py::object self) {
+                               const auto& st = self.cast<const JobsHandle&>().s;
+                               live(st);
+                               st->ensure_columns();
+                               return column_view(st->col_id, self);
                              })
       .def_property_readonly("num_gpus",
-                             [](const JobsHandle& h) {
-                               CallState& c = *h.s;
-                               live(h.s);
-                               return cached<int>(c.num_gpus, c, [](const cl::JobView& v) { return v.job->num_gpus; });
+                             [](py::object self) {
+                               const auto& st = self.cast<const JobsHandle&>().s;
+                               live(st);
+                               st->ensure_columns();
+                               return column_view(st->col_num_gpus, self);
                              })
       .def_property_readonly("batch_size",
-                             [](const JobsHandle& h) {
-                               CallState& c = *h.s;
-                               live(h.s);
-                               return cached<int>(c.batch_size, c,
-                                                  [](const cl::JobView& v) { return v.job->batch_size; });
+                             [](py::object self) {
+                               const auto& st = self.cast<const JobsHandle&>().s;
+                               live(st);
+                               st->ensure_columns();
+                               return column_view(st->col_batch_size, self);
                              })
       .def_property_readonly("arrival_s",
-                             [](const JobsHandle& h) {
-                               CallState& c = *h.s;
-                               live(h.s);
-                               return cached<double>(c.arrival_s, c,
-                                                     [](const cl::JobView& v) { return v.job->arrival_s; });
+                             [](py::object self) {
+                               const auto& st = self.cast<const JobsHandle&>().s;
+                               live(st);
+                               st->ensure_columns();
+                               return column_view(st->col_arrival_s, self);
                              })
       .def_property_readonly("duration_s",
-                             [](const JobsHandle& h) {
-                               CallState& c = *h.s;
-                               live(h.s);
-                               return cached<double>(c.duration_s, c,
-                                                     [](const cl::JobView& v) { return v.job->duration_s; });
+                             [](py::object self) {
+                               const auto& st = self.cast<const JobsHandle&>().s;
+                               live(st);
+                               st->ensure_columns();
+                               return column_view(st->col_duration_s, self);
                              })
       .def_property_readonly("attained_gpu_s",
                              [](py::object self) {
@@ -559,6 +675,15 @@ void bind_cluster(py::module_& m) {
           },
           py::arg("gpus") = py::none(),
           "Oracle: each job's remaining time with `gpus` GPUs (None: its request; an int; or one per job)");
+
+  py::class_<WaitingIter>(m, "WaitingIter")
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", [](WaitingIter& w) {
+        const CallState& c = live(w.s);
+        while (w.i < c.jobs.size() && c.jobs[w.i].running()) ++w.i;
+        if (w.i >= c.jobs.size()) throw py::stop_iteration();
+        return w.i++;
+      });
 
   py::class_<JobHandle>(m, "Job", "One active job (valid during schedule() only)")
       .def_property_readonly("index", [](const JobHandle& h) { return h.i; })

@@ -158,10 +158,17 @@ class Checker(dmlkit.cluster.Policy):
         assert np.array_equal(jobs.running, jobs.gpus > 0)
         assert np.array_equal(np.flatnonzero(~jobs.running), jobs.waiting)
         if len(jobs):
-            assert jobs[0].num_gpus == jobs.num_gpus[0] and jobs[-1].id == jobs.id[-1]
+            # The columns (kept across calls, updated from departed/num_arrived) equal the jobs'.
+            assert np.array_equal(jobs.id, [j.id for j in jobs])
+            assert np.array_equal(jobs.num_gpus, [j.num_gpus for j in jobs])
+            assert np.array_equal(jobs.arrival_s, [j.arrival_s for j in jobs])
+            assert np.array_equal(jobs.duration_s, [j.duration_s for j in jobs])
+            assert np.all(np.diff(jobs.id) > 0)  # arrival order
+            assert list(jobs.iter_waiting()) == list(jobs.waiting)
             assert np.array_equal(jobs.attained_gpu_s, [j.attained_gpu_s for j in jobs])
             assert all(j.placement.gpus == g for j, g in zip(jobs, jobs.gpus))
         free = dmlkit.cluster.FreeGpus(view.free_gpus)
+        assert free.per_server.tolist() == dmlkit.cluster.FreeGpus(view).per_server.tolist()
         out = {}
         for i in jobs.waiting:
             p = free.place(int(jobs.num_gpus[i]))
@@ -173,6 +180,8 @@ class Checker(dmlkit.cluster.Policy):
 def test_view_is_consistent_and_invalid_after_the_call():
     res = dmlkit.cluster.simulate(workload="synthetic", synthetic_jobs=30, policy=Checker, seed=3)
     assert res.records[0].metrics["finished"] == 30
+    res = dmlkit.cluster.simulate(workload="pollux-6", cluster="16x4", policy=Checker, seed=1)
+    assert res.records[0].metrics["finished"] == 160
     view, jobs = Checker.kept
     with pytest.raises(ValueError, match="valid only during schedule"):
         view.now_s
