@@ -13,10 +13,10 @@ C++ policies (src/cluster/policy.h)::
             free = dmlkit.cluster.FreeGpus(view)
             started = {}
             for i in jobs.iter_waiting():               # arrival order
-                p = free.place(int(jobs.num_gpus[i]), self.options.placement)
+                p = free.place(jobs[i].num_gpus, self.options.placement)
                 if p is None:
                     break
-                started[int(i)] = p              # {job index: placement}
+                started[i] = p                   # {job index: placement}
             return started
 
     dmlkit.cluster.simulate(workload="pollux-6", cluster="16x4", policy=Fifo)
