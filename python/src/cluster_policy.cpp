@@ -231,6 +231,31 @@ cl::Placement to_placement(py::handle h, const std::string& owner) {
 
 py::object placement_object(const cl::Placement& p) { return py::cast(p); }
 
+// CPUs (or memory) per server minus what the running parameter-server jobs' tasks hold.
+py::array_t<double> free_resource(const CallState& c, bool cpus) {
+  const auto& servers = c.view->cluster->servers;
+  py::array_t<double> a(static_cast<py::ssize_t>(servers.size()));
+  double* p = a.mutable_data();
+  for (size_t s = 0; s < servers.size(); ++s) p[s] = cpus ? servers[s].cpus : servers[s].mem_gb;
+  for (const auto& v : c.jobs) {
+    if (!v.job->ps) continue;
+    const cl::PsJobSpec& ps = *v.job->ps;
+    for (const auto& sl : v.placement)
+      p[sl.server] -= cpus ? sl.workers * ps.worker.cpus + sl.ps * ps.ps.cpus
+                           : sl.workers * ps.worker.mem_gb + sl.ps * ps.ps.mem_gb;
+  }
+  return a;
+}
+
+py::dict demand_dict(const cl::TaskDemand& d) {
+  py::dict out;
+  out["cpus"] = d.cpus;
+  out["gpus"] = d.gpus;
+  out["mem_gb"] = d.mem_gb;
+  out["net_gbps"] = d.net_gbps;
+  return out;
+}
+
 py::list slices(const cl::Placement& p) {
   py::list out;
   for (const auto& s : p) {
@@ -535,6 +560,14 @@ void bind_cluster(py::module_& m) {
                                for (size_t s = 0; s < servers.size(); ++s) a.mutable_data()[s] = servers[s].gpus;
                                return a;
                              })
+      .def_property_readonly(
+          "free_cpus",
+          [](const ViewHandle& h) { return free_resource(live(h.s), true); },
+          "CPU cores per server not held by the running parameter-server jobs' tasks (a copy)")
+      .def_property_readonly(
+          "free_mem_gb",
+          [](const ViewHandle& h) { return free_resource(live(h.s), false); },
+          "memory (GB) per server not held by the running parameter-server jobs' tasks (a copy)")
       .def_property_readonly("num_servers",
                              [](const ViewHandle& h) { return live(h.s).view->cluster->num_servers(); })
       .def_property_readonly("total_gpus", [](const ViewHandle& h) { return live(h.s).view->cluster->total_gpus(); })
@@ -703,6 +736,21 @@ void bind_cluster(py::module_& m) {
                                return "?";
                              })
       .def_property_readonly("num_gpus", [](const JobHandle& h) { return h.v().job->num_gpus; })
+      .def_property_readonly(
+          "ps",
+          [](const JobHandle& h) -> py::object {
+            const auto& spec = h.v().job->ps;
+            if (!spec) return py::none();
+            py::dict d;
+            d["type"] = spec->job_type().name;
+            d["worker"] = demand_dict(spec->worker);
+            d["ps"] = demand_dict(spec->ps);
+            d["user_workers"] = spec->user_workers;
+            d["user_ps"] = spec->user_ps;
+            d["total_epochs"] = spec->total_epochs;
+            return d;
+          },
+          "parameter-server jobs: the task demands and the user's (workers, PSs); None for GPU jobs")
       .def_property_readonly("batch_size", [](const JobHandle& h) { return h.v().job->batch_size; })
       .def_property_readonly("arrival_s", [](const JobHandle& h) { return h.v().job->arrival_s; })
       .def_property_readonly("duration_s", [](const JobHandle& h) { return h.v().job->duration_s; })

@@ -227,3 +227,17 @@ def test_cli_python_errors_are_one_line_exit_2(tmp_path):
     assert code == 2 and "missing.py: no such file" in err
     code, _, err, _ = run_cli(["cluster", "simulate", "--policy-file", "no-colon"], tmp_path / "o5", check=False)
     assert code == 2 and "expected FILE.py:CLASS" in err
+
+
+def test_python_ps_policy_runs_experiment_presets(tmp_path):
+    from ps_fifo import PsFifo
+    res = dmlkit.cluster.experiment("dl2-96", seeds=[1, 2], policies=["fifo", PsFifo])
+    assert [(r.name, r.seed) for r in res.records] == [("fifo", 1), ("py-ps-fifo", 1), ("fifo", 2), ("py-ps-fifo", 2)]
+    assert all(r.metrics["finished"] == r.metrics["jobs"] for r in res.records)
+    assert res.summary["py-ps-fifo"].runs == 2
+    # A policy that does not declare ps_jobs is refused on a parameter-server preset, in one line.
+    with pytest.raises(dmlkit.Error, match="does not schedule parameter-server jobs"):
+        dmlkit.cluster.experiment("dl2-96", seeds=[1], policies=[Fifo])
+    _, _, _, cli = run_cli(["cluster", "compare", "--experiment", "optimus-testbed", "--seeds", "1", "--policies", "fifo",
+                            "--policy-file", os.path.join(EXAMPLES, "ps_fifo.py") + ":PsFifo"], tmp_path / "cli")
+    assert [r["name"] for r in cli["records"]] == ["fifo", "py-ps-fifo"]
