@@ -36,21 +36,10 @@ def experiment(name, **options):
 
 
 def experiments(dir=None):
-    """The experiment presets: a list of dicts (name, description, policies, seeds)."""
-    from ._cli import call
-    argv = ["dmlkit", "cluster", "experiments"] + (["--dir", str(dir)] if dir else [])
-    out = []
-    for line in call(argv).splitlines():
-        if not line or line.startswith("\t"):
-            continue
-        name, description, rest = (line.split("\t") + ["", ""])[:3]
-        policies = seeds = []
-        if rest.startswith("[policies "):
-            p, _, s = rest[len("[policies "):].rstrip("]").partition("; seeds ")
-            policies = [x for x in p.split(",") if x]
-            seeds = [int(x) for x in s.split(",") if x]
-        out.append({"name": name, "description": description, "policies": policies, "seeds": seeds})
-    return out
+    """The experiment presets (``dmlkit cluster experiments -v``): a list of dicts (name,
+    description, path, engine, cluster, policies, seeds, policy_params, speed_model, round_s,
+    restart_delay_s)."""
+    return _dmlkit.cluster_experiments(str(dir) if dir else "")
 
 
 def policies(engine="sim"):

@@ -5,6 +5,7 @@
 #include "bindings.h"
 #include "cluster/oasis/method.h"
 #include "cluster/policy.h"
+#include "cluster/workload/experiment.h"
 #include "comm/scheduler.h"
 #include "continual/replay/strategy.h"
 #include "core/knobs.h"
@@ -53,6 +54,28 @@ void bind_registries(py::module_& m) {
       d["ps_variant"] = e.traits.ps_variant;
     });
   });
+  m.def(
+      "cluster_experiments",
+      [](const std::string& dir) {
+        py::list out;
+        for (const auto& e : cluster::list_experiments(dir.empty() ? cluster::default_experiments_dir() : dir)) {
+          py::dict d;
+          d["name"] = e.name;
+          d["description"] = e.description;
+          d["path"] = e.path;
+          d["engine"] = e.engine;
+          d["cluster"] = e.cluster;
+          d["policies"] = e.policies;
+          d["seeds"] = e.seeds;
+          d["policy_params"] = e.policy_params;
+          d["speed_model"] = e.speed_model;
+          d["round_s"] = e.round_s;
+          d["restart_delay_s"] = e.restart_delay_s;
+          out.append(d);
+        }
+        return out;
+      },
+      py::arg("dir") = "");
   m.def("oasis_methods", [] {
     return entries(cluster::oasis::oasis_method_registry(), [](const auto& e, py::dict& d) {
       d["admission_control"] = e.traits.admission_control;
