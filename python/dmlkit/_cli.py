@@ -61,6 +61,7 @@ def to_argv(words, options):
 
 def call(argv):
     """Runs the CLI; returns its printed output, raises Error (the CLI's one-line message) on failure."""
+    _dmlkit.take_last_python_exception()  # forget one from an earlier run
     code, out, err = _dmlkit.run_cli(argv)
     if code != 0:
         message = err.strip().splitlines()[-1] if err.strip() else f"exit status {code}"
