@@ -263,3 +263,29 @@ def test_next_wakeup_s_is_asked_and_honoured():
     # The same schedule; the extra event boundaries only move the last bits of the progress sums.
     for k, v in plain.records[0].metrics.items():
         assert waking.records[0].metrics[k] == pytest.approx(v, rel=1e-9), k
+
+
+class Knobbed(dmlkit.cluster.Policy):
+    name = "py-knobbed"
+    knobs = [dmlkit.Knob("py-knobbed.alpha", 0.5, "a fraction", min=0, max=1),
+             dmlkit.Knob("py-knobbed.mode", "a", "a mode", choices=["a", "b"]),
+             dmlkit.Knob("py-knobbed.count", 3, "a count")]
+    seen = None
+
+    def schedule(self, view, jobs):
+        Knobbed.seen = dict(self.options.knobs)
+        return None  # starts nothing: the run ends at the time limit
+
+
+def test_python_knobs_are_declared_typed_and_checked():
+    dmlkit.cluster.register(Knobbed)
+    entry = {e.name: e for e in dmlkit.cluster.policies()}["py-knobbed"]
+    assert [(k.name, k.range) for k in entry.knobs] == [("py-knobbed.alpha", "double in [0, 1]"),
+                                                       ("py-knobbed.mode", "enum a|b"), ("py-knobbed.count", "int")]
+    dmlkit.cluster.simulate(workload="synthetic", synthetic_jobs=2, policy=Knobbed,
+                            policy_param={"py-knobbed.alpha": 0.25, "py-knobbed.mode": "b"})
+    assert Knobbed.seen == {"py-knobbed.alpha": 0.25, "py-knobbed.mode": "b", "py-knobbed.count": 3}
+    with pytest.raises(dmlkit.Error, match=r"py-knobbed.alpha: expected a number in \[0, 1\], got '2'"):
+        dmlkit.cluster.simulate(workload="synthetic", policy=Knobbed, policy_param={"py-knobbed.alpha": 2})
+    with pytest.raises(dmlkit.Error, match="py-knobbed.typo: no knob of"):
+        dmlkit.cluster.simulate(workload="synthetic", policy=Knobbed, policy_param={"py-knobbed.typo": 1})
