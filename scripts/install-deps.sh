@@ -21,6 +21,10 @@ packages=(
   slurmctld slurmd slurm-client munge
   # football cut: clips are cut with FFmpeg (ffmpeg and ffprobe).
   ffmpeg
+  # The Python module (python/, docs/python.md): pybind11 for the bindings, NumPy for per-job and
+  # time-series arrays, pytest for its tests; matplotlib for the quickstart notebook, pandas for
+  # Results.to_pandas() (optional at run time; its tests skip without it).
+  python3-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib python3-pandas
 )
 # Headless browser for the report test; only needed by `make test`.
 if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then

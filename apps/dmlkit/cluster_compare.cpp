@@ -5,6 +5,7 @@
 #include "dmlkit/cluster_run.h"
 #include "dmlkit/option_checks.h"
 #include "core/error.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 namespace {
@@ -51,6 +52,7 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.format = o.format;
       exp.data_dir = o.data_dir;
       exp.threads = o.threads;
+      exp.policy_files = o.policy_files;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
       ctx.validate = [&] { validate_cluster_experiment(exp); };
       return;
@@ -61,8 +63,14 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
     o.policies = policies;
     o.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";
-    ctx.run = [&] { return run_cluster_policies(o, ctx); };
-    ctx.validate = [&] { validate_cluster_run(o); };
+    ctx.run = [&] {
+      append_missing(o.policies, register_python_policies(o.policy_files));  // Python policies run too
+      return run_cluster_policies(o, ctx);
+    };
+    ctx.validate = [&] {
+      append_missing(o.policies, register_python_policies(o.policy_files));
+      validate_cluster_run(o);
+    };
   });
 }
 

@@ -5,6 +5,7 @@
 // go in parallel (--threads). See docs/optimus.md.
 #include "dmlkit/run_output.h"
 #include "dmlkit/cluster_experiment.h"
+#include "dmlkit/python_plugin.h"
 
 #include <ostream>
 
@@ -40,6 +41,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   check_output_target(out_path);  // the default folder too, before the runs
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
+  append_missing(e.policies, register_python_policies(o.policy_files));
   // The user's knobs must belong to a policy that runs (as in `cluster simulate`); the preset's own
   // knobs may name a policy --policies dropped (make_policy still rejects a knob no policy has).
   KnobValues user_params;

@@ -16,6 +16,7 @@ struct ExperimentCliOptions {
   std::vector<std::string> policies;       // empty: the experiment's
   std::vector<uint64_t> seeds;             // empty: the experiment's
   std::vector<std::string> policy_params;  // key=value, added to (and overriding) the preset's
+  std::vector<std::string> policy_files;   // FILE.py:CLASS, run besides the preset's (python_plugin.h)
   std::string out;
   std::string format = "table";
   std::string data_dir;

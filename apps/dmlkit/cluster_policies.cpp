@@ -7,6 +7,7 @@
 #include "cluster/policy.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/run_output.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 
@@ -19,6 +20,7 @@ std::vector<std::string> policy_notes(const cluster::PolicyEntry& e) {
                                              : "GPU jobs";
   std::string line = "jobs: " + jobs;
   if (t.make_ps) line += " (parameter-server jobs by its PS version, " + t.ps_variant + ")";
+  if (cluster::policy_registry().added(e.name)) return {line, "written in Python (--policy-file)"};
   return {line};
 }
 
@@ -31,6 +33,8 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
   engine = "sim";
   auto* cmd = cluster.add_subcommand("policies", "List the registered cluster scheduling policies")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary, knobs (--policy-param) and job kinds");
+  auto& files = ctx.make<std::vector<std::string>>();
+  cmd->add_option("--policy-file", files, std::string(kPolicyFileHelp) + "; listed with the built-in ones");
   cmd->add_option("--engine", engine,
                   "sim: the policies of the round-based simulator; oasis: the methods of the OASiS admission model "
                   "(experiments with engine: oasis, docs/oasis.md)")
@@ -50,6 +54,7 @@ void add_cluster_policies_command(CLI::App& cluster, Context& ctx) {
           cluster::oasis::oasis_method_registry().print(ctx.out, verbose, {}, notes);
         return 0;
       }
+      register_python_policies(files);
       if (format == "json")
         cluster::policy_registry().print_json(ctx.out, {}, policy_notes);
       else

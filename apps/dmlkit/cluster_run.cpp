@@ -20,6 +20,7 @@
 #include "core/table.h"
 #include "dmlkit/cluster_output.h"
 #include "dmlkit/option_checks.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 
@@ -44,6 +45,7 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
       ->capture_default_str()
       ->each([&o](const std::string&) { o.placement_given = true; });
   cmd.add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable), e.g. tiresias.queues=2");
+  cmd.add_option("--policy-file", o.policy_files, kPolicyFileHelp);
   cmd.add_option("--round", o.round_s, "Scheduling round length in seconds (tiresias-sim profile: no rounds)")
       ->capture_default_str()
       ->each([&o](const std::string&) { o.round_given = true; });

@@ -17,6 +17,7 @@ struct ClusterRunOptions {
   std::string profile = "default";         // default | pollux | tiresias-sim
   std::string placement = "consolidate";   // consolidate | spread | first-fit | most-free
   std::vector<std::string> policy_params;  // key=value
+  std::vector<std::string> policy_files;   // FILE.py:CLASS (python_plugin.h)
   double round_s = 60;
   double restart_delay_s = 30;
   bool round_given = false;  // --round / --restart-delay / --placement given (profile defaults otherwise)

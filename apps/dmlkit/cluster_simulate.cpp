@@ -1,5 +1,7 @@
 // `dmlkit cluster simulate`: one policy on one workload.
 #include "dmlkit/cluster_run.h"
+#include "dmlkit/python_plugin.h"
+#include "core/error.h"
 
 namespace dmlkit::app {
 
@@ -10,12 +12,27 @@ void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
   auto* cmd = cluster.add_subcommand("simulate", "Simulate one scheduling policy on a workload");
   cmd->add_option("--policy", policy, "Policy name (see `dmlkit cluster policies`)")->capture_default_str();
   add_cluster_run_options(*cmd, o);
-  cmd->callback([&] {
+  cmd->callback([&, cmd] {
     o.policies = {policy};
     o.command = "cluster simulate";
     if (o.out.empty()) o.out = "out/cluster-simulate";
-    ctx.run = [&] { return run_cluster_policies(o, ctx); };
-    ctx.validate = [&] { validate_cluster_run(o); };
+    // Python policies (--policy-file) are registered first; `cluster simulate` runs one policy.
+    auto add_python = [&, cmd] {
+      if (o.policy_files.empty()) return;
+      const auto names = register_python_policies(o.policy_files);
+      if (cmd->count("--policy") == 0) {
+        if (names.size() != 1) throw Error("--policy-file: `cluster simulate` runs one policy; name it with --policy");
+        o.policies = names;
+      }
+    };
+    ctx.run = [&, add_python] {
+      add_python();
+      return run_cluster_policies(o, ctx);
+    };
+    ctx.validate = [&, add_python] {
+      add_python();
+      validate_cluster_run(o);
+    };
   });
 }
 

@@ -9,6 +9,7 @@
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/influence_output.h"
+#include "dmlkit/python_plugin.h"
 #include "influence/experiment.h"
 #include "influence/experiment_stats.h"
 #include "influence/graph_source.h"
@@ -27,6 +28,7 @@ struct InfluenceRunOptions {
   std::vector<std::string> algorithms{"rsb", "random", "static-greedy", "cucb", "oracle"};
   inf::ExperimentConfig config;
   bool no_best_fixed = false;
+  std::vector<std::string> algorithm_files;  // FILE.py:CLASS (python_plugin.h)
   std::string out = "out/influence-run";
   std::string format = "table";
   CLI::Option* edge_churn_opt = nullptr;
@@ -45,6 +47,7 @@ int run(InfluenceRunOptions& o, Context& ctx) {
     if (o.edge_churn_opt->count() == 0) c.dynamics.edge_churn = kWcEdgeChurn;
     if (o.edge_presence_opt->count() == 0) c.dynamics.edge_presence = kWcEdgePresence;
   }
+  append_missing(o.algorithms, register_python_algorithms(o.algorithm_files));  // Python algorithms run too
   c.algorithms = o.algorithms;
   c.best_fixed = !o.no_best_fixed;
   const inf::GraphFormat format = inf::parse_graph_format(o.graph_format);
@@ -97,6 +100,9 @@ void add_influence_run_command(CLI::App& influence, Context& ctx) {
   cmd->add_option("--algorithms", o.algorithms, "Comma-separated algorithms (see `dmlkit influence algorithms`)")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_option("--algorithm-file", o.algorithm_files,
+                  "An algorithm written in Python, FILE.py:CLASS (a dmlkit.influence.Algorithm subclass; repeatable): "
+                  "registered under its name and run with --algorithms (docs/python.md)");
   cmd->add_option("--gamma", c.options.rsb_gamma, "RSB exploration rate gamma in (0, 1]")->capture_default_str();
   cmd->add_option("--rsb-c", c.options.rsb_c, "RSB scale C of the multiplicative update")->capture_default_str();
   cmd->add_option("--oracle-epsilon", c.options.oracle_epsilon, "IMM epsilon of the per-step oracle")

@@ -17,6 +17,7 @@
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
+#include "dmlkit/python_plugin.h"
 #include "live/replay.h"
 #include "live/replay_stats.h"
 
@@ -31,6 +32,8 @@ struct ReplayCliOptions {
   std::string slurm_conf;
   std::string placement = "consolidate";
   std::vector<std::string> policy_params;
+  std::vector<std::string> policy_files;  // FILE.py:CLASS (python_plugin.h)
+  bool policy_given = false;
   double time_scale = 0.01;
   double round_s = 60;
   double restart_delay_s = 30;
@@ -46,8 +49,15 @@ struct ReplayCliOptions {
   std::string data_dir;
 };
 
-int run_replay_cli(const ReplayCliOptions& o, Context& ctx) {
+int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
+  if (!o.policy_files.empty()) {
+    const auto names = register_python_policies(o.policy_files);
+    if (!o.policy_given) {
+      if (names.size() != 1) throw Error("--policy-file: `cluster replay` runs one policy; name it with --policy");
+      o.policy = names.front();
+    }
+  }
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw Error("--format: expected table, json or csv, got '" + o.format + "'");
   if (o.jobs < 0) throw Error("--jobs: must not be negative");
@@ -233,12 +243,16 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
       ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
+  cmd->add_option("--policy-file", o.policy_files, kPolicyFileHelp);
   cmd->add_option("--seed", o.seed, "Random seed (unused by the bundled workloads; kept for the CLI convention)")
       ->capture_default_str();
   add_output_options(*cmd, o.out, o.format);
   cmd->add_option("--work-dir", o.work_dir, "Job scripts, done files, job output (default: OUT.work)");
   cmd->add_option("--data-dir", o.data_dir, "Folder of bundled data");
-  cmd->callback([&] { ctx.run = [&] { return run_replay_cli(o, ctx); }; });
+  cmd->callback([&, cmd] {
+    o.policy_given = cmd->count("--policy") > 0;
+    ctx.run = [&] { return run_replay_cli(o, ctx); };
+  });
 }
 
 }  // namespace dmlkit::app

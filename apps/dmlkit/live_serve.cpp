@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
+#include "dmlkit/python_plugin.h"
 #include "live/controller.h"
 #include "live/slurm_client.h"
 
@@ -26,6 +27,8 @@ struct ServeOptions {
   std::string decision_log;
   std::string placement = "consolidate";
   std::vector<std::string> policy_params;
+  std::vector<std::string> policy_files;  // FILE.py:CLASS (python_plugin.h)
+  bool policy_given = false;
   double round_s = 60;
   double poll_s = 1.0;
   double max_wall_s = 0;
@@ -42,8 +45,15 @@ cluster::PolicyOptions make_policy_options(const std::string& placement, const s
   return p;
 }
 
-int run_serve(const ServeOptions& o, Context& ctx) {
+int run_serve(ServeOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
+  if (!o.policy_files.empty()) {
+    const auto names = register_python_policies(o.policy_files);
+    if (!o.policy_given) {
+      if (names.size() != 1) throw Error("--policy-file: `cluster serve` runs one policy; name it with --policy");
+      o.policy = names.front();
+    }
+  }
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (!(o.poll_s > 0)) throw Error("--poll: must be positive");
   const cluster::PolicyOptions popts = make_policy_options(o.placement, o.policy_params);
@@ -114,7 +124,11 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")
       ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
-  cmd->callback([&] { ctx.run = [&] { return run_serve(o, ctx); }; });
+  cmd->add_option("--policy-file", o.policy_files, kPolicyFileHelp);
+  cmd->callback([&, cmd] {
+    o.policy_given = cmd->count("--policy") > 0;
+    ctx.run = [&] { return run_serve(o, ctx); };
+  });
 }
 
 }  // namespace dmlkit::app

@@ -3,6 +3,7 @@
 // view, and so will the live controller; a policy never knows which one it runs on.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -133,8 +134,9 @@ class Policy {
 };
 
 // Builds a policy from the run's options and its declared knobs (read them in the constructor:
-// the Knobs object does not outlive the call).
-using PolicyFactory = std::unique_ptr<Policy> (*)(const PolicyOptions&, const Knobs&);
+// the Knobs object does not outlive the call). A std::function so that an entry added at run time
+// (a Python class, register_policy) can carry what it builds from.
+using PolicyFactory = std::function<std::unique_ptr<Policy>(const PolicyOptions&, const Knobs&)>;
 
 // What a policy schedules, declared in its registry entry and shown by `dmlkit cluster policies -v`.
 struct PolicyTraits {
@@ -150,8 +152,12 @@ struct PolicyTraits {
 using PolicyEntry = RegistryEntry<PolicyFactory, PolicyTraits>;
 using PolicyRegistry = Registry<PolicyEntry>;
 
-// All built-in policies, in the order `dmlkit cluster policies` lists them (registry.cpp).
+// All built-in policies, in the order `dmlkit cluster policies` lists them (registry.cpp), then the
+// ones registered at run time.
 const PolicyRegistry& policy_registry();
+// Adds a policy at run time (a Python class: python/, `--policy-file`; docs/python.md). Replaces an
+// earlier run-time entry of the same name; Error for a built-in name. Call before runs start.
+void register_policy(PolicyEntry entry);
 // Creates a policy by name; throws Error("unknown policy 'x' (known: ...)") otherwise, and Error
 // on a knob no policy declares or a value its knob does not accept.
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions& options);

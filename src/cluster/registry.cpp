@@ -9,8 +9,9 @@
 
 namespace dmlkit::cluster {
 
-const PolicyRegistry& policy_registry() {
-  static const PolicyRegistry registry({"policy", "", "", "--policy-param"}, {
+namespace {
+PolicyRegistry& mutable_policy_registry() {
+  static PolicyRegistry registry({"policy", "", "", "--policy-param"}, {
                                                                                  fifo_entry(),
                                                                                  srtf_entry(),
                                                                                  drf_entry(),
@@ -27,6 +28,11 @@ const PolicyRegistry& policy_registry() {
                                                                              });
   return registry;
 }
+}  // namespace
+
+const PolicyRegistry& policy_registry() { return mutable_policy_registry(); }
+
+void register_policy(PolicyEntry entry) { mutable_policy_registry().add(std::move(entry)); }
 
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions& options) {
   const PolicyRegistry& registry = policy_registry();

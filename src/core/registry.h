@@ -48,7 +48,8 @@ struct RegistryStyle {
 template <class Entry>
 class Registry {
  public:
-  Registry(RegistryStyle style, std::vector<Entry> entries) : style_(std::move(style)), entries_(std::move(entries)) {
+  Registry(RegistryStyle style, std::vector<Entry> entries)
+      : style_(std::move(style)), entries_(std::move(entries)), builtin_(entries_.size()) {
     for (size_t i = 0; i < entries_.size(); ++i)
       for (size_t j = 0; j < i; ++j)
         if (entries_[i].name == entries_[j].name)
@@ -56,6 +57,27 @@ class Registry {
   }
 
   const std::vector<Entry>& entries() const { return entries_; }
+
+  // Adds an entry at run time (a policy written in Python, python/ and docs/python.md). A name
+  // already registered at run time is replaced (a notebook re-runs its cell); a built-in name is
+  // refused (Error). Not thread-safe: register before starting runs.
+  void add(Entry entry) {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].name != entry.name) continue;
+      if (i < builtin_)
+        throw Error("cannot register " + style_.noun + " '" + entry.name + "': a built-in " + style_.noun +
+                    " has that name");
+      entries_[i] = std::move(entry);
+      return;
+    }
+    entries_.push_back(std::move(entry));
+  }
+  // Whether `name` was added at run time (add()) rather than built in.
+  bool added(std::string_view name) const {
+    for (size_t i = builtin_; i < entries_.size(); ++i)
+      if (entries_[i].name == name) return true;
+    return false;
+  }
   auto begin() const { return entries_.begin(); }
   auto end() const { return entries_.end(); }
   const RegistryStyle& style() const { return style_; }
@@ -151,6 +173,7 @@ class Registry {
  private:
   RegistryStyle style_;
   std::vector<Entry> entries_;
+  size_t builtin_ = 0;  // entries_[0, builtin_) were given to the constructor
 };
 
 }  // namespace dmlkit

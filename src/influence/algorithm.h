@@ -53,7 +53,8 @@ class Algorithm {
   virtual void observe(const StepInput& in, const std::vector<NodeId>& seeds, const std::vector<uint32_t>& marginal) {}
 };
 
-using AlgorithmFactory = std::unique_ptr<Algorithm> (*)(const AlgorithmOptions&);
+// A std::function so that an entry added at run time (a Python class) can carry what it builds from.
+using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const AlgorithmOptions&)>;
 // An entry's knobs are the `influence run` options it reads (named as the flags, e.g. "--gamma"),
 // with their defaults and ranges; AlgorithmOptions carries their values.
 using AlgorithmEntry = RegistryEntry<AlgorithmFactory>;
@@ -61,6 +62,9 @@ using AlgorithmRegistry = Registry<AlgorithmEntry>;
 
 // The algorithms in the order `dmlkit influence algorithms` lists them (registry.cpp).
 const AlgorithmRegistry& algorithm_registry();
+// Adds an algorithm at run time (a Python class: python/, `influence run --algorithm-file`);
+// replaces an earlier run-time entry of that name, Error for a built-in name.
+void register_algorithm(AlgorithmEntry entry);
 // Throws Error("--algorithms: unknown algorithm 'x' (known: ...)").
 std::unique_ptr<Algorithm> make_algorithm(const std::string& name, const AlgorithmOptions& options);
 // Throws Error naming the option when a knob is outside its declared range.

@@ -17,8 +17,9 @@ KnobSpec max_rr_sets() {
 
 // Adding an algorithm: write algorithms/<name>.cpp with its factory, declare it in
 // algorithms/factories.h, and add one entry here (name, summary, factory, the options it reads).
-const AlgorithmRegistry& algorithm_registry() {
-  static const AlgorithmRegistry registry(
+namespace {
+AlgorithmRegistry& mutable_algorithm_registry() {
+  static AlgorithmRegistry registry(
       {"algorithm", "", "--algorithms: ", ""},
       {
           {"rsb",
@@ -48,6 +49,11 @@ const AlgorithmRegistry& algorithm_registry() {
       });
   return registry;
 }
+}  // namespace
+
+const AlgorithmRegistry& algorithm_registry() { return mutable_algorithm_registry(); }
+
+void register_algorithm(AlgorithmEntry entry) { mutable_algorithm_registry().add(std::move(entry)); }
 
 std::unique_ptr<Algorithm> make_algorithm(const std::string& name, const AlgorithmOptions& options) {
   return algorithm_registry().get(name).make(options);

@@ -1,0 +1,22 @@
+// The pybind11 extension `dmlkit._dmlkit` (python/CMakeLists.txt): what each binding file adds.
+// The package's Python code (python/dmlkit/) builds the public API on top of it.
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include "cluster/model/placement.h"
+
+// A placement is a class of its own in Python (dmlkit.cluster.Placement), not a list copied at
+// every access.
+PYBIND11_MAKE_OPAQUE(dmlkit::cluster::Placement)
+
+namespace dmlkit::python {
+
+namespace py = pybind11;
+
+void bind_cli(py::module_& m);         // run_cli: the CLI in-process (cli.cpp)
+void bind_registries(py::module_& m);  // every family's registry as Python lists (registries.cpp)
+void bind_cluster(py::module_& m);     // views, placements, Python policies (cluster_policy.cpp)
+void bind_influence(py::module_& m);   // Python influence algorithms (influence_algorithm.cpp)
+void bind_loader(py::module_& m);      // --policy-file inside Python, and the plugin's bridge (bridge.cpp)
+
+}  // namespace dmlkit::python

@@ -1,0 +1,42 @@
+"""Every family's runs from Python with the CLI's arguments, and their registries."""
+import numpy as np
+import pytest
+
+import dmlkit
+from conftest import run_cli
+
+
+def test_registries_list_every_family():
+    assert "bytescheduler" in {e.name for e in dmlkit.comm.schedulers()}
+    assert "psld" in {e.name for e in dmlkit.ps.policies()}
+    assert "uniform" in {e.name for e in dmlkit.continual.strategies()} or dmlkit.continual.strategies()
+    assert "oasis" in {e.name for e in dmlkit.cluster.policies(engine="oasis")}
+
+
+def test_comm_compare_equals_the_cli(tmp_path):
+    args = dict(model="resnet50", workers=2, iterations=3, schedulers=["fifo", "p3"])
+    res = dmlkit.comm.compare(**args)
+    _, _, _, cli = run_cli(["comm", "compare", "--model", "resnet50", "--workers", "2", "--iterations", "3",
+                            "--schedulers", "fifo,p3"], tmp_path / "cli")
+    assert res.raw["records"] == cli["records"]
+    assert isinstance(res.records[0].detail["iteration_s"], np.ndarray)
+    assert len(res.records[0].timeline) > 0
+
+
+def test_continual_angle_sweep_runs():
+    res = dmlkit.continual.angle_sweep(angles="30,160", variants="cl", epochs=50, test_per_task=50,
+                                       backend="eigen", seeds=1)
+    assert res.record_kind == "variant" and [r.params["angle_deg"] for r in res.records] == [30, 160]
+
+
+def test_ps_compare_runs():
+    res = dmlkit.ps.compare(model="vgg16", workers=4, servers=2, iterations=8, stragglers="rotating",
+                            policies=["mxnet", "psld"])
+    assert [r.name for r in res.records] == ["mxnet", "psld"]
+    assert isinstance(res.records[1].detail["iteration_s"], np.ndarray)
+
+
+def test_generic_run_and_help():
+    res = dmlkit.run("cluster", "simulate", workload="synthetic", synthetic_jobs=10, policy="srtf")
+    assert res.records[0].name == "srtf"
+    assert "--policy-param" in dmlkit.cluster.simulate.__doc__
