@@ -98,19 +98,23 @@ void add_taggers(CLI::App& football, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd = football.add_subcommand("taggers", "List the taggers")->alias("list");
   cmd->add_flag("-v,--verbose", verbose, "Also print each tagger's summary, model and knobs (--tagger-param)");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
-      fb::tagger_registry().print(
-          ctx.out, verbose,
-          [](const fb::TaggerEntry& e) {
-            return std::string(e.traits.trainable ? "trained" : "rules") +
-                   (e.name == fb::kDefaultTagger ? " (default)" : "");
-          },
-          [](const fb::TaggerEntry& e) {
-            std::vector<std::string> notes;
-            if (!e.traits.default_model.empty()) notes.push_back("model: data/" + e.traits.default_model);
-            return notes;
-          });
+      const auto kind = [](const fb::TaggerEntry& e) {
+        return std::string(e.traits.trainable ? "trained" : "rules") +
+               (e.name == fb::kDefaultTagger ? " (default)" : "");
+      };
+      const auto notes = [](const fb::TaggerEntry& e) {
+        std::vector<std::string> n;
+        if (!e.traits.default_model.empty()) n.push_back("model: data/" + e.traits.default_model);
+        return n;
+      };
+      if (format == "json")
+        fb::tagger_registry().print_json(ctx.out, kind, notes, "kind");
+      else
+        fb::tagger_registry().print(ctx.out, verbose, kind, notes);
       return 0;
     };
   });

@@ -25,7 +25,7 @@ def test_comm_compare_equals_the_cli(tmp_path):
 
 def test_continual_angle_sweep_runs():
     res = dmlkit.continual.angle_sweep(angles="30,160", variants="cl", epochs=50, test_per_task=50,
-                                       backend="eigen", seeds=1)
+                                       backend="eigen", runs=1)
     assert res.record_kind == "variant" and [r.params["angle_deg"] for r in res.records] == [30, 160]
 
 
@@ -40,3 +40,21 @@ def test_generic_run_and_help():
     res = dmlkit.run("cluster", "simulate", workload="synthetic", synthetic_jobs=10, policy="srtf")
     assert res.records[0].name == "srtf"
     assert "--policy-param" in dmlkit.cluster.simulate.__doc__
+
+
+def test_football_taggers_and_evaluate():
+    names = {e.name for e in dmlkit.football.taggers()}
+    assert {"keywords", "ngram-mlp"} <= names
+    res = dmlkit.football.evaluate(tagger="keywords")
+    assert res.records[0].name == "keywords" and 0 < res.records[0].metrics["macro_f1"] <= 1
+
+
+def test_sweep_plan_and_run(tmp_path):
+    sweep = tmp_path / "s.yaml"
+    sweep.write_text("command: cluster simulate\nargs: {cluster: 4x4, workload: synthetic, synthetic-jobs: 10}\n"
+                     "axes:\n  policy: [fifo, srtf]\n  seed: [1, 2]\n")
+    grid = dmlkit.sweep.plan(sweep)
+    assert len(grid["cells"]) == 4
+    res = dmlkit.sweep.run(sweep, out=tmp_path / "out", jobs=2)
+    assert sorted({r.name for r in res.records}) == ["fifo", "srtf"]
+    assert {r.params["seed"] for r in res.records} == {1, 2}

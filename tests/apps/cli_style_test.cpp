@@ -93,7 +93,8 @@ TEST(CliStyle, EveryListCommandPrintsJson) {
                                                                 {"comm", "schedulers"},
                                                                 {"influence", "algorithms"},
                                                                 {"continual", "strategies"},
-                                                                {"ps", "list"}}) {
+                                                                {"ps", "list"},
+                                                                {"football", "taggers"}}) {
     auto a = args;
     a.insert(a.end(), {"--format", "json"});
     const auto r = run_cli(a);
