@@ -96,6 +96,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_cluster_commands(app, ctx);
   add_comm_commands(app, ctx);
   add_ps_commands(app, ctx);
+  add_gnn_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
   reject_negative_unsigned(app);
