@@ -9,12 +9,12 @@
 #include "gnn/partition.h"
 #include "gnn/sampler.h"
 
-namespace dmlkit::gnn::testing {
+namespace dmlkit::gnn::fixture {
 
 inline std::string gavel_path() { return std::string(DMLKIT_SOURCE_DIR) + "/data/gavel-throughputs/simulation_throughputs.json"; }
 inline std::string data_dir() { return std::string(DMLKIT_SOURCE_DIR) + "/data"; }
 
-struct Setup {
+struct Fixture {
   Graph graph;
   Partitioning parts;
   ClusterSpec cluster;
@@ -22,9 +22,9 @@ struct Setup {
 };
 
 // Cora (2,708 nodes) in `partitions` METIS parts on `machines` machines of `devices`.
-inline Setup make_setup(int partitions, int machines, const std::string& devices, int iterations = 4,
+inline Fixture make_setup(int partitions, int machines, const std::string& devices, int iterations = 4,
                         JobConfig cfg = {}, SamplerConfig scfg = {}) {
-  Setup s;
+  Fixture s;
   s.graph = load_graph("cora", GraphFormat::Auto, data_dir(), 1);
   s.parts = partition_graph(s.graph, partitions, Partitioner::metis, 1);
   ClusterOptions co;
@@ -39,4 +39,4 @@ inline Setup make_setup(int partitions, int machines, const std::string& devices
   return s;
 }
 
-}  // namespace dmlkit::gnn::testing
+}  // namespace dmlkit::gnn::fixture

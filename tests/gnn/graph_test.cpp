@@ -40,9 +40,9 @@ TEST(GnnGraph, NodeIdOutOfRangeNamesFileLineAndField) {
 }
 
 TEST(GnnGraph, BundledGraphsLoad) {
-  const Graph nethept = load_graph("NetHEPT", GraphFormat::Auto, testing::data_dir(), 1);
+  const Graph nethept = load_graph("NetHEPT", GraphFormat::Auto, fixture::data_dir(), 1);
   EXPECT_EQ(nethept.nodes, 15233u);
-  const Graph cora = load_graph("cora", GraphFormat::Auto, testing::data_dir(), 1);
+  const Graph cora = load_graph("cora", GraphFormat::Auto, fixture::data_dir(), 1);
   EXPECT_EQ(cora.nodes, 2708u);
   EXPECT_EQ(cora.undirected_edges(), 5278u);  // meta.txt: num_edges_undirected
   EXPECT_EQ(cora.default_feature_dim, 1433);
@@ -66,7 +66,7 @@ TEST(GnnGraph, RmatIsDeterministicSymmetricAndSkewed) {
 }
 
 TEST(GnnPartition, MetisCutsFarFewerEdgesThanRandomAndBalances) {
-  const Graph g = load_graph("cora", GraphFormat::Auto, testing::data_dir(), 1);
+  const Graph g = load_graph("cora", GraphFormat::Auto, fixture::data_dir(), 1);
   const auto metis = partition_graph(g, 4, Partitioner::metis, 1);
   const auto random = partition_graph(g, 4, Partitioner::random, 1);
   const auto hash = partition_graph(g, 4, Partitioner::hash, 1);

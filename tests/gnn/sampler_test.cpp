@@ -12,7 +12,7 @@ using namespace dmlkit;
 using namespace dmlkit::gnn;
 
 TEST(GnnSampler, RespectsFanoutsAndReturnsOnlyRealNeighbours) {
-  const Graph g = load_graph("NetHEPT", GraphFormat::Auto, testing::data_dir(), 1);
+  const Graph g = load_graph("NetHEPT", GraphFormat::Auto, fixture::data_dir(), 1);
   const auto parts = partition_graph(g, 4, Partitioner::metis, 1);
   std::vector<uint32_t> seeds;
   for (uint32_t v = 0; v < 300; ++v) seeds.push_back(v * 37 % g.nodes);
@@ -53,7 +53,7 @@ TEST(GnnSampler, FanoutZeroIsAnError) {
 }
 
 TEST(GnnSampler, SameSeedSameBatchesAndCached) {
-  auto s = testing::make_setup(2, 2, "v100:2");
+  auto s = fixture::make_setup(2, 2, "v100:2");
   SamplerConfig c;
   c.batch = 128;
   auto a = sample_iterations(s.graph, s.parts, s.job.trainer_partition, c, 3, 2);

@@ -12,16 +12,18 @@
 using namespace dmlkit;
 using namespace dmlkit::gnn;
 
+using fixture::Fixture;
+
 namespace {
 
-Placement colocated(const Setup& s) {
+Placement colocated(const Fixture& s) {
   PlacementContext ctx;
   ctx.cluster = &s.cluster;
   ctx.job = &s.job;
   return make_placement("colocate", {})->place(ctx).placement;
 }
 
-SimResult run(const Setup& s, const Placement& p, const std::string& sched, int iterations = 4) {
+SimResult run(const Fixture& s, const Placement& p, const std::string& sched, int iterations = 4) {
   SimConfig c;
   c.iterations = iterations;
   c.keep_all = true;
@@ -30,10 +32,8 @@ SimResult run(const Setup& s, const Placement& p, const std::string& sched, int 
 
 }  // namespace
 
-using testing::Setup;
-
 TEST(GnnSim, FeatureBytesEqualSampledNodesTimesFeatureBytesPerPartition) {
-  Setup s = testing::make_setup(4, 4, "v100:2,k80:2");
+  Fixture s = fixture::make_setup(4, 4, "v100:2,k80:2");
   const Placement p = colocated(s);
   for (const std::string sched : {"fifo-fair", "online"}) {
     const SimResult r = run(s, p, sched);
@@ -46,10 +46,10 @@ TEST(GnnSim, FeatureBytesEqualSampledNodesTimesFeatureBytesPerPartition) {
         for (int q = 0; q < s.job.partitions; ++q) {
           const double want = static_cast<double>(s.job.samples->at(t, i).nodes_per_part[q]) * 128 * 4;
           if (s.cluster.store_machine[q] == p[s.job.trainer_task(t)]) {
-            EXPECT_EQ(moved.count({t, i, q}), 0u);  // local partition: nothing on the network
+            EXPECT_EQ((moved.count({t, i, q})), 0u);  // local partition: nothing on the network
             local += want;
           } else {
-            EXPECT_DOUBLE_EQ(moved[{t, i, q}], want) << sched << " t" << t << " i" << i << " q" << q;
+            EXPECT_DOUBLE_EQ((moved[{t, i, q}]), want) << sched << " t" << t << " i" << i << " q" << q;
           }
         }
     EXPECT_GE(r.local_bytes, local);
@@ -59,7 +59,7 @@ TEST(GnnSim, FeatureBytesEqualSampledNodesTimesFeatureBytesPerPartition) {
 
 TEST(GnnSim, ASingleMachineWithLocalDataHasNoNetworkTime) {
   JobConfig cfg;
-  Setup s = testing::make_setup(1, 1, "v100:1", 3, cfg);
+  Fixture s = fixture::make_setup(1, 1, "v100:1", 3, cfg);
   const Placement p = colocated(s);
   const SimResult r = run(s, p, "fifo-fair", 3);
   EXPECT_EQ(r.network_bytes, 0);
@@ -69,7 +69,7 @@ TEST(GnnSim, ASingleMachineWithLocalDataHasNoNetworkTime) {
 }
 
 TEST(GnnSim, OnlineNeverStartsAComputeBeforeItsTransfers) {
-  Setup s = testing::make_setup(4, 8, "v100:4,p100:2,k80:2", 5);
+  Fixture s = fixture::make_setup(4, 8, "v100:4,p100:2,k80:2", 5);
   PlacementContext ctx;
   ctx.cluster = &s.cluster;
   ctx.job = &s.job;
@@ -92,7 +92,7 @@ TEST(GnnSim, OnlineNeverStartsAComputeBeforeItsTransfers) {
 TEST(GnnSim, OnlineBeatsFifoFairWhenPrefetchCompetesForTheNetwork) {
   // Remote-heavy placement (random, 1 Gbps): prefetched transfers of iteration i+1 compete with
   // iteration i's; the online scheduler serves iteration i first.
-  Setup s = testing::make_setup(4, 8, "v100:8", 8);
+  Fixture s = fixture::make_setup(4, 8, "v100:8", 8);
   s.cluster.machines[0].nic_Bps = s.cluster.machines[0].nic_Bps;  // unchanged
   PlacementContext ctx;
   ctx.cluster = &s.cluster;
@@ -105,7 +105,7 @@ TEST(GnnSim, OnlineBeatsFifoFairWhenPrefetchCompetesForTheNetwork) {
 }
 
 TEST(GnnPlacement, ExploreNeverReturnsWorseThanItsStart) {
-  Setup s = testing::make_setup(4, 8, "v100:4,p100:2,k80:2", 6);
+  Fixture s = fixture::make_setup(4, 8, "v100:4,p100:2,k80:2", 6);
   auto sched = make_scheduler("online", {});
   PlacementContext ctx;
   ctx.cluster = &s.cluster;
@@ -126,7 +126,7 @@ TEST(GnnPlacement, ExploreNeverReturnsWorseThanItsStart) {
 }
 
 TEST(GnnPlacement, ColocateFallsBackWhenAStoreMachineHasNoGpu) {
-  Setup s = testing::make_setup(4, 8, "none:2,v100:6", 2);
+  Fixture s = fixture::make_setup(4, 8, "none:2,v100:6", 2);
   s.cluster.store_machine = {0, 1, 2, 3};
   const Placement p = colocated(s);
   EXPECT_TRUE(feasible(s.cluster, s.job, p));

@@ -15,11 +15,17 @@ class Colocate final : public PlacementPolicy {
     const auto& c = *ctx.cluster;
     const auto& job = *ctx.job;
     Placement p(job.tasks.size(), -1);
+    // First every task that fits on its home machine, then the others on the least-loaded
+    // machines (so a fallback never takes the GPU of a partition that could be co-located).
+    auto home = [&](const PlacedTask& t) {
+      return t.partition >= 0 ? c.store_machine[t.partition] : c.store_machine[t.index % c.store_machine.size()];
+    };
+    for (size_t k = 0; k < job.tasks.size(); ++k)
+      if (fits(c, job, p, static_cast<int>(k), home(job.tasks[k]))) p[k] = home(job.tasks[k]);
     for (size_t k = 0; k < job.tasks.size(); ++k) {
+      if (p[k] >= 0) continue;
       const auto& t = job.tasks[k];
-      const int home = t.partition >= 0 ? c.store_machine[t.partition]
-                                        : c.store_machine[t.index % c.store_machine.size()];
-      int m = fits(c, job, p, static_cast<int>(k), home) ? home : least_loaded_machine(c, job, p, static_cast<int>(k));
+      const int m = least_loaded_machine(c, job, p, static_cast<int>(k));
       if (m < 0)
         throw Error("", 0, "placement", "colocate: no machine can host " + std::string(to_string(t.kind)) + " " +
                                             std::to_string(t.index) + " (infeasible)");
