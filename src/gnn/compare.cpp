@@ -14,17 +14,20 @@ namespace dmlkit::gnn {
 namespace {
 
 Placement place(const std::string& name, const Comparison& c, const CompareOptions& o, const Scheduler& sched,
-                const Knobs& explore_knobs, PlacementOutcome* outcome) {
+                const Knobs& explore_knobs, int run_iterations, PlacementOutcome* outcome) {
   PlacementContext ctx;
   ctx.cluster = &c.cluster;
   ctx.job = &c.job;
   ctx.seed = o.seed;
-  const int eval_iterations = static_cast<int>(explore_knobs.get_int("explore.iterations"));
+  // A candidate's cost: the mean iteration time, pipeline fill included, of the run's first
+  // min(explore.iterations, simulated iterations) iterations (an epoch of few iterations is
+  // judged by all of them).
+  const int eval_iterations = std::min(static_cast<int>(explore_knobs.get_int("explore.iterations")), run_iterations);
   ctx.evaluate = [&](const Placement& p) {
     SimConfig sc;
     sc.iterations = eval_iterations;
     sc.gantt_iterations = 0;
-    return simulate(c.cluster, c.job, p, sched, sc).mean_iteration_s(1);
+    return simulate(c.cluster, c.job, p, sched, sc).mean_iteration_s(0);
   };
   ctx.place_by = [&](const std::string& start) {
     return make_placement(start, o.placement_params)->place(ctx).placement;
@@ -89,7 +92,7 @@ Comparison run_compare(const CompareOptions& o) {
       if (pname != "explore")
         for (const auto& prev : c.runs)
           if (prev.placement == pname) same = &prev;
-      r.where = same ? same->where : place(pname, c, o, *sched, explore_knobs, &r.search);
+      r.where = same ? same->where : place(pname, c, o, *sched, explore_knobs, simulated, &r.search);
       SimConfig sc;
       sc.iterations = simulated;
       sc.gantt_from = std::min(o.warmup, simulated - 1);

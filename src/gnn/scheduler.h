@@ -33,13 +33,14 @@ class Scheduler {
   // Smaller keys start first.
   virtual std::pair<double, double> task_key(const ReadyTaskView& t) const = 0;
   // false: every flow starts at once, whole, and SimGrid shares links max-min fairly.
-  // true: flows are sent in chunks; at every event the free bandwidth of each link is given to
-  // the waiting flows in flow_key order (each takes the residual of its path), so higher-priority
-  // flows get bandwidth first and lower ones share what is left.
+  // true: at every event (a task or flow starts or ends) the capacity of each link is handed to
+  // the unfinished flows in flow_key order, each taking the residual of its path as its rate
+  // cap, so higher-priority flows get bandwidth first and lower ones what is left.
   virtual bool prioritise_flows() const = 0;
   virtual std::pair<double, double> flow_key(const FlowView& f) const { return {f.ready_s, static_cast<double>(f.seq)}; }
-  // Bytes of the next chunk of a flow of `flow_bytes` in total (prioritised flows only).
-  virtual double chunk_bytes(double flow_bytes) const { return flow_bytes; }
+  // A running flow keeps its rate when the new one differs by at most this fraction (fewer
+  // restarts of SimGrid flows; prioritised flows only).
+  virtual double rerate_tolerance() const { return 0.01; }
 };
 
 using SchedulerFactory = std::unique_ptr<Scheduler> (*)(const Knobs& knobs);

@@ -164,8 +164,11 @@ class Sim {
     result_.iteration_end_s.assign(N_, 0);
 
     while (true) {
-      advance();
-      dispatch_flows();
+      do {
+        dirty_ = false;
+        advance();
+        dispatch_flows();
+      } while (dirty_);
       if (synced_ == N_) break;
       const double next_timer = timers_.empty() ? INFINITY : timers_.top().at;
       if (comms_.empty() && !std::isfinite(next_timer))
@@ -322,34 +325,71 @@ class Sim {
   }
 
   void dispatch_flows() {
-    if (waiting_.empty()) return;
     if (!sched_.prioritise_flows()) {
       for (int id : waiting_) start_chunk(id, flows_[id].remaining, 0);
       waiting_.clear();
       return;
     }
-    std::vector<double> residual = link_cap_;
-    for (int id : comm_flow_)
-      for (int l : flows_[id].path) residual[l] -= flows_[id].cap;
-    std::sort(waiting_.begin(), waiting_.end(), [&](int a, int b) {
+    // Priority water-filling over every unfinished flow, running or waiting: in flow_key order
+    // each takes the residual capacity of its path. A running flow whose rate should change is
+    // cancelled (the bytes it moved are kept) and restarted at the new rate.
+    std::vector<int> all = waiting_;
+    std::vector<double> moved(flows_.size(), 0);
+    for (size_t k = 0; k < comms_.size(); ++k) {
+      const int id = comm_flow_[k];
+      all.push_back(id);
+      moved[id] = std::clamp(flows_[id].chunk - comms_[k]->get_remaining(), 0.0, flows_[id].chunk);
+    }
+    if (all.empty()) return;
+    auto left = [&](int id) { return flows_[id].remaining - moved[id]; };
+    std::sort(all.begin(), all.end(), [&](int a, int b) {
       const Flow &x = flows_[a], &y = flows_[b];
-      const auto kx = sched_.flow_key({x.iteration, x.remaining, x.ready_s, x.seq});
-      const auto ky = sched_.flow_key({y.iteration, y.remaining, y.ready_s, y.seq});
+      const auto kx = sched_.flow_key({x.iteration, left(a), x.ready_s, x.seq});
+      const auto ky = sched_.flow_key({y.iteration, left(b), y.ready_s, y.seq});
       return kx != ky ? kx < ky : x.seq < y.seq;
     });
-    std::vector<int> still;
-    for (int id : waiting_) {
+    std::vector<double> residual = link_cap_;
+    std::vector<double> cap(flows_.size(), 0);
+    for (int id : all) {
+      double c = INFINITY;
+      for (int l : flows_[id].path) c = std::min(c, residual[l]);
+      cap[id] = std::max(0.0, c);
+      for (int l : flows_[id].path) residual[l] -= cap[id];
+    }
+    const double tol = sched_.rerate_tolerance();
+    std::vector<sg4::CommPtr> keep_comms;
+    std::vector<int> keep_ids;
+    for (size_t k = 0; k < comms_.size(); ++k) {
+      const int id = comm_flow_[k];
       Flow& f = flows_[id];
-      double cap = INFINITY, full = INFINITY;
-      for (int l : f.path) cap = std::min(cap, residual[l]), full = std::min(full, link_cap_[l]);
-      if (cap < 1e-3 * full) {
-        still.push_back(id);
+      if (std::abs(cap[id] - f.cap) <= tol * f.cap) {
+        keep_comms.push_back(comms_[k]);
+        keep_ids.push_back(id);
+        cap[id] = -1;  // keeps running as it is
         continue;
       }
-      for (int l : f.path) residual[l] -= cap;
-      start_chunk(id, std::min(f.remaining, sched_.chunk_bytes(f.total)), cap);
+      comms_[k]->cancel();
+      f.active = false;
+      f.remaining -= moved[id];
+      result_.network_bytes += moved[id];
     }
-    waiting_ = std::move(still);
+    comms_ = std::move(keep_comms);
+    comm_flow_ = std::move(keep_ids);
+    waiting_.clear();
+    for (int id : all) {
+      if (cap[id] < 0) continue;
+      Flow& f = flows_[id];
+      double full = INFINITY;
+      for (int l : f.path) full = std::min(full, link_cap_[l]);
+      if (f.remaining <= 0.5) {
+        f.remaining = 0;
+        finish_flow(id);
+      } else if (cap[id] >= 1e-6 * full) {
+        start_chunk(id, f.remaining, cap[id]);
+      } else {
+        waiting_.push_back(id);
+      }
+    }
   }
 
   void on_chunk_done(int id) {
@@ -361,6 +401,12 @@ class Sim {
       waiting_.push_back(id);
       return;
     }
+    finish_flow(id);
+  }
+
+  void finish_flow(int id) {
+    dirty_ = true;
+    Flow& f = flows_[id];
     span(f.kind, f.dst, f.src, f.trainer, f.iteration, f.partition, f.total, f.start_s, now());
     switch (f.owner) {
       case Owner::sample:
@@ -471,6 +517,7 @@ class Sim {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
   long seq_ = 0;
   int synced_ = 0;
+  bool dirty_ = false;  // a flow finished while planning: plan again before waiting
   SimResult result_;
 };
 

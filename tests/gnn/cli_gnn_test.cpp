@@ -13,7 +13,7 @@ using dmlkit::testing::TempDir;
 TEST(GnnCli, ListsPoliciesWithKnobs) {
   auto r = run_cli({"gnn", "list", "-v"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates", "online.chunks"})
+  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates", "online.rerate_tolerance"})
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
 }
 
