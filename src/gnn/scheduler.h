@@ -25,6 +25,7 @@ struct FlowView {
   double remaining_bytes = 0;
   double ready_s = 0;
   long seq = 0;
+  double downstream_s = 0;  // compute time after it on its trainer's GPU (0 for gradient flows)
 };
 
 class Scheduler {

@@ -59,6 +59,7 @@ struct Flow {
   SpanKind kind;
   Owner owner;
   double ready_s, start_s = -1;
+  double downstream_s = 0;  // compute after it on its trainer (critical-path priority)
   bool active = false;
   double chunk = 0, cap = 0;
   std::vector<int> path;  // link ids (up of src, uplinks, down of dst)
@@ -302,6 +303,7 @@ class Sim {
     f.kind = kind;
     f.owner = owner;
     f.ready_s = now();
+    f.downstream_s = trainer >= 0 ? job_.compute_s(batch(trainer, iteration), c_.machines[tm_[trainer]].gpu_speed) : 0;
     f.path = paths_[src][dst];
     flows_.push_back(std::move(f));
     waiting_.push_back(static_cast<int>(flows_.size()) - 1);
@@ -344,8 +346,8 @@ class Sim {
     auto left = [&](int id) { return flows_[id].remaining - moved[id]; };
     std::sort(all.begin(), all.end(), [&](int a, int b) {
       const Flow &x = flows_[a], &y = flows_[b];
-      const auto kx = sched_.flow_key({x.iteration, left(a), x.ready_s, x.seq});
-      const auto ky = sched_.flow_key({y.iteration, left(b), y.ready_s, y.seq});
+      const auto kx = sched_.flow_key({x.iteration, left(a), x.ready_s, x.seq, x.downstream_s});
+      const auto ky = sched_.flow_key({y.iteration, left(b), y.ready_s, y.seq, y.downstream_s});
       return kx != ky ? kx < ky : x.seq < y.seq;
     });
     std::vector<double> residual = link_cap_;

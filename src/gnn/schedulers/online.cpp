@@ -20,19 +20,23 @@ namespace {
 
 class Online final : public Scheduler {
  public:
-  Online(double tolerance, bool critical_path) : tolerance_(tolerance), critical_path_(critical_path) {}
+  Online(double tolerance, bool critical_path, bool flow_critical)
+      : tolerance_(tolerance), critical_path_(critical_path), flow_critical_(flow_critical) {}
   std::pair<double, double> task_key(const ReadyTaskView& t) const override {
     return {static_cast<double>(t.iteration), critical_path_ ? -t.critical_path_s : t.ready_s};
   }
   bool prioritise_flows() const override { return true; }
   std::pair<double, double> flow_key(const FlowView& f) const override {
+    // Within an iteration: shortest remaining first, or (flow_order critical-path) the flow with
+    // the most compute after it first, remaining bytes breaking ties (folded into one key).
+    if (flow_critical_) return {static_cast<double>(f.iteration), -f.downstream_s * 1e15 + f.remaining_bytes};
     return {static_cast<double>(f.iteration), f.remaining_bytes};
   }
   double rerate_tolerance() const override { return tolerance_; }
 
  private:
   double tolerance_;
-  bool critical_path_;
+  bool critical_path_, flow_critical_;
 };
 
 }  // namespace
@@ -42,13 +46,17 @@ SchedulerEntry online_entry() {
           "tasks by (iteration, longest critical path); flows by (iteration, shortest remaining), leftover bandwidth shared",
           [](const Knobs& k) -> std::unique_ptr<Scheduler> {
             return std::make_unique<Online>(k.get_double("online.rerate_tolerance"),
-                                            k.get_string("online.task_order") == "critical-path");
+                                            k.get_string("online.task_order") == "critical-path",
+                                            k.get_string("online.flow_order") == "critical-path");
           },
           {knob_double("online.rerate_tolerance", 0.01,
                        "a running flow keeps its rate if the planned one differs by at most this fraction")
                .range(0, 1),
            knob_enum("online.task_order", "critical-path", {"critical-path", "fifo"},
-                     "order of ready sampling tasks within an iteration")}};
+                     "order of ready sampling tasks within an iteration"),
+           knob_enum("online.flow_order", "srpt", {"srpt", "critical-path"},
+                     "order of flows within an iteration: shortest remaining bytes (spec A.4), or the flow "
+                     "whose trainer computes longest after it first [A]")}};
 }
 
 }  // namespace dmlkit::gnn
