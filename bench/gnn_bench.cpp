@@ -46,15 +46,16 @@ void BM_Explore100(benchmark::State& state) {
 }
 BENCHMARK(BM_Explore100)->Iterations(1)->Unit(benchmark::kSecond);
 
-void BM_Rmat1e7_GeneratePartition(benchmark::State& state) {
+void BM_Rmat1e7_GeneratePartition(benchmark::State& state, Partitioner method) {
   for (auto _ : state) {
     Graph g = generate_rmat(parse_rmat("rmat:nodes=10000000,edge_factor=" + std::to_string(state.range(0))), 1);
-    const auto p = partition_graph(g, 8, Partitioner::metis, 1);
+    const auto p = partition_graph(g, 8, method, 1);
     state.counters["edges"] = static_cast<double>(g.undirected_edges());
     state.counters["cut_edges"] = static_cast<double>(p.cut_edges);
   }
 }
-BENCHMARK(BM_Rmat1e7_GeneratePartition)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Rmat1e7_GeneratePartition, metis, Partitioner::metis)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Rmat1e7_GeneratePartition, hash, Partitioner::hash)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

@@ -39,6 +39,9 @@ class Scheduler {
   // cap, so higher-priority flows get bandwidth first and lower ones what is left.
   virtual bool prioritise_flows() const = 0;
   virtual std::pair<double, double> flow_key(const FlowView& f) const { return {f.ready_s, static_cast<double>(f.seq)}; }
+  // true: flows whose flow_key().first is equal form a class that shares what the earlier
+  // classes left max-min fairly (instead of strict order within the class).
+  virtual bool share_within_class() const { return false; }
   // A running flow keeps its rate when the new one differs by at most this fraction (fewer
   // restarts of SimGrid flows; prioritised flows only).
   virtual double rerate_tolerance() const { return 0.01; }

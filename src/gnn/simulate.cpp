@@ -352,11 +352,47 @@ class Sim {
     });
     std::vector<double> residual = link_cap_;
     std::vector<double> cap(flows_.size(), 0);
-    for (int id : all) {
-      double c = INFINITY;
-      for (int l : flows_[id].path) c = std::min(c, residual[l]);
-      cap[id] = std::max(0.0, c);
-      for (int l : flows_[id].path) residual[l] -= cap[id];
+    if (!sched_.share_within_class()) {
+      for (int id : all) {
+        double c = INFINITY;
+        for (int l : flows_[id].path) c = std::min(c, residual[l]);
+        cap[id] = std::max(0.0, c);
+        for (int l : flows_[id].path) residual[l] -= cap[id];
+      }
+    } else {
+      // Classes (equal flow_key().first) in order; within a class, max-min fair shares of what
+      // the earlier classes left (progressive filling).
+      size_t a = 0;
+      while (a < all.size()) {
+        const double cls = sched_.flow_key({flows_[all[a]].iteration, left(all[a]), flows_[all[a]].ready_s,
+                                            flows_[all[a]].seq, flows_[all[a]].downstream_s}).first;
+        size_t b = a;
+        while (b < all.size() && sched_.flow_key({flows_[all[b]].iteration, left(all[b]), flows_[all[b]].ready_s,
+                                                  flows_[all[b]].seq, flows_[all[b]].downstream_s}).first == cls)
+          ++b;
+        std::vector<int> active(all.begin() + a, all.begin() + b);
+        std::vector<int> users(link_cap_.size(), 0);
+        while (!active.empty()) {
+          std::fill(users.begin(), users.end(), 0);
+          for (int id : active)
+            for (int l : flows_[id].path) ++users[l];
+          double inc = INFINITY;
+          for (size_t l = 0; l < users.size(); ++l)
+            if (users[l] > 0) inc = std::min(inc, std::max(0.0, residual[l]) / users[l]);
+          for (int id : active) {
+            cap[id] += inc;
+            for (int l : flows_[id].path) residual[l] -= inc;
+          }
+          std::vector<int> still;
+          for (int id : active) {
+            bool saturated = false;
+            for (int l : flows_[id].path) saturated = saturated || residual[l] <= 1e-9 * link_cap_[l];
+            if (!saturated) still.push_back(id);
+          }
+          active.swap(still);
+        }
+        a = b;
+      }
     }
     const double tol = sched_.rerate_tolerance();
     std::vector<sg4::CommPtr> keep_comms;
