@@ -2,6 +2,7 @@
 #include "gnn/graph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/parallel_for.h"
 #include "core/rng.h"
 
 namespace dmlkit::gnn {
@@ -212,12 +214,14 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   while ((uint64_t{1} << scale) < p.nodes) ++scale;
   const uint64_t edges = static_cast<uint64_t>(std::llround(static_cast<double>(p.nodes) * p.edge_factor));
   const uint32_t n = static_cast<uint32_t>(p.nodes);
+  const uint64_t mask = (uint64_t{1} << scale) - 1;
+  // Vertex ids are scrambled by a seeded bijection of [0, 2^scale) (an odd multiplier and an
+  // offset modulo 2^scale) instead of a stored permutation: no random lookups; ids >= nodes are
+  // redrawn.
+  const uint64_t mult = (Rng(seed).split(1).next() | 1) & mask, add = Rng(seed).split(3).next() & mask;
   // Thresholds on 16-bit draws: four levels per 64-bit random number.
   const uint32_t ta = static_cast<uint32_t>(p.a * 65536), tb = static_cast<uint32_t>((p.a + p.b) * 65536),
                  tc = static_cast<uint32_t>((p.a + p.b + p.c) * 65536);
-  std::vector<uint32_t> perm(n);
-  for (uint32_t i = 0; i < n; ++i) perm[i] = i;
-  Rng(seed).split(1).shuffle(perm.begin(), perm.end());
   auto draw = [&](Rng& rng, uint32_t& u, uint32_t& v) {
     while (true) {
       uint64_t uu = 0, vv = 0, bits = 0;
@@ -225,49 +229,74 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
         if (l % 4 == 0) bits = rng.next();
         const uint32_t r = static_cast<uint32_t>(bits & 0xFFFF);
         bits >>= 16;
-        const uint64_t bu = r >= tb ? 1 : 0;                    // quadrants c, d: lower half
+        const uint64_t bu = r >= tb ? 1 : 0;                         // quadrants c, d: lower half
         const uint64_t bv = (r >= ta && r < tb) || r >= tc ? 1 : 0;  // b, d: right half
         uu = (uu << 1) | bu;
         vv = (vv << 1) | bv;
       }
+      uu = (uu * mult + add) & mask;
+      vv = (vv * mult + add) & mask;
       if (uu < n && vv < n) {
-        u = perm[uu];
-        v = perm[vv];
+        u = static_cast<uint32_t>(uu);
+        v = static_cast<uint32_t>(vv);
         return;
       }
     }
   };
+  // The edges come in 64 fixed chunks, each from its own random stream, so the graph does not
+  // depend on the number of threads; rows are sorted at the end, so neither does the fill order.
+  constexpr int kChunks = 64;
+  const int threads = resolve_threads(0);
+  auto chunk_range = [&](int k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
   Graph g;
   g.name = "rmat-" + std::to_string(p.nodes);
   g.nodes = n;
   g.offsets.assign(static_cast<size_t>(n) + 1, 0);
-  {
-    Rng rng = Rng(seed).split(2);
+  parallel_for(kChunks, threads, [&](size_t k) {
+    Rng rng = Rng(seed).split(100 + k);
     uint32_t u, v;
-    for (uint64_t e = 0; e < edges; ++e) {
+    const auto [b, e] = chunk_range(static_cast<int>(k));
+    for (uint64_t x = b; x < e; ++x) {
       draw(rng, u, v);
-      if (u != v) ++g.offsets[u + 1], ++g.offsets[v + 1];
+      if (u == v) continue;
+      std::atomic_ref<uint64_t>(g.offsets[u + 1]).fetch_add(1, std::memory_order_relaxed);
+      std::atomic_ref<uint64_t>(g.offsets[v + 1]).fetch_add(1, std::memory_order_relaxed);
     }
-  }
+  });
   for (size_t i = 1; i < g.offsets.size(); ++i) g.offsets[i] += g.offsets[i - 1];
   g.neighbours.resize(g.offsets.back());
   {
     std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
-    Rng rng = Rng(seed).split(2);
-    uint32_t u, v;
-    for (uint64_t e = 0; e < edges; ++e) {
-      draw(rng, u, v);
-      if (u != v) g.neighbours[fill[u]++] = v, g.neighbours[fill[v]++] = u;
-    }
+    parallel_for(kChunks, threads, [&](size_t k) {
+      Rng rng = Rng(seed).split(100 + k);
+      uint32_t u, v;
+      const auto [b, e] = chunk_range(static_cast<int>(k));
+      for (uint64_t x = b; x < e; ++x) {
+        draw(rng, u, v);
+        if (u == v) continue;
+        g.neighbours[std::atomic_ref<uint64_t>(fill[u]).fetch_add(1, std::memory_order_relaxed)] = v;
+        g.neighbours[std::atomic_ref<uint64_t>(fill[v]).fetch_add(1, std::memory_order_relaxed)] = u;
+      }
+    });
   }
-  std::vector<uint32_t>().swap(perm);
+  // Sort and deduplicate each row in parallel (new degrees), then compact in one pass.
+  std::vector<uint32_t> kept(n);
+  const uint32_t blocks = 256;
+  parallel_for(blocks, threads, [&](size_t blk) {
+    const uint32_t lo = static_cast<uint32_t>(static_cast<uint64_t>(n) * blk / blocks);
+    const uint32_t hi = static_cast<uint32_t>(static_cast<uint64_t>(n) * (blk + 1) / blocks);
+    for (uint32_t v = lo; v < hi; ++v) {
+      auto first = g.neighbours.begin() + g.offsets[v], last = g.neighbours.begin() + g.offsets[v + 1];
+      std::sort(first, last);
+      kept[v] = static_cast<uint32_t>(std::unique(first, last) - first);
+    }
+  });
   uint64_t write = 0;
   for (uint32_t v = 0; v < n; ++v) {
-    const uint64_t b = g.offsets[v], e = g.offsets[v + 1];
-    std::sort(g.neighbours.begin() + b, g.neighbours.begin() + e);
+    const uint64_t b = g.offsets[v];
     g.offsets[v] = write;
-    for (uint64_t k = b; k < e; ++k)
-      if (k == b || g.neighbours[k] != g.neighbours[k - 1]) g.neighbours[write++] = g.neighbours[k];
+    if (write != b) std::copy(g.neighbours.begin() + b, g.neighbours.begin() + b + kept[v], g.neighbours.begin() + write);
+    write += kept[v];
   }
   g.offsets[n] = write;
   g.neighbours.resize(write);

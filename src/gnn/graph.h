@@ -46,9 +46,10 @@ struct RmatParams {
   double a = 0.57, b = 0.19, c = 0.19;  // Graph500; d = 1 - a - b - c
 };
 RmatParams parse_rmat(const std::string& spec);  // "rmat:nodes=...,edge_factor=..."
-// R-MAT edges in a 2^ceil(log2 nodes) square, ids >= nodes redrawn, vertex ids permuted (as
-// Graph500 does) so degree does not follow the id. Built in two passes (count, fill) so the edge
-// list is never held whole.
+// R-MAT edges in a 2^ceil(log2 nodes) square, vertex ids scrambled by a seeded bijection (Graph500
+// permutes them) so degree does not follow the id, ids >= nodes redrawn. Built in two passes
+// (count, fill; on all cores, in 64 fixed random streams) so the edge list is never held whole;
+// the same seed gives the same graph on any number of cores.
 Graph generate_rmat(const RmatParams& p, uint64_t seed);
 
 // Resolves --graph (see above). `data_dir` is the bundled data folder.

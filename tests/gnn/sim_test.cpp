@@ -85,15 +85,17 @@ TEST(GnnSim, OnlineNeverStartsAComputeBeforeItsTransfers) {
   ASSERT_EQ(compute_start.size(), static_cast<size_t>(s.job.trainers * 5));
   for (const auto& [key, start] : compute_start) EXPECT_GE(start + 1e-12, last_input[key]);
   // ... and no compute of iteration i+1 before the sync of iteration i.
-  for (const auto& [key, start] : compute_start)
-    if (key.second > 0) EXPECT_GE(start + 1e-12, r.iteration_end_s[key.second - 1]);
+  for (const auto& [key, start] : compute_start) {
+    if (key.second > 0) {
+      EXPECT_GE(start + 1e-12, r.iteration_end_s[key.second - 1]);
+    }
+  }
 }
 
 TEST(GnnSim, OnlineBeatsFifoFairWhenPrefetchCompetesForTheNetwork) {
   // Remote-heavy placement (random, 1 Gbps): prefetched transfers of iteration i+1 compete with
   // iteration i's; the online scheduler serves iteration i first.
   Fixture s = fixture::make_setup(4, 8, "v100:8", 8);
-  s.cluster.machines[0].nic_Bps = s.cluster.machines[0].nic_Bps;  // unchanged
   PlacementContext ctx;
   ctx.cluster = &s.cluster;
   ctx.job = &s.job;
