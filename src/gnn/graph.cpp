@@ -215,9 +215,9 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
   const uint64_t edges = static_cast<uint64_t>(std::llround(static_cast<double>(p.nodes) * p.edge_factor));
   const uint32_t n = static_cast<uint32_t>(p.nodes);
   const uint64_t mask = (uint64_t{1} << scale) - 1;
-  // Vertex ids are scrambled by a seeded bijection of [0, 2^scale) (an odd multiplier and an
-  // offset modulo 2^scale) instead of a stored permutation: no random lookups; ids >= nodes are
-  // redrawn.
+  // Ids >= nodes are redrawn; the others are scrambled by a seeded bijection of [0, nodes) (an odd
+  // multiplier and an offset modulo 2^scale, cycle-walked back into range) instead of a stored
+  // permutation: no random lookups.
   const uint64_t mult = (Rng(seed).split(1).next() | 1) & mask, add = Rng(seed).split(3).next() & mask;
   // Thresholds on 16-bit draws: four levels per 64-bit random number.
   const uint32_t ta = static_cast<uint32_t>(p.a * 65536), tb = static_cast<uint32_t>((p.a + p.b) * 65536),
@@ -234,9 +234,12 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
         uu = (uu << 1) | bu;
         vv = (vv << 1) | bv;
       }
-      uu = (uu * mult + add) & mask;
-      vv = (vv * mult + add) & mask;
       if (uu < n && vv < n) {
+        // Cycle-walking keeps the bijection inside [0, nodes).
+        do uu = (uu * mult + add) & mask;
+        while (uu >= n);
+        do vv = (vv * mult + add) & mask;
+        while (vv >= n);
         u = static_cast<uint32_t>(uu);
         v = static_cast<uint32_t>(vv);
         return;
