@@ -6,7 +6,9 @@
 //   - a ready sampling task gets free cores by (iteration, then longest remaining critical path:
 //     its own time + estimated transfer + compute on its trainer's GPU + synchronisation), so the
 //     current iteration and the slowest trainer's pipeline go first;
-//   - flows get bandwidth by (iteration, then shortest remaining bytes): at every event (a task
+//   - flows get bandwidth by (iteration, then shortest remaining bytes; online.flow_order can
+//     instead put first the flow whose trainer computes longest after it, or share max-min
+//     within an iteration [A]): at every event (a task
 //     or flow starts or ends) the capacity of each link is handed out in that order, each flow
 //     taking the residual of its path as its rate, and what is left goes to the rest; a running
 //     flow whose rate changes by more than online.rerate_tolerance is re-rated (in SimGrid:
