@@ -14,20 +14,23 @@ namespace dmlkit::gnn {
 namespace {
 
 Placement place(const std::string& name, const Comparison& c, const CompareOptions& o, const Scheduler& sched,
-                const Knobs& explore_knobs, int run_iterations, PlacementOutcome* outcome) {
+                const Knobs& explore_knobs, int run_iterations, int total_iterations, PlacementOutcome* outcome) {
   PlacementContext ctx;
   ctx.cluster = &c.cluster;
   ctx.job = &c.job;
   ctx.seed = o.seed;
-  // A candidate's cost: the mean iteration time, pipeline fill included, of the run's first
-  // min(explore.iterations, simulated iterations) iterations (an epoch of few iterations is
-  // judged by all of them).
+  // A candidate's cost: the run's own estimate of the mean iteration time over all its
+  // iterations, from the first k = min(explore.iterations, simulated iterations) of them: the
+  // makespan of those, plus the remaining iterations at their steady-state mean (after
+  // --warmup), over all iterations. An epoch of at most k iterations is judged exactly.
   const int eval_iterations = std::min(static_cast<int>(explore_knobs.get_int("explore.iterations")), run_iterations);
-  ctx.evaluate = [&](const Placement& p) {
+  ctx.evaluate = [&, eval_iterations, total_iterations](const Placement& p) {
     SimConfig sc;
     sc.iterations = eval_iterations;
     sc.gantt_iterations = 0;
-    return simulate(c.cluster, c.job, p, sched, sc).mean_iteration_s(0);
+    const SimResult r = simulate(c.cluster, c.job, p, sched, sc);
+    const int warm = std::min(o.warmup, eval_iterations - 1);
+    return (r.makespan_s() + (total_iterations - eval_iterations) * r.mean_iteration_s(warm)) / total_iterations;
   };
   ctx.place_by = [&](const std::string& start) {
     return make_placement(start, o.placement_params)->place(ctx).placement;
@@ -92,7 +95,7 @@ Comparison run_compare(const CompareOptions& o) {
       if (pname != "explore")
         for (const auto& prev : c.runs)
           if (prev.placement == pname) same = &prev;
-      r.where = same ? same->where : place(pname, c, o, *sched, explore_knobs, simulated, &r.search);
+      r.where = same ? same->where : place(pname, c, o, *sched, explore_knobs, simulated, total, &r.search);
       SimConfig sc;
       sc.iterations = simulated;
       sc.gantt_from = std::min(o.warmup, simulated - 1);

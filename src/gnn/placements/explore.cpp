@@ -1,8 +1,9 @@
 // explore: the exploratory task-placement scheme, as reconstructed from the abstracts of Luo, Bao
 // and Wu (INFOCOM 2022; TNET 2024). The papers' exact rule could not be read (spec A.4 [R]); this
 // is a Markov-approximation / simulated-annealing search, the style of C. Wu's group:
-//   - start from a feasible placement (explore.start: colocate or greedy), evaluated by simulating
-//     explore.iterations iterations with the run's scheduler;
+//   - start from a feasible placement (explore.start: colocate, greedy or random), evaluated by
+//     the caller's evaluator (gnn compare: simulate explore.iterations iterations with the run's
+//     scheduler and extrapolate the epoch as the run does);
 //   - each step proposes a neighbour: move one task to another machine that can host it, or (with
 //     probability explore.swap_prob) swap the machines of two tasks of the same kind; infeasible
 //     proposals are redrawn (at most 50 times);
