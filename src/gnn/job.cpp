@@ -42,10 +42,6 @@ void JobConfig::validate() const {
   if (!(structure_bytes_per_edge >= 0)) throw Error("", 0, "structure-bytes-per-edge", "must be >= 0");
 }
 
-double Job::sample_cpu_s(const BatchSample& b) const {
-  return static_cast<double>(b.sampled_edges()) * cfg.sample_s_per_edge / cfg.sampler_threads;
-}
-
 double Job::compute_flops(const BatchSample& b) const {
   const int L = static_cast<int>(b.layer_edges.size());
   double flops = 0;

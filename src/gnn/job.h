@@ -83,7 +83,6 @@ struct Job {
   int ps_count() const { return static_cast<int>(tasks.size()) - 2 * trainers; }
 
   double feature_bytes(uint64_t nodes) const { return static_cast<double>(nodes) * feature_dim * cfg.bytes_per_feature; }
-  double sample_cpu_s(const BatchSample& b) const;                 // one sampling task
   double compute_flops(const BatchSample& b) const;
   double compute_s(const BatchSample& b, double gpu_speed) const;  // on a GPU of that speed
 };
