@@ -12,6 +12,8 @@ packages=(
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libqhull-dev libeigen3-dev libsimgrid-dev
   coinor-libclp-dev libssl-dev
+  # METIS graph partitioning for gnn/ (dmlkit gnn --partitioner metis)
+  libmetis-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libjs-chart.js time
   dataset-fashion-mnist zlib1g-dev

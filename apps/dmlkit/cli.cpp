@@ -138,6 +138,7 @@ void build_app(CLI::App& app, Context& ctx) {
   add_cluster_commands(app, ctx);
   add_comm_commands(app, ctx);
   add_ps_commands(app, ctx);
+  add_gnn_commands(app, ctx);
   add_influence_commands(app, ctx);
   add_continual_commands(app, ctx);
   add_football_commands(app, ctx);

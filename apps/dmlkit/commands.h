@@ -34,6 +34,7 @@ struct Context {
 void add_cluster_commands(CLI::App& app, Context& ctx);
 void add_comm_commands(CLI::App& app, Context& ctx);
 void add_ps_commands(CLI::App& app, Context& ctx);
+void add_gnn_commands(CLI::App& app, Context& ctx);
 void add_influence_commands(CLI::App& app, Context& ctx);
 void add_continual_commands(CLI::App& app, Context& ctx);
 void add_football_commands(CLI::App& app, Context& ctx);

@@ -1,0 +1,347 @@
+// Graph readers and the R-MAT generator (see graph.h).
+#include "gnn/graph.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <string_view>
+
+#include "core/error.h"
+#include "core/output_dir.h"
+#include "core/parallel_for.h"
+#include "core/rng.h"
+
+namespace dmlkit::gnn {
+namespace {
+
+// Splits a line into whitespace-separated fields (views into the line).
+void split_fields(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    if (i >= line.size()) break;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+}
+
+bool skip_line(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+  return i == line.size() || line[i] == '#' || line[i] == '%';
+}
+
+uint64_t parse_id(std::string_view f, const std::string& path, long line, const char* field) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (ec != std::errc() || p != f.data() + f.size())
+    throw Error(path, line, field, "expected a node id (a whole number >= 0), got '" + std::string(f) + "'");
+  if (v >= 0xFFFFFFFFULL) throw Error(path, line, field, "node id " + std::string(f) + " too large (max 4294967294)");
+  return v;
+}
+
+struct Line {
+  std::string_view text;
+  long number;
+};
+
+std::vector<Line> data_lines(const std::string& text) {
+  std::vector<Line> out;
+  long number = 0;
+  size_t i = 0;
+  while (i <= text.size()) {
+    size_t j = text.find('\n', i);
+    if (j == std::string::npos) j = text.size();
+    ++number;
+    std::string_view l(text.data() + i, j - i);
+    if (!skip_line(l)) out.push_back({l, number});
+    if (j == text.size()) break;
+    i = j + 1;
+  }
+  return out;
+}
+
+// Edge lines lines[first..]; declared_nodes > 0: ids must be below it (header format).
+Graph parse_edge_lines(const std::vector<Line>& lines, size_t first, uint64_t declared_nodes, const std::string& path) {
+  std::vector<std::string_view> f;
+  const bool header = declared_nodes > 0;
+  uint64_t nodes = declared_nodes;
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  pairs.reserve(lines.size());
+  uint64_t max_id = 0;
+  for (size_t i = first; i < lines.size(); ++i) {
+    split_fields(lines[i].text, f);
+    if (f.size() < 2 || f.size() > 3)
+      throw Error(path, lines[i].number, "", "expected 'u v' or 'u v weight', got " + std::to_string(f.size()) + " fields");
+    const uint64_t u = parse_id(f[0], path, lines[i].number, "u");
+    const uint64_t v = parse_id(f[1], path, lines[i].number, "v");
+    if (header && u >= nodes)
+      throw Error(path, lines[i].number, "u", "node id " + std::to_string(u) + " out of range (the header declares " +
+                                                  std::to_string(nodes) + " nodes: ids 0.." + std::to_string(nodes - 1) + ")");
+    if (header && v >= nodes)
+      throw Error(path, lines[i].number, "v", "node id " + std::to_string(v) + " out of range (the header declares " +
+                                                  std::to_string(nodes) + " nodes: ids 0.." + std::to_string(nodes - 1) + ")");
+    max_id = std::max({max_id, u, v});
+    pairs.push_back({static_cast<uint32_t>(u), static_cast<uint32_t>(v)});
+  }
+  if (!header) nodes = pairs.empty() ? 0 : max_id + 1;
+  if (nodes == 0) throw Error(path, 0, "", "the graph has no nodes");
+  const std::string name = std::filesystem::path(path).stem().string();
+  return build_graph(name, static_cast<uint32_t>(nodes), pairs);
+}
+
+}  // namespace
+
+double Graph::memory_bytes() const {
+  return static_cast<double>(offsets.size()) * sizeof(uint64_t) + static_cast<double>(neighbours.size()) * sizeof(uint32_t);
+}
+
+Graph build_graph(std::string name, uint32_t nodes, std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+  Graph g;
+  g.name = std::move(name);
+  g.nodes = nodes;
+  g.offsets.assign(static_cast<size_t>(nodes) + 1, 0);
+  for (auto [u, v] : pairs)
+    if (u != v) ++g.offsets[u + 1], ++g.offsets[v + 1];
+  for (size_t i = 1; i < g.offsets.size(); ++i) g.offsets[i] += g.offsets[i - 1];
+  g.neighbours.resize(g.offsets.back());
+  std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
+  for (auto [u, v] : pairs)
+    if (u != v) g.neighbours[fill[u]++] = v, g.neighbours[fill[v]++] = u;
+  std::vector<std::pair<uint32_t, uint32_t>>().swap(pairs);
+  // Sort and deduplicate every row, compacting in place.
+  uint64_t write = 0;
+  for (uint32_t v = 0; v < nodes; ++v) {
+    const uint64_t b = g.offsets[v], e = g.offsets[v + 1];
+    std::sort(g.neighbours.begin() + b, g.neighbours.begin() + e);
+    g.offsets[v] = write;
+    for (uint64_t k = b; k < e; ++k)
+      if (k == b || g.neighbours[k] != g.neighbours[k - 1]) g.neighbours[write++] = g.neighbours[k];
+  }
+  g.offsets[nodes] = write;
+  g.neighbours.resize(write);
+  g.neighbours.shrink_to_fit();
+  return g;
+}
+
+GraphFormat parse_graph_format(const std::string& name) {
+  if (name == "auto") return GraphFormat::Auto;
+  if (name == "header") return GraphFormat::Header;
+  if (name == "edges") return GraphFormat::Edges;
+  throw Error("", 0, "graph-format", "unknown graph format '" + name + "' (known: auto, header, edges)");
+}
+
+Graph parse_graph_text(const std::string& text, const std::string& path, GraphFormat format) {
+  const auto lines = data_lines(text);
+  std::vector<std::string_view> f;
+  if (format == GraphFormat::Auto) {
+    format = GraphFormat::Edges;
+    if (!lines.empty()) {
+      split_fields(lines[0].text, f);
+      uint64_t declared = 0;
+      if (f.size() == 2 && std::from_chars(f[1].data(), f[1].data() + f[1].size(), declared).ec == std::errc() &&
+          declared == lines.size() - 1)
+        format = GraphFormat::Header;
+    }
+  }
+  size_t first = 0;
+  uint64_t nodes = 0;
+  bool header = format == GraphFormat::Header;
+  if (header) {
+    if (lines.empty()) throw Error(path, 0, "", "empty graph file (expected a '<nodes> <edges>' header)");
+    split_fields(lines[0].text, f);
+    if (f.size() != 2) throw Error(path, lines[0].number, "header", "expected '<nodes> <edges>'");
+    nodes = parse_id(f[0], path, lines[0].number, "nodes");
+    const uint64_t edges = parse_id(f[1], path, lines[0].number, "edges");
+    if (edges != lines.size() - 1)
+      throw Error(path, lines[0].number, "edges",
+                  "header declares " + std::to_string(edges) + " edges but the file has " +
+                      std::to_string(lines.size() - 1) + " edge lines");
+    first = 1;
+  }
+  return parse_edge_lines(lines, first, header ? nodes : 0, path);
+}
+
+Graph read_graph_file(const std::string& path, GraphFormat format) {
+  if (!std::filesystem::is_regular_file(path)) throw Error(path, 0, "graph", "no such graph file");
+  return parse_graph_text(read_text_file(path), path, format);
+}
+
+RmatParams parse_rmat(const std::string& spec) {
+  RmatParams p;
+  const std::string body = spec.substr(spec.find(':') == std::string::npos ? spec.size() : spec.find(':') + 1);
+  size_t i = 0;
+  while (i < body.size()) {
+    size_t j = body.find(',', i);
+    if (j == std::string::npos) j = body.size();
+    const std::string kv = body.substr(i, j - i);
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw Error("", 0, "graph", "rmat: expected key=value, got '" + kv + "'");
+    const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    double x = 0;
+    try {
+      size_t used = 0;
+      x = std::stod(v, &used);
+      if (used != v.size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw Error("", 0, "graph", "rmat: " + k + ": expected a number, got '" + v + "'");
+    }
+    if (k == "nodes") {
+      if (!(x >= 2 && x <= 2e9)) throw Error("", 0, "graph", "rmat: nodes must be in [2, 2e9]");
+      p.nodes = static_cast<uint64_t>(x);
+    } else if (k == "edge_factor") {
+      if (!(x > 0 && x <= 1000)) throw Error("", 0, "graph", "rmat: edge_factor must be in (0, 1000]");
+      p.edge_factor = x;
+    } else if (k == "a" || k == "b" || k == "c") {
+      if (!(x >= 0 && x <= 1)) throw Error("", 0, "graph", "rmat: " + k + " must be in [0, 1]");
+      (k == "a" ? p.a : k == "b" ? p.b : p.c) = x;
+    } else {
+      throw Error("", 0, "graph", "rmat: unknown key '" + k + "' (known: nodes, edge_factor, a, b, c)");
+    }
+    i = j + 1;
+  }
+  if (p.a + p.b + p.c > 1 + 1e-12) throw Error("", 0, "graph", "rmat: a + b + c must be <= 1");
+  return p;
+}
+
+Graph generate_rmat(const RmatParams& p, uint64_t seed) {
+  int scale = 1;
+  while ((uint64_t{1} << scale) < p.nodes) ++scale;
+  const uint64_t edges = static_cast<uint64_t>(std::llround(static_cast<double>(p.nodes) * p.edge_factor));
+  const uint32_t n = static_cast<uint32_t>(p.nodes);
+  const uint64_t mask = (uint64_t{1} << scale) - 1;
+  // Ids >= nodes are redrawn; the others are scrambled by a seeded bijection of [0, nodes) (an odd
+  // multiplier and an offset modulo 2^scale, cycle-walked back into range) instead of a stored
+  // permutation: no random lookups.
+  const uint64_t mult = (Rng(seed).split(1).next() | 1) & mask, add = Rng(seed).split(3).next() & mask;
+  // Thresholds on 16-bit draws: four levels per 64-bit random number.
+  const uint32_t ta = static_cast<uint32_t>(p.a * 65536), tb = static_cast<uint32_t>((p.a + p.b) * 65536),
+                 tc = static_cast<uint32_t>((p.a + p.b + p.c) * 65536);
+  auto draw = [&](Rng& rng, uint32_t& u, uint32_t& v) {
+    while (true) {
+      uint64_t uu = 0, vv = 0, bits = 0;
+      for (int l = 0; l < scale; ++l) {
+        if (l % 4 == 0) bits = rng.next();
+        const uint32_t r = static_cast<uint32_t>(bits & 0xFFFF);
+        bits >>= 16;
+        const uint64_t bu = r >= tb ? 1 : 0;                         // quadrants c, d: lower half
+        const uint64_t bv = (r >= ta && r < tb) || r >= tc ? 1 : 0;  // b, d: right half
+        uu = (uu << 1) | bu;
+        vv = (vv << 1) | bv;
+      }
+      if (uu < n && vv < n) {
+        // Cycle-walking keeps the bijection inside [0, nodes).
+        do uu = (uu * mult + add) & mask;
+        while (uu >= n);
+        do vv = (vv * mult + add) & mask;
+        while (vv >= n);
+        u = static_cast<uint32_t>(uu);
+        v = static_cast<uint32_t>(vv);
+        return;
+      }
+    }
+  };
+  // The edges come in 64 fixed chunks, each from its own random stream, so the graph does not
+  // depend on the number of threads; rows are sorted at the end, so neither does the fill order.
+  constexpr int kChunks = 64;
+  const int threads = resolve_threads(0);
+  auto chunk_range = [&](int k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
+  Graph g;
+  g.name = "rmat-" + std::to_string(p.nodes);
+  g.nodes = n;
+  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
+  parallel_for(kChunks, threads, [&](size_t k) {
+    Rng rng = Rng(seed).split(100 + k);
+    uint32_t u, v;
+    const auto [b, e] = chunk_range(static_cast<int>(k));
+    for (uint64_t x = b; x < e; ++x) {
+      draw(rng, u, v);
+      if (u == v) continue;
+      std::atomic_ref<uint64_t>(g.offsets[u + 1]).fetch_add(1, std::memory_order_relaxed);
+      std::atomic_ref<uint64_t>(g.offsets[v + 1]).fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  for (size_t i = 1; i < g.offsets.size(); ++i) g.offsets[i] += g.offsets[i - 1];
+  g.neighbours.resize(g.offsets.back());
+  {
+    std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
+    parallel_for(kChunks, threads, [&](size_t k) {
+      Rng rng = Rng(seed).split(100 + k);
+      uint32_t u, v;
+      const auto [b, e] = chunk_range(static_cast<int>(k));
+      for (uint64_t x = b; x < e; ++x) {
+        draw(rng, u, v);
+        if (u == v) continue;
+        g.neighbours[std::atomic_ref<uint64_t>(fill[u]).fetch_add(1, std::memory_order_relaxed)] = v;
+        g.neighbours[std::atomic_ref<uint64_t>(fill[v]).fetch_add(1, std::memory_order_relaxed)] = u;
+      }
+    });
+  }
+  // Sort and deduplicate each row in parallel (new degrees), then compact in one pass.
+  std::vector<uint32_t> kept(n);
+  const uint32_t blocks = 256;
+  parallel_for(blocks, threads, [&](size_t blk) {
+    const uint32_t lo = static_cast<uint32_t>(static_cast<uint64_t>(n) * blk / blocks);
+    const uint32_t hi = static_cast<uint32_t>(static_cast<uint64_t>(n) * (blk + 1) / blocks);
+    for (uint32_t v = lo; v < hi; ++v) {
+      auto first = g.neighbours.begin() + g.offsets[v], last = g.neighbours.begin() + g.offsets[v + 1];
+      std::sort(first, last);
+      kept[v] = static_cast<uint32_t>(std::unique(first, last) - first);
+    }
+  });
+  uint64_t write = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    const uint64_t b = g.offsets[v];
+    g.offsets[v] = write;
+    if (write != b) std::copy(g.neighbours.begin() + b, g.neighbours.begin() + b + kept[v], g.neighbours.begin() + write);
+    write += kept[v];
+  }
+  g.offsets[n] = write;
+  g.neighbours.resize(write);
+  g.neighbours.shrink_to_fit();
+  return g;
+}
+
+std::vector<std::string> bundled_graph_names() { return {"NetHEPT", "cora", "citeseer", "pubmed"}; }
+
+std::string graph_input_path(const std::string& spec, const std::string& data_dir) {
+  if (spec.rfind("rmat:", 0) == 0) return "";
+  if (spec == "NetHEPT") return data_dir + "/graphs/NetHEPT.txt";
+  for (const auto& n : {"cora", "citeseer", "pubmed"})
+    if (spec == n) return data_dir + "/gnn-graphs/" + spec + "/edges.txt";
+  return spec;
+}
+
+Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed) {
+  if (spec.rfind("rmat:", 0) == 0 || spec == "rmat") return generate_rmat(parse_rmat(spec), seed);
+  const std::string path = graph_input_path(spec, data_dir);
+  if (spec == "cora" || spec == "citeseer" || spec == "pubmed") {
+    // Planetoid edge list; node count and feature dimension from meta.txt (isolated nodes count).
+    const std::string meta_path = data_dir + "/gnn-graphs/" + spec + "/meta.txt";
+    uint64_t nodes = 0;
+    int features = 0;
+    const std::string meta = read_text_file(meta_path);
+    std::vector<std::string_view> f;
+    for (const auto& l : data_lines(meta)) {
+      split_fields(l.text, f);
+      if (f.size() == 2 && f[0] == "num_nodes") nodes = parse_id(f[1], meta_path, l.number, "num_nodes");
+      if (f.size() == 2 && f[0] == "num_features") features = static_cast<int>(parse_id(f[1], meta_path, l.number, "num_features"));
+    }
+    if (nodes == 0) throw Error(meta_path, 0, "num_nodes", "missing");
+    const std::string text = read_text_file(path);
+    Graph out = parse_edge_lines(data_lines(text), 0, nodes, path);
+    out.name = spec;
+    out.default_feature_dim = features;
+    return out;
+  }
+  Graph g = read_graph_file(path, format);
+  if (spec == "NetHEPT") g.name = "NetHEPT";
+  return g;
+}
+
+}  // namespace dmlkit::gnn
