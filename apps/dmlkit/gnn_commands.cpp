@@ -2,6 +2,7 @@
 // (docs/gnn.md): `gnn list` shows the placement and scheduling policies, `gnn compare` runs every
 // pair on one graph, partitioning and cluster and writes results.json, CSV tables and report.html.
 #include <ostream>
+#include <sstream>
 
 #include "comm/network.h"
 #include "core/data_dir.h"
@@ -36,8 +37,19 @@ void add_list(CLI::App& gnn, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd = gnn.add_subcommand("list", "List the placement and scheduling policies")->alias("policies");
   cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary and knobs (--placement-param, --scheduler-param)");
+  auto& format = ctx.make<std::string>();
+  add_list_format_option(*cmd, format);
   cmd->callback([&] {
     ctx.run = [&] {
+      if (format == "json") {  // one array; "role" says placement or scheduler
+        std::ostringstream p, q;
+        gnn::placement_registry().print_json(p, [](const auto&) { return std::string("placement"); }, {}, "role");
+        gnn::scheduler_registry().print_json(q, [](const auto&) { return std::string("scheduler"); }, {}, "role");
+        auto all = nlohmann::ordered_json::parse(p.str());
+        for (auto& e : nlohmann::ordered_json::parse(q.str())) all.push_back(std::move(e));
+        ctx.out << all.dump(2) << "\n";
+        return 0;
+      }
       ctx.out << "placements:\n";
       gnn::placement_registry().print(ctx.out, verbose);
       ctx.out << "schedulers:\n";

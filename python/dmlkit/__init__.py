@@ -11,7 +11,7 @@ returns a :class:`Results` (the results.json of docs/results-schema.md).
 from ._dmlkit import Error, __version__
 from .results import Results, Record, Summary, SummaryEntry, Stat, Table
 from ._registry import Knob, Entry
-from . import cluster, comm, ps, influence, continual, football, sweep
+from . import cluster, comm, ps, influence, continual, football, gnn, sweep
 
 __all__ = ["Error", "__version__", "Results", "Record", "Summary", "SummaryEntry", "Stat", "Table",
            "Knob", "Entry", "cluster", "comm", "ps", "influence", "continual", "run"]

@@ -94,7 +94,8 @@ TEST(CliStyle, EveryListCommandPrintsJson) {
                                                                 {"influence", "algorithms"},
                                                                 {"continual", "strategies"},
                                                                 {"ps", "list"},
-                                                                {"football", "taggers"}}) {
+                                                                {"football", "taggers"},
+                                                                {"gnn", "list"}}) {
     auto a = args;
     a.insert(a.end(), {"--format", "json"});
     const auto r = run_cli(a);

@@ -47,7 +47,9 @@ TEST(Cli, EveryListCommandTakesVerbose) {
                                                                 {"comm", "schedulers", "-v"},
                                                                 {"influence", "algorithms", "-v"},
                                                                 {"continual", "strategies", "-v"},
-                                                                {"ps", "list", "-v"}}) {
+                                                                {"ps", "list", "-v"},
+                                                                {"football", "taggers", "-v"},
+                                                                {"gnn", "list", "-v"}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 0) << args[0] << " " << args[1] << ": " << r.err;
     EXPECT_FALSE(r.out.empty()) << args[0] << " " << args[1];
