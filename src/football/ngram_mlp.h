@@ -51,6 +51,9 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
 void save_ngram_mlp(const std::string& path, const NgramMlpModel& model);
 NgramMlpModel load_ngram_mlp(const std::string& path);
 
+// Inputs of the network: the hash buckets plus one per coarse label with a lexicon.
+int model_inputs(const FeatureConfig& features);
+
 // Class probabilities of each line (rows sum to 1).
 std::vector<std::vector<double>> ngram_mlp_probabilities(const NgramMlpModel& model,
                                                          const std::vector<TextLine>& lines);
