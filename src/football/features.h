@@ -21,7 +21,7 @@ struct FeatureConfig {
   // line_features): "none"; "rule": one input per coarse label, 1 for the label the `keywords`
   // rules give the line (one-hot); "hits": one input per coarse label, 1 when any of that label's
   // keyword rules matches the line (multi-hot). Each scaled by lexicon_weight.
-  std::string lexicon = "none";
+  std::string lexicon = "rule";  // the ngram-mlp.lexicon knob's default
   double lexicon_weight = 1.0;
   bool operator==(const FeatureConfig&) const = default;
 };

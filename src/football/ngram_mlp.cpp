@@ -204,7 +204,8 @@ NgramMlpModel load_ngram_mlp(const std::string& path) {
   }
   m.features.bigrams = meta_or(f, "features.bigrams", path) == "1";
   // Models made before the lexicon inputs existed have neither key: no lexicon.
-  if (const auto it = f.meta.find("features.lexicon"); it != f.meta.end()) m.features.lexicon = it->second;
+  const auto lexicon = f.meta.find("features.lexicon");
+  m.features.lexicon = lexicon == f.meta.end() ? "none" : lexicon->second;
   if (m.features.lexicon != "none" && m.features.lexicon != "rule" && m.features.lexicon != "hits")
     throw Error(path, 0, "meta.features.lexicon", "unknown lexicon '" + m.features.lexicon + "' (none, rule, hits)");
   if (const auto it = f.meta.find("features.lexicon_weight"); it != f.meta.end()) {
