@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/data_dir.h"
 #include "core/knobs.h"
@@ -74,6 +77,23 @@ TEST(FootballNgramMlp, LexiconSettingRoundTripsThroughTheModelFile) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t t = 0; t < a.size(); ++t)
     for (size_t k = 0; k < a[t].size(); ++k) EXPECT_NEAR(a[t][k], b[t][k], 1e-5);
+  std::filesystem::remove(path);
+}
+
+TEST(FootballNgramMlp, AModelFileWithoutTheLexiconKeysLoadsAsNoLexicon) {
+  NgramMlpConfig c;
+  c.epochs = 1;
+  c.features.lexicon = "none";
+  const auto path = (std::filesystem::temp_directory_path() / "dmlkit-football-old-model.json").string();
+  save_ngram_mlp(path, train_ngram_mlp(match_03(), c));
+  nlohmann::json j;
+  std::ifstream(path) >> j;
+  j["meta"].erase("features.lexicon");
+  j["meta"].erase("features.lexicon_weight");
+  std::ofstream(path) << j.dump();
+  const NgramMlpModel back = load_ngram_mlp(path);
+  EXPECT_EQ(back.features.lexicon, "none");
+  EXPECT_EQ(back.shape.inputs, back.features.dim);
   std::filesystem::remove(path);
 }
 
