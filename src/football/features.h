@@ -5,6 +5,7 @@
 // tagger see "booked"/"booking" or "saved"/"saves" as related without a vocabulary.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -16,6 +17,12 @@ struct FeatureConfig {
   int char_min = 3;      // character n-gram lengths
   int char_max = 5;
   bool bigrams = true;
+  // Lexicon inputs appended after the `dim` hashed buckets (used by ngram_mlp.cpp, not by
+  // line_features): "none"; "rule": one input per coarse label, 1 for the label the `keywords`
+  // rules give the line (one-hot); "hits": one input per coarse label, 1 when any of that label's
+  // keyword rules matches the line (multi-hot). Each scaled by lexicon_weight.
+  std::string lexicon = "rule";  // the ngram-mlp.lexicon knob's default
+  double lexicon_weight = 1.0;
   bool operator==(const FeatureConfig&) const = default;
 };
 

@@ -68,6 +68,16 @@ int keyword_label(std::string_view text) {
   return kOther;
 }
 
+std::vector<bool> keyword_hits(std::string_view text) {
+  std::string low(text);
+  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::vector<bool> hits(coarse_count(), false);
+  for (const auto& rule : rules())
+    for (const char* n : rule.needles)
+      if (low.find(n) != std::string::npos) hits[coarse_index(rule.label)] = true;
+  return hits;
+}
+
 TaggerEntry keywords_entry() {
   return {"keywords", "keyword rules in a fixed priority order (the baseline; keywords.cpp lists them)",
           [](const TaggerOptions&, const Knobs&) -> std::unique_ptr<Tagger> { return std::make_unique<KeywordsTagger>(); },

@@ -16,6 +16,21 @@ namespace {
 
 constexpr const char* kKind = "football-ngram-mlp";
 
+// The network's inputs of a line: the hashed n-grams (features.h), then, with a lexicon, one input
+// per coarse label from the keyword rules (index dim + label).
+std::vector<std::pair<int, float>> model_features(std::string_view text, const FeatureConfig& c) {
+  auto f = line_features(text, c);
+  const auto w = static_cast<float>(c.lexicon_weight);
+  if (c.lexicon == "rule") {
+    f.emplace_back(c.dim + keyword_label(text), w);
+  } else if (c.lexicon == "hits") {
+    const auto hits = keyword_hits(text);
+    for (size_t y = 0; y < hits.size(); ++y)
+      if (hits[y]) f.emplace_back(c.dim + static_cast<int>(y), w);
+  }
+  return f;
+}
+
 void fill_row(const std::vector<std::pair<int, float>>& f, float* row) {
   for (const auto& [i, v] : f) row[i] = v;
 }
@@ -85,7 +100,7 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   }
   NgramMlpModel model;
   model.features = c.features;
-  model.shape.inputs = c.features.dim;
+  model.shape.inputs = model_inputs(c.features);
   model.shape.hidden = {c.hidden};
   model.shape.outputs = k;
   model.shape.validate();
@@ -94,7 +109,7 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   Rng rng(c.seed);
   auto trainer = learn::make_mlp_trainer(model.shape, learn::mlp_initial_parameters(model.shape, rng), c.learning_rate);
   std::vector<std::vector<std::pair<int, float>>> feats;
-  for (const auto* l : rows) feats.push_back(line_features(l->text, c.features));
+  for (const auto* l : rows) feats.push_back(model_features(l->text, c.features));
   std::vector<std::vector<size_t>> by_class(k);
   for (size_t i = 0; i < rows.size(); ++i) by_class[rows[i]->label].push_back(i);
   std::vector<int> present;
@@ -103,6 +118,7 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   std::vector<size_t> order(rows.size());
   std::vector<float> x;
   std::vector<int> y;
+  const int inputs = model.shape.inputs;
   for (int epoch = 0; epoch < c.epochs; ++epoch) {
     if (c.balance) {
       for (auto& o : order) {
@@ -117,10 +133,10 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
     int batches = 0;
     for (size_t from = 0; from < order.size(); from += c.batch) {
       const size_t n = std::min(order.size() - from, static_cast<size_t>(c.batch));
-      x.assign(n * c.features.dim, 0.0f);
+      x.assign(n * inputs, 0.0f);
       y.resize(n);
       for (size_t r = 0; r < n; ++r) {
-        fill_row(feats[order[from + r]], x.data() + r * c.features.dim);
+        fill_row(feats[order[from + r]], x.data() + r * inputs);
         y[r] = rows[order[from + r]]->label;
       }
       loss_sum += trainer->add_cross_entropy_gradient(x.data(), static_cast<int>(n), y.data()).loss;
@@ -136,6 +152,7 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
   model.meta["learning_rate"] = std::to_string(c.learning_rate);
   model.meta["balance"] = c.balance ? "1" : "0";
   model.meta["label_names"] = c.label_names ? "1" : "0";
+  model.meta["lexicon"] = c.features.lexicon;
   model.meta["training_lines"] = std::to_string(model.training_lines);
   model.meta["label_name_lines"] = std::to_string(name_lines.size());
   return model;
@@ -157,6 +174,8 @@ void save_ngram_mlp(const std::string& path, const NgramMlpModel& m) {
   f.meta["features.char_min"] = std::to_string(m.features.char_min);
   f.meta["features.char_max"] = std::to_string(m.features.char_max);
   f.meta["features.bigrams"] = m.features.bigrams ? "1" : "0";
+  f.meta["features.lexicon"] = m.features.lexicon;
+  f.meta["features.lexicon_weight"] = std::to_string(m.features.lexicon_weight);
   f.nets["tagger"] = {m.shape, m.parameters};
   auto floats = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
   f.extra["hmm.start"] = floats(m.hmm.start);
@@ -184,12 +203,24 @@ NgramMlpModel load_ngram_mlp(const std::string& path) {
     throw Error(path, 0, "meta.features", "not a number");
   }
   m.features.bigrams = meta_or(f, "features.bigrams", path) == "1";
+  // Models made before the lexicon inputs existed have neither key: no lexicon.
+  const auto lexicon = f.meta.find("features.lexicon");
+  m.features.lexicon = lexicon == f.meta.end() ? "none" : lexicon->second;
+  if (m.features.lexicon != "none" && m.features.lexicon != "rule" && m.features.lexicon != "hits")
+    throw Error(path, 0, "meta.features.lexicon", "unknown lexicon '" + m.features.lexicon + "' (none, rule, hits)");
+  if (const auto it = f.meta.find("features.lexicon_weight"); it != f.meta.end()) {
+    try {
+      m.features.lexicon_weight = std::stod(it->second);
+    } catch (const std::logic_error&) {
+      throw Error(path, 0, "meta.features.lexicon_weight", "not a number");
+    }
+  }
   const auto net = f.nets.find("tagger");
   if (net == f.nets.end()) throw Error(path, 0, "nets.tagger", "missing");
   m.shape = net->second.shape;
   m.parameters = net->second.parameters;
   const int k = coarse_count();
-  if (m.shape.inputs != m.features.dim || m.shape.outputs != k)
+  if (m.shape.inputs != model_inputs(m.features) || m.shape.outputs != k)
     throw Error(path, 0, "nets.tagger", "shape does not match the features and labels");
   auto doubles = [&](const char* key, size_t n) {
     const auto it = f.extra.find(key);
@@ -205,10 +236,10 @@ NgramMlpModel load_ngram_mlp(const std::string& path) {
 
 std::vector<std::vector<double>> ngram_mlp_probabilities(const NgramMlpModel& m, const std::vector<TextLine>& lines) {
   learn::MlpForward net(m.shape, m.parameters);
-  std::vector<float> x(m.features.dim, 0.0f);
+  std::vector<float> x(model_inputs(m.features), 0.0f);
   std::vector<std::vector<double>> out(lines.size());
   for (size_t t = 0; t < lines.size(); ++t) {
-    const auto f = line_features(lines[t].text, m.features);
+    const auto f = model_features(lines[t].text, m.features);
     fill_row(f, x.data());
     const auto& logits = net.run(x.data());
     for (const auto& [i, _] : f) x[i] = 0.0f;
@@ -221,10 +252,12 @@ std::vector<std::vector<double>> ngram_mlp_probabilities(const NgramMlpModel& m,
   return out;
 }
 
+int model_inputs(const FeatureConfig& f) { return f.dim + (f.lexicon == "none" ? 0 : coarse_count()); }
+
 TaggerEntry ngram_mlp_entry() {
   return {"ngram-mlp",
-          "hashed char 3-5-gram + word 1-2-gram bag -> MLP (libtorch-trained, plain C++ at run time); "
-          "optional HMM over the line sequence",
+          "hashed char 3-5-gram + word 1-2-gram bag, plus the keyword lexicon's label as inputs -> MLP "
+          "(libtorch-trained, plain C++ at run time); optional HMM over the line sequence",
           [](const TaggerOptions& o, const Knobs& k) -> std::unique_ptr<Tagger> {
             const std::string path = o.model_path.empty() ? data_path("football/models/ngram-mlp.json") : o.model_path;
             return std::make_unique<NgramMlpTagger>(load_ngram_mlp(path), k.get_bool("ngram-mlp.hmm"),
@@ -239,7 +272,11 @@ TaggerEntry ngram_mlp_entry() {
            knob_double("ngram-mlp.lr", 0.01, "train: Adam learning rate").range(0, 1, true, false),
            knob_bool("ngram-mlp.balance", true, "train: draw lines class-uniformly each epoch"),
            knob_bool("ngram-mlp.label_names", true,
-                     "train: add the label sets' names as one-line examples (coarse and SoccerNet-v2 names)")},
+                     "train: add the label sets' names as one-line examples (coarse and SoccerNet-v2 names)"),
+           knob_enum("ngram-mlp.lexicon", "rule", {"none", "rule", "hits"},
+                     "train: extra inputs from the keyword lexicon, one per label: none; rule = the keywords "
+                     "tagger's label (one-hot); hits = every label whose keywords occur (multi-hot)"),
+           knob_double("ngram-mlp.lexicon_weight", 1.0, "train: value of an active lexicon input").range(0, 100)},
           {.trainable = true, .default_model = "football/models/ngram-mlp.json"}};
 }
 
@@ -253,6 +290,8 @@ NgramMlpConfig ngram_mlp_config(const Knobs& k, uint64_t seed) {
   c.learning_rate = k.get_double("ngram-mlp.lr");
   c.balance = k.get_bool("ngram-mlp.balance");
   c.label_names = k.get_bool("ngram-mlp.label_names");
+  c.features.lexicon = k.get_string("ngram-mlp.lexicon");
+  c.features.lexicon_weight = k.get_double("ngram-mlp.lexicon_weight");
   c.seed = seed;
   return c;
 }

@@ -1,7 +1,9 @@
 // The `ngram-mlp` tagger: hashed character/word n-gram features (features.h) -> a one-hidden-layer
 // MLP -> softmax over the coarse labels, trained with cross-entropy and Adam on libtorch through
 // learn's plugin (learn/mlp_trainer.h), run at tagging time by learn/mlp.h's plain C++ forward pass;
-// optionally smoothed over the line sequence by an HMM (hmm.h). It is a fastText-style bag of
+// optionally smoothed over the line sequence by an HMM (hmm.h). With ngram-mlp.lexicon (default
+// rule) the keyword rules' verdict is 11 extra inputs: a lexicon prior for classes with few or no
+// training lines, tied to its labels by the label-name lines [A] (docs/football.md). It is a fastText-style bag of
 // n-grams (Joulin et al., "Bag of Tricks for Efficient Text Classification", 2017) with a hidden
 // ReLU layer instead of fastText's linear embedding average, not a CNN or BiGRU: with 277 training
 // lines a small model is what the data supports. No pretrained weights: it learns from the shipped
@@ -50,6 +52,9 @@ NgramMlpModel train_ngram_mlp(const std::vector<MatchText>& matches, const Ngram
 
 void save_ngram_mlp(const std::string& path, const NgramMlpModel& model);
 NgramMlpModel load_ngram_mlp(const std::string& path);
+
+// Inputs of the network: the hash buckets plus one per coarse label with a lexicon.
+int model_inputs(const FeatureConfig& features);
 
 // Class probabilities of each line (rows sum to 1).
 std::vector<std::vector<double>> ngram_mlp_probabilities(const NgramMlpModel& model,

@@ -51,5 +51,8 @@ TaggerEntry ngram_mlp_entry();
 
 // The keyword rules alone (keywords.cpp), for one line.
 int keyword_label(std::string_view text);
+// For each coarse label, whether any of its keyword rules matches the line (ignoring the priority
+// order): the lexicon's per-class hits, an input of ngram-mlp with ngram-mlp.lexicon=hits.
+std::vector<bool> keyword_hits(std::string_view text);
 
 }  // namespace dmlkit::football
