@@ -12,8 +12,9 @@ namespace {
 
 // What --experiment takes from the command line; every other option of `cluster compare` is set
 // by the preset.
-const std::vector<std::string> kExperimentOverrides = {"experiment", "experiments-dir", "policies", "seeds", "seed",
-                                                       "policy-param", "out", "format", "data-dir", "threads"};
+const std::vector<std::string> kExperimentOverrides = {"experiment", "experiments-dir", "policies", "seeds",
+                                                       "seed",       "policy-param",    "policy-file", "out",
+                                                       "format",     "data-dir",        "threads"};
 
 }  // namespace
 

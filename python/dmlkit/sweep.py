@@ -13,9 +13,19 @@ def plan(file, **options):
     return json.loads(call(to_argv(["sweep", "plan"], dict(options, format="json")) + [os.fspath(file)]))
 
 
+def _program():
+    """The dmlkit program the cells run: $DMLKIT_BINARY, else build/bin/dmlkit beside this package
+    (inside Python, "this program" would be the Python interpreter)."""
+    env = os.environ.get("DMLKIT_BINARY")
+    if env:
+        return env
+    return os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "bin", "dmlkit"))
+
+
 def run(file, out, **options):
     """Runs every cell not yet finished into the sweep folder `out`, then merges them: the merged
     results (dmlkit.Results, one record per cell and name, the axis values in params)."""
+    options.setdefault("dmlkit", _program())
     text = call(to_argv(["sweep", "run"], options) + [os.fspath(file), "--out", os.fspath(out)])
     return Results.load(out, text=text)
 

@@ -57,12 +57,12 @@ def test_sweep_plan_and_run(tmp_path):
     assert len(grid["cells"]) == 4
     res = dmlkit.sweep.run(sweep, out=tmp_path / "out", jobs=2)
     assert sorted({r.name for r in res.records}) == ["fifo", "srtf"]
-    assert {r.params["seed"] for r in res.records} == {1, 2}
+    assert {r.seed for r in res.records} == {1, 2}
 
 
 def test_gnn_policies_and_compare():
     roles = {e.name: e.traits["role"] for e in dmlkit.gnn.policies()}
     assert roles["explore"] == "placement" and roles["online"] == "scheduler"
-    res = dmlkit.gnn.compare(graph="cora", partitions=2, machines=2, placements=["colocate", "greedy"],
+    res = dmlkit.gnn.compare(graph="cora", partitions=2, machines=2, devices="v100:2", placements=["colocate", "greedy"],
                              schedulers=["fifo-fair"])
     assert {r.name for r in res.records} >= {"colocate+fifo-fair", "greedy+fifo-fair"} or len(res.records) == 2
