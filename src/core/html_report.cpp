@@ -485,13 +485,15 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
     put({"<footer class=\"provenance\">\n<h2>How to regenerate</h2>\n<p>dmlkit ", DMLKIT_VERSION,
          ", run as:</p>\n<pre><code>", html_escape(inv["command_line"].get<std::string>()), "</code></pre>\n"});
     if (!inv["input_files"].empty()) {
-      put({"<div class=\"table-wrap\"><table>\n<caption>Input files read</caption>\n<thead><tr><th "
+      // Folded: a run may read dozens of files (every application profile).
+      put({"<details><summary>Input files read (", std::to_string(inv["input_files"].size()),
+           ", with their SHA-256)</summary>\n<div class=\"table-wrap\"><table>\n<thead><tr><th "
            "scope=\"col\">file</th><th scope=\"col\">bytes</th><th scope=\"col\">SHA-256</th></tr></thead>\n<tbody>\n"});
       for (const auto& f : inv["input_files"])
         put({"<tr><td>", html_escape(f["path"].get<std::string>()), "</td><td class=\"num\">",
              std::to_string(f["bytes"].get<uint64_t>()), "</td><td><code>", f["sha256"].get<std::string>(),
              "</code></td></tr>\n"});
-      put({"</tbody>\n</table></div>\n"});
+      put({"</tbody>\n</table></div>\n</details>\n"});
     }
     put({"</footer>\n"});
   }
