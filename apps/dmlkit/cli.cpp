@@ -48,6 +48,19 @@ void check_output_folder(CLI::App& app) {
   }
 }
 
+// The subcommand of `at` named `name` (or an alias), or nullptr; and every subcommand's name.
+const CLI::App* find_subcommand(const CLI::App& at, std::string_view name) {
+  for (const CLI::App* sub : at.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(std::string(name))) return sub;
+  return nullptr;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& at) {
+  std::vector<std::string> out;
+  for (const CLI::App* sub : at.get_subcommands([](const CLI::App*) { return true; })) out.push_back(sub->get_name());
+  return out;
+}
+
 // A parse error explained with the closest names: an unknown subcommand (CLI11 says only "A
 // subcommand is required") or an unknown option ("The following arguments were not expected").
 std::string explain_parse_error(const CLI::App& app, int argc, const char* const* argv, const std::string& what) {
@@ -57,15 +70,12 @@ std::string explain_parse_error(const CLI::App& app, int argc, const char* const
   for (; i < argc; ++i) {
     const std::string tok = argv[i];
     if (tok.rfind("-", 0) == 0) break;
-    const CLI::App* next = nullptr;
-    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
-      if (sub->check_name(tok)) next = sub;
+    const CLI::App* next = find_subcommand(*at, tok);
     if (next == nullptr) break;
     at = next;
     path += " " + tok;
   }
-  std::vector<std::string> subs;
-  for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; })) subs.push_back(sub->get_name());
+  const std::vector<std::string> subs = subcommand_names(*at);
   if (i < argc && std::string(argv[i]).rfind("-", 0) != 0 && !subs.empty()) {
     std::string list;
     for (const auto& n : subs) list += (list.empty() ? "" : ", ") + n;
@@ -121,9 +131,7 @@ std::string command_path(const CLI::App& app, int argc, const char* const* argv)
   const CLI::App* at = &app;
   std::string path = "dmlkit";
   for (int i = 1; i < argc; ++i) {
-    const CLI::App* next = nullptr;
-    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
-      if (sub->check_name(argv[i])) next = sub;
+    const CLI::App* next = find_subcommand(*at, argv[i]);
     if (next == nullptr) continue;
     at = next;
     path += " " + next->get_name();
@@ -188,13 +196,9 @@ bool command_options(const std::vector<std::string>& words, std::vector<std::str
   build_app(app, ctx);
   const CLI::App* at = &app;
   for (const auto& w : words) {
-    const CLI::App* next = nullptr;
-    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
-      if (sub->check_name(w)) next = sub;
+    const CLI::App* next = find_subcommand(*at, w);
     if (next == nullptr) {
-      options.clear();
-      for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
-        options.push_back(sub->get_name());
+      options = subcommand_names(*at);
       return false;
     }
     at = next;
@@ -204,9 +208,7 @@ bool command_options(const std::vector<std::string>& words, std::vector<std::str
     for (const auto& n : o->get_lnames()) options.push_back(n);
   // A command that needs a subcommand ("cluster") is not one a cell can run.
   if (at->get_require_subcommand_min() > 0) {
-    options.clear();
-    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
-      options.push_back(sub->get_name());
+    options = subcommand_names(*at);
     return false;
   }
   return true;

@@ -47,3 +47,16 @@ def entries(raw):
         out.append(Entry(name=d.pop("name"), summary=d.pop("summary"), knobs=knobs,
                          python=d.pop("python"), traits=d))
     return out
+
+
+def entries_from_list_json(text):
+    """Entries from a list command's ``--format json`` (core/registry.h print_json): name, summary,
+    knobs (name, type, default, help) and every other key as a trait (kind, role, notes, ...)."""
+    import json
+    out = []
+    for d in json.loads(text):
+        d = dict(d)
+        knobs = [Knob(name=k["name"], default=k["default"], help=k["help"], type=k["type"].split(" ")[0],
+                      range=k["type"]) for k in d.pop("knobs")]
+        out.append(Entry(name=d.pop("name"), summary=d.pop("summary"), knobs=knobs, traits=d))
+    return out

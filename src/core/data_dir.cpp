@@ -1,18 +1,21 @@
 #include "core/data_dir.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 
 namespace dmlkit {
 
+std::string program_path() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.string();
+}
+
 std::string installed_path(std::string_view relative) {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return {};
+  const std::string program = program_path();
+  if (program.empty()) return {};
   namespace fs = std::filesystem;
-  const fs::path candidate = fs::path(std::string(buf, static_cast<size_t>(n))).parent_path().parent_path() / relative;
+  const fs::path candidate = fs::path(program).parent_path().parent_path() / relative;
   std::error_code ec;
   return fs::exists(candidate, ec) ? candidate.lexically_normal().string() : std::string();
 }

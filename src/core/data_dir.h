@@ -10,6 +10,8 @@
 namespace dmlkit {
 
 std::string default_data_dir();
+// The path of the running program (/proc/self/exe); "" if it cannot be read.
+std::string program_path();
 // PREFIX/<relative> for the running program PREFIX/bin/<name> (from /proc/self/exe), if that path
 // exists; "" otherwise (a build tree, or a program not installed in a PREFIX/bin layout).
 std::string installed_path(std::string_view relative);

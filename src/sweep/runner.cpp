@@ -1,6 +1,8 @@
 // Running cells as subprocesses, in parallel, with retries and a progress bar (see runner.h).
 #include "sweep/runner.h"
 
+#include "core/data_dir.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -49,9 +51,8 @@ std::string last_line(const std::string& text) {
 }  // namespace
 
 std::string self_executable() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("dmlkit") : p.string();
+  const std::string p = program_path();  // core/data_dir.h
+  return p.empty() ? std::string("dmlkit") : p;
 }
 
 std::string format_duration(double s) {

@@ -37,7 +37,7 @@ struct RunReport {
   double wall_s = 0;
 };
 
-// The path of the running program (/proc/self/exe).
+// The path of the running program (core's program_path()), or "dmlkit" when it cannot be read.
 std::string self_executable();
 
 // The argument vector of one attempt of `cell`: binary, the cell's argv, --out CELLDIR.
