@@ -159,7 +159,9 @@ constexpr const char* kDrawJs = R"JS(
         borderWidth: 2,
         borderDash: dashes[(k + Math.floor(k / palette.length)) % dashes.length],
         pointStyle: markers[k % markers.length],
-        pointRadius: s.points_only ? 5 : (few ? 3.5 : 0),
+        // Markers on short line series; none on step series (timelines, CDFs), where every
+        // corner would get one and bury the steps.
+        pointRadius: s.points_only ? 5 : (few && !s.step ? 3.5 : 0),
         pointHoverRadius: 6,
         fill: false,
         tension: 0

@@ -45,6 +45,7 @@ std::string verdict(const Stat& a, const Stat& b) {
 
 std::string number(double v) {
   if (!std::isfinite(v)) return "";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fixed(v, 0);  // counts: 160, not 160.000
   const double a = std::fabs(v);
   return fixed(v, a >= 1000 ? 1 : a >= 1 ? 3 : 4);
 }
