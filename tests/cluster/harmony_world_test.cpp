@@ -271,6 +271,17 @@ TEST(HarmonyCli, UnknownJobTypeAndBadInterferenceFileExitTwo) {
                                     dir, {"ctc", "vgg-16"});
 }
 
+TEST(HarmonyCli, InterferenceOverridesThePresetAndIsRecorded) {
+  dmlkit::testing::TempDir dir("harmony-rec");
+  const auto r = dmlkit::testing::run_cli({"cluster", "compare", "--experiment", "harmony-testbed", "--seeds", "1",
+                                           "--policies", "lb", "--interference", "gavel", "--out", dir.path("out"),
+                                           "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["inputs"]["interference"], "gavel");
+  EXPECT_EQ(j["inputs"]["workload"]["catalogue"], "harmony");
+}
+
 TEST(HarmonyPreset, TestbedRunIsDeterministicAndRecordsInterference) {
   Experiment e = load_experiment("harmony-testbed", kExperiments);
   EXPECT_EQ(e.interference, "contention");
