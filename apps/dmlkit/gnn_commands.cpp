@@ -113,7 +113,10 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   in["partitioner"] = o.partitioner;
   in["cut_edges"] = cmp.parts.cut_edges;
   in["partition_imbalance"] = cmp.parts.imbalance();
-  if (cmp.parts.coarse_nodes > 0) in["coarse_nodes"] = cmp.parts.coarse_nodes;
+  if (cmp.parts.coarse_nodes > 0) {
+    in["coarse_nodes"] = cmp.parts.coarse_nodes;
+    in["coarse_edges"] = cmp.parts.coarse_edges;
+  }
   auto& pap = in["partitioner_params"] = nlohmann::ordered_json::object();
   for (const auto& [k, v] : o.partitioner_params) pap[k] = v;
   in["machines"] = o.cluster.machines;

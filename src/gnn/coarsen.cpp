@@ -31,9 +31,11 @@ CoarseGraph coarsen(const Graph& g, const CoarsenConfig& cfg) {
   const uint32_t n = g.nodes;
   std::vector<uint32_t> order = visiting_order(g, cfg.seed, 71);
   const uint64_t active = order.size();
-  // Size bound: twice the mean cluster size the target asks for, so clusters can form around
-  // hubs while no supernode outweighs a part (the bound stays far below nodes / parts).
-  const uint32_t bound = static_cast<uint32_t>(std::max<uint64_t>(2, 2 * ((active + cfg.target_nodes - 1) / cfg.target_nodes)));
+  // Size bound: the caller's (a small fraction of a part, so no supernode upsets the balance),
+  // and at least twice the mean cluster size the target asks for.
+  const uint64_t needed = 2 * ((active + cfg.target_nodes - 1) / cfg.target_nodes);
+  const uint32_t bound = static_cast<uint32_t>(
+      std::min<uint64_t>(0xFFFFFFF0u, std::max<uint64_t>({2, needed, cfg.max_cluster_nodes})));
 
   std::vector<uint32_t> label(n), size(n, 1), conn(n, 0);
   std::iota(label.begin(), label.end(), 0u);

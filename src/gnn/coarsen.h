@@ -19,7 +19,8 @@ namespace dmlkit::gnn {
 inline constexpr uint32_t kNoCluster = 0xFFFFFFFFu;
 
 struct CoarsenConfig {
-  uint64_t target_nodes = 1'000'000;  // supernodes wanted (an upper bound on the cluster size follows)
+  uint64_t target_nodes = 1'000'000;  // stop clustering once at most this many clusters remain
+  uint64_t max_cluster_nodes = 0;     // size bound (0: 2 x ceil(active nodes / target_nodes))
   int rounds = 5;                     // label-propagation rounds at most
   uint64_t seed = 1;                  // visiting order
 };
@@ -31,8 +32,8 @@ struct CoarseGraph {
   uint64_t memory_bytes() const;
 };
 
-// Clusters the nodes of positive degree (at most ceil(active / target_nodes) x 2 nodes per
-// cluster) and contracts the clusters. Deterministic for a given seed.
+// Clusters the nodes of positive degree (at most max_cluster_nodes per cluster, and at least
+// 2 x ceil(active / target_nodes) allowed) and contracts the clusters. Deterministic for a seed.
 CoarseGraph coarsen(const Graph& g, const CoarsenConfig& cfg);
 
 // Gives every fine node the part of its cluster (coarse_part[cluster]); degree-0 nodes, in id

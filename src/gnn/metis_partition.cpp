@@ -6,6 +6,7 @@
 // because METIS itself needs more than 8 GB on a 10^7-node R-MAT graph.
 #include <metis.h>
 
+#include <chrono>
 #include <stdexcept>
 
 #include "core/error.h"
@@ -14,6 +15,10 @@
 
 namespace dmlkit::gnn {
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 static_assert(sizeof(idx_t) == sizeof(int32_t), "METIS built with 64-bit idx_t");
 
@@ -34,9 +39,11 @@ std::vector<idx_t> metis_kway(idx_t n, idx_t* xadj, idx_t* adjncy, idx_t* vwgt, 
 
 class Metis final : public GraphPartitioner {
  public:
-  Metis(uint64_t coarsen_above, uint64_t coarse_nodes, int lp_rounds, int refine_rounds, double imbalance)
+  Metis(uint64_t coarsen_above, uint64_t coarse_nodes, double cluster_fraction, int lp_rounds, int refine_rounds,
+        double imbalance)
       : coarsen_above_(coarsen_above),
         coarse_nodes_(coarse_nodes),
+        cluster_fraction_(cluster_fraction),
         lp_rounds_(lp_rounds),
         refine_rounds_(refine_rounds),
         imbalance_(imbalance) {}
@@ -59,10 +66,18 @@ class Metis final : public GraphPartitioner {
   void multilevel(const Graph& g, int parts, uint64_t seed, Partitioning& out) const {
     CoarsenConfig cc;
     cc.target_nodes = coarse_nodes_;
+    // Clusters of at most 1 / cluster_fraction of a part's allowed size (the size-constrained
+    // label propagation of Meyerhenke, Sanders and Schulz bounds clusters by L_max / f) [A].
+    cc.max_cluster_nodes = static_cast<uint64_t>((1 + imbalance_) * static_cast<double>(g.nodes) / parts /
+                                                 cluster_fraction_);
     cc.rounds = lp_rounds_;
     cc.seed = seed;
+    auto t0 = std::chrono::steady_clock::now();
     CoarseGraph cg = coarsen(g, cc);
+    out.coarsen_s = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
     out.coarse_nodes = cg.nodes;
+    out.coarse_edges = cg.adjncy.size() / 2;
     std::vector<idx_t> coarse_part;
     if (cg.nodes <= static_cast<uint32_t>(parts)) {  // (almost) no edges: every cluster its own part
       coarse_part.resize(cg.nodes);
@@ -71,14 +86,18 @@ class Metis final : public GraphPartitioner {
       coarse_part = metis_kway(static_cast<idx_t>(cg.nodes), cg.xadj.data(), cg.adjncy.data(), cg.vwgt.data(),
                                cg.adjwgt.data(), parts, imbalance_, seed);
     }
+    out.metis_s = seconds_since(t0);
     std::vector<int32_t>().swap(cg.xadj);
     std::vector<int32_t>().swap(cg.adjncy);
     std::vector<int32_t>().swap(cg.adjwgt);
     out.part_of = project_partition(cg, coarse_part, parts);
+    t0 = std::chrono::steady_clock::now();
     out.refine_moves = refine_partition(g, out.part_of, parts, refine_rounds_, imbalance_, seed);
+    out.refine_s = seconds_since(t0);
   }
 
   uint64_t coarsen_above_, coarse_nodes_;
+  double cluster_fraction_;
   int lp_rounds_, refine_rounds_;
   double imbalance_;
 };
@@ -92,6 +111,7 @@ PartitionerEntry metis_entry() {
           [](const Knobs& k) -> std::unique_ptr<GraphPartitioner> {
             return std::make_unique<Metis>(static_cast<uint64_t>(k.get_int("metis.coarsen_above_edges")),
                                            static_cast<uint64_t>(k.get_int("metis.coarse_nodes")),
+                                           k.get_double("metis.cluster_fraction"),
                                            static_cast<int>(k.get_int("metis.lp_rounds")),
                                            static_cast<int>(k.get_int("metis.refine_rounds")),
                                            k.get_double("metis.imbalance"));
@@ -99,7 +119,11 @@ PartitionerEntry metis_entry() {
           {knob_int("metis.coarsen_above_edges", 20'000'000,
                     "graphs with more undirected edges go through the multilevel pre-step first [A] (0 = always)")
                .at_least(0),
-           knob_int("metis.coarse_nodes", 1'000'000, "pre-step: supernodes wanted for METIS [A]").at_least(1),
+           knob_int("metis.coarse_nodes", 1'000'000, "pre-step: clustering stops once at most this many supernodes remain [A]")
+               .at_least(1),
+           knob_double("metis.cluster_fraction", 20,
+                       "pre-step: a cluster holds at most (1 + imbalance) x nodes / parts / this many nodes [A]")
+               .at_least(1),
            knob_int("metis.lp_rounds", 5, "pre-step: label-propagation clustering rounds at most [A]").range(1, 100),
            knob_int("metis.refine_rounds", 3, "pre-step: balanced label-propagation refinement rounds after projection [A]")
                .range(0, 100),
