@@ -1,8 +1,8 @@
 // Benchmarks of gnn/ (issue 17 targets): one simulated epoch of NetHEPT (fanouts 25,10, batch
 // 1024, 4 partitions, 8 machines) under 5 s (sampling, fork of the simulation process included);
 // the exploratory placement search with 100 candidates under 1 minute; a 10^7-node R-MAT graph
-// generated and METIS-partitioned under 2 minutes and 4 GB (peak RSS: run it alone under
-// /usr/bin/time -v; see docs/performance.md).
+// generated and METIS-partitioned (multilevel pre-step) under 2 minutes and 4 GB (peak RSS: run
+// each case alone under /usr/bin/time -v; see docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include "core/data_dir.h"
@@ -46,16 +46,39 @@ void BM_Explore100(benchmark::State& state) {
 }
 BENCHMARK(BM_Explore100)->Iterations(1)->Unit(benchmark::kSecond);
 
-void BM_Rmat1e7_GeneratePartition(benchmark::State& state, Partitioner method) {
+// R-MAT graph of 10^range(0) nodes, edge factor 8, generated and partitioned into 8 parts; the
+// metis cases pass the knobs: "pre" forces the multilevel pre-step (clustering down to a tenth of
+// the nodes, as the default does at 10^7), "plain" forbids it.
+void BM_Rmat_GeneratePartition(benchmark::State& state, const char* method, const char* mode) {
   for (auto _ : state) {
-    Graph g = generate_rmat(parse_rmat("rmat:nodes=10000000,edge_factor=" + std::to_string(state.range(0))), 1);
-    const auto p = partition_graph(g, 8, method, 1);
+    uint64_t nodes = 1;
+    for (int k = 0; k < state.range(0); ++k) nodes *= 10;
+    Graph g = generate_rmat(parse_rmat("rmat:nodes=" + std::to_string(nodes) + ",edge_factor=8"), 1);
+    KnobValues knobs;
+    if (std::string(mode) == "pre") {  // as at 10^7 nodes: supernodes about a tenth of the nodes
+      knobs["metis.coarsen_above_edges"] = "0";
+      knobs["metis.coarse_nodes"] = std::to_string(nodes / 10);
+    }
+    if (std::string(mode) == "plain") knobs["metis.coarsen_above_edges"] = "100000000000";
+    const auto p = partition_graph(g, 8, method, knobs, 1);
     state.counters["edges"] = static_cast<double>(g.undirected_edges());
     state.counters["cut_edges"] = static_cast<double>(p.cut_edges);
+    state.counters["cut_fraction"] = static_cast<double>(p.cut_edges) / static_cast<double>(g.undirected_edges());
+    state.counters["imbalance"] = p.imbalance();
+    state.counters["coarse_nodes"] = static_cast<double>(p.coarse_nodes);
+    state.counters["coarse_edges"] = static_cast<double>(p.coarse_edges);
+    state.counters["coarsen_s"] = p.coarsen_s;
+    state.counters["metis_s"] = p.metis_s;
+    state.counters["refine_s"] = p.refine_s;
   }
 }
-BENCHMARK_CAPTURE(BM_Rmat1e7_GeneratePartition, metis, Partitioner::metis)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond);
-BENCHMARK_CAPTURE(BM_Rmat1e7_GeneratePartition, hash, Partitioner::hash)->Arg(8)->Iterations(1)->Unit(benchmark::kSecond);
+// 10^7 nodes: metis takes the pre-step by default (7.9e7 edges > metis.coarsen_above_edges).
+BENCHMARK_CAPTURE(BM_Rmat_GeneratePartition, metis, "metis", "default")->Arg(7)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Rmat_GeneratePartition, hash, "hash", "default")->Arg(7)->Iterations(1)->Unit(benchmark::kSecond);
+// 10^6 nodes: the pre-step against plain METIS (cut quality, time).
+BENCHMARK_CAPTURE(BM_Rmat_GeneratePartition, metis_plain, "metis", "plain")->Arg(6)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Rmat_GeneratePartition, metis_pre, "metis", "pre")->Arg(6)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Rmat_GeneratePartition, hash_1e6, "hash", "default")->Arg(6)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

@@ -28,15 +28,16 @@ struct GnnCompareCli {
   std::vector<std::string> slow_nics;
   std::string sync = "allreduce";
   double overhead_ms = 2, pcie_GBps = 12, sample_us_per_edge = 0.2;
-  std::vector<std::string> placement_params, scheduler_params;
+  std::vector<std::string> placement_params, scheduler_params, partitioner_params;
   std::string out = "out/gnn-compare";
   std::string format = "table";
 };
 
 void add_list(CLI::App& gnn, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  auto* cmd = gnn.add_subcommand("list", "List the placement and scheduling policies")->alias("policies");
-  cmd->add_flag("-v,--verbose", verbose, "Also print each policy's summary and knobs (--placement-param, --scheduler-param)");
+  auto* cmd = gnn.add_subcommand("list", "List the placement and scheduling policies and the partitioners")->alias("policies");
+  cmd->add_flag("-v,--verbose", verbose,
+                "Also print each one's summary and knobs (--placement-param, --scheduler-param, --partitioner-param)");
   auto& format = ctx.make<std::string>();
   add_list_format_option(*cmd, format);
   cmd->callback([&] {
@@ -45,8 +46,11 @@ void add_list(CLI::App& gnn, Context& ctx) {
         std::ostringstream p, q;
         gnn::placement_registry().print_json(p, [](const auto&) { return std::string("placement"); }, {}, "role");
         gnn::scheduler_registry().print_json(q, [](const auto&) { return std::string("scheduler"); }, {}, "role");
+        std::ostringstream r;
+        gnn::partitioner_registry().print_json(r, [](const auto&) { return std::string("partitioner"); }, {}, "role");
         auto all = nlohmann::ordered_json::parse(p.str());
         for (auto& e : nlohmann::ordered_json::parse(q.str())) all.push_back(std::move(e));
+        for (auto& e : nlohmann::ordered_json::parse(r.str())) all.push_back(std::move(e));
         ctx.out << all.dump(2) << "\n";
         return 0;
       }
@@ -54,6 +58,8 @@ void add_list(CLI::App& gnn, Context& ctx) {
       gnn::placement_registry().print(ctx.out, verbose);
       ctx.out << "schedulers:\n";
       gnn::scheduler_registry().print(ctx.out, verbose);
+      ctx.out << "partitioners:\n";
+      gnn::partitioner_registry().print(ctx.out, verbose);
       return 0;
     };
   });
@@ -88,6 +94,8 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   o.scheduler_params.clear();
   add_knob_values(o.placement_params, c.placement_params, "--placement-param");
   add_knob_values(o.scheduler_params, c.scheduler_params, "--scheduler-param");
+  o.partitioner_params.clear();
+  add_knob_values(o.partitioner_params, c.partitioner_params, "--partitioner-param");
   if (o.data_dir.empty()) o.data_dir = default_data_dir();
   o.cluster.gavel_path = o.data_dir + "/gavel-throughputs/simulation_throughputs.json";
   std::vector<std::string> inputs{o.data_dir};
@@ -104,6 +112,13 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   in["partitions"] = o.partitions;
   in["partitioner"] = o.partitioner;
   in["cut_edges"] = cmp.parts.cut_edges;
+  in["partition_imbalance"] = cmp.parts.imbalance();
+  if (cmp.parts.coarse_nodes > 0) {
+    in["coarse_nodes"] = cmp.parts.coarse_nodes;
+    in["coarse_edges"] = cmp.parts.coarse_edges;
+  }
+  auto& pap = in["partitioner_params"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : o.partitioner_params) pap[k] = v;
   in["machines"] = o.cluster.machines;
   in["devices"] = o.cluster.devices;
   in["gpus_per_machine"] = o.cluster.gpus_per_machine;
@@ -131,6 +146,7 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   in["epochs"] = o.epochs;
   in["sim_iterations"] = o.sim_iterations;
   in["warmup"] = o.warmup;
+  in["cooldown"] = o.cooldown >= 0 ? o.cooldown : o.job.prefetch + 1;
   in["placements"] = o.placements;
   in["schedulers"] = o.schedulers;
   auto& pp = in["placement_params"] = nlohmann::ordered_json::object();
@@ -168,7 +184,9 @@ void add_compare(CLI::App& gnn, Context& ctx) {
   cmd->add_option("--graph-format", o.graph_format, "File format: auto, header (NetHEPT's) or edges (SNAP text)")
       ->capture_default_str();
   cmd->add_option("--partitions", o.partitions, "Graph partitions = graph-store servers")->capture_default_str()->check(at_least(1));
-  cmd->add_option("--partitioner", o.partitioner, "metis, random or hash")->capture_default_str();
+  cmd->add_option("--partitioner", o.partitioner, "metis, random or hash (see `dmlkit gnn list`)")->capture_default_str();
+  cmd->add_option("--partitioner-param", c.partitioner_params,
+                  "Partitioner knob key=value (repeatable), e.g. metis.coarse_nodes=500000");
   cmd->add_option("--machines", o.cluster.machines, "Machines")->capture_default_str()->check(at_least(1));
   cmd->add_option("--devices", o.cluster.devices,
                   "Machines per GPU type, in order: type:count,... (k80, p100, v100, none = no GPU)")
@@ -216,6 +234,10 @@ void add_compare(CLI::App& gnn, Context& ctx) {
                   "Simulate at most this many iterations; the rest of the epochs is extrapolated from the steady state")
       ->capture_default_str();
   cmd->add_option("--warmup", o.warmup, "Leading iterations left out of the steady-state mean")->capture_default_str();
+  cmd->add_option("--cooldown", o.cooldown,
+                  "Trailing simulated iterations left out of the steady-state mean (they drain the pipeline); "
+                  "-1 = prefetch + 1")
+      ->capture_default_str();
   cmd->add_option("--gantt-iterations", o.gantt_iterations, "Iterations drawn in the report's Gantt")->capture_default_str();
   cmd->add_option("--placements", o.placements, "Comma-separated placements (see `dmlkit gnn list`)")
       ->delimiter(',')

@@ -13,6 +13,11 @@
 namespace dmlkit::gnn {
 namespace {
 
+// Trailing iterations left out of the steady-state mean: with prefetch depth p, the last p + 1
+// simulated iterations overlap no later iteration's sampling and transfers, so they run faster
+// than in a longer epoch (the drain); the epoch's own drain is in the simulated makespan once.
+int cooldown(const CompareOptions& o) { return o.cooldown >= 0 ? o.cooldown : o.job.prefetch + 1; }
+
 Placement place(const std::string& name, const Comparison& c, const CompareOptions& o, const Scheduler& sched,
                 const Knobs& explore_knobs, int run_iterations, int total_iterations, PlacementOutcome* outcome) {
   PlacementContext ctx;
@@ -22,7 +27,8 @@ Placement place(const std::string& name, const Comparison& c, const CompareOptio
   // A candidate's cost: the run's own estimate of the mean iteration time over all its
   // iterations, from the first k = min(explore.iterations, simulated iterations) of them: the
   // makespan of those, plus the remaining iterations at their steady-state mean (after
-  // --warmup), over all iterations. An epoch of at most k iterations is judged exactly.
+  // --warmup and --cooldown), over all iterations. An epoch of at most k iterations is judged
+  // exactly.
   const int eval_iterations = std::min(static_cast<int>(explore_knobs.get_int("explore.iterations")), run_iterations);
   ctx.evaluate = [&, eval_iterations, total_iterations](const Placement& p) {
     SimConfig sc;
@@ -30,7 +36,8 @@ Placement place(const std::string& name, const Comparison& c, const CompareOptio
     sc.gantt_iterations = 0;
     const SimResult r = simulate(c.cluster, c.job, p, sched, sc);
     const int warm = std::min(o.warmup, eval_iterations - 1);
-    return (r.makespan_s() + (total_iterations - eval_iterations) * r.mean_iteration_s(warm)) / total_iterations;
+    return (r.makespan_s() + (total_iterations - eval_iterations) * r.mean_iteration_s(warm, cooldown(o))) /
+           total_iterations;
   };
   ctx.place_by = [&](const std::string& start) {
     return make_placement(start, o.placement_params)->place(ctx).placement;
@@ -49,6 +56,7 @@ Comparison run_compare(const CompareOptions& o) {
   if (o.epochs < 1) throw Error("", 0, "epochs", "must be >= 1");
   if (o.sim_iterations < 2) throw Error("", 0, "sim-iterations", "must be >= 2");
   if (o.warmup < 0 || o.warmup >= o.sim_iterations) throw Error("", 0, "warmup", "must be in [0, sim-iterations)");
+  if (o.cooldown < -1) throw Error("", 0, "cooldown", "must be >= 0 (or -1: prefetch + 1)");
   if (o.placements.empty()) throw Error("", 0, "placements", "no placement given");
   if (o.schedulers.empty()) throw Error("", 0, "schedulers", "no scheduler given");
   o.sampler.validate();
@@ -63,14 +71,15 @@ Comparison run_compare(const CompareOptions& o) {
   for (size_t i = 0; i < o.schedulers.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (o.schedulers[i] == o.schedulers[k]) throw Error("", 0, "schedulers", "'" + o.schedulers[i] + "' given twice");
-  const Partitioner method = parse_partitioner(o.partitioner);
+  partitioner_registry().get(o.partitioner);
+  partitioner_registry().check_knobs({o.partitioner}, o.partitioner_params);
   const GraphFormat format = parse_graph_format(o.graph_format);
 
   Comparison c;
   c.graph = load_graph(o.graph, format, o.data_dir, o.seed);
   c.cluster = build_cluster(o.cluster, o.partitions);
   const auto t0 = std::chrono::steady_clock::now();
-  c.parts = partition_graph(c.graph, o.partitions, method, o.seed);
+  c.parts = partition_graph(c.graph, o.partitions, o.partitioner, o.partitioner_params, o.seed);
   c.partition_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c.job = make_job(o.job, c.graph, c.parts, c.graph.default_feature_dim, static_cast<int>(o.sampler.fanouts.size()));
 
@@ -105,7 +114,7 @@ Comparison run_compare(const CompareOptions& o) {
       r.total_iterations = total;
       r.extrapolated = simulated < total;
       const int warm = std::min(o.warmup, simulated - 1);
-      r.iteration_mean_s = r.sim.mean_iteration_s(warm);
+      r.iteration_mean_s = r.sim.mean_iteration_s(warm, cooldown(o));
       r.total_s = r.sim.makespan_s() + (total - simulated) * r.iteration_mean_s;
       r.epoch_s = r.total_s / o.epochs;
       const double span = r.sim.makespan_s();
@@ -134,6 +143,20 @@ void add_records(Results& res, const Comparison& c, uint64_t seed) {
     m["gpu_utilization"] = r.gpu_utilization;
     m["network_utilization"] = r.network_utilization;
     m["network_bytes"] = r.sim.network_bytes;
+    // Instrumentation: the busiest link, idle GPU time and how long flows waited for bandwidth.
+    const int busiest = r.sim.busiest_link();
+    m["busiest_link"] = busiest >= 0 ? r.sim.link_names[busiest] : "";
+    m["busiest_link_utilization"] = r.sim.link_utilization(busiest);
+    m["gpu_idle_s"] = c.job.trainers * r.sim.makespan_s() - r.sim.gpu_busy_s;
+    for (int k = static_cast<int>(SpanKind::structure_flow); k <= static_cast<int>(SpanKind::sync_flow); ++k) {
+      const double n = k < static_cast<int>(r.sim.flow_count.size()) ? r.sim.flow_count[k] : 0;
+      const std::string kind = to_string(static_cast<SpanKind>(k));
+      m["flow_wait_mean_s_" + kind] = n > 0 ? r.sim.flow_wait_s[k] / n : 0.0;
+      m["flow_duration_mean_s_" + kind] = n > 0 ? r.sim.flow_duration_s[k] / n : 0.0;
+    }
+    auto& links = rec.detail["link_utilization"] = nlohmann::ordered_json::object();
+    for (int l = 0; l < static_cast<int>(r.sim.link_names.size()); ++l)
+      links[r.sim.link_names[l]] = r.sim.link_utilization(l);
     m["local_bytes"] = r.sim.local_bytes;
     m["simulated_iterations"] = r.simulated_iterations;
     m["iterations"] = r.total_iterations;
@@ -157,12 +180,16 @@ TextTable summary_table(const Comparison& c) {
   const PairRun* ours = nullptr;
   for (const auto& r : c.runs)
     if (r.placement == "explore" && r.scheduler == "online") ours = &r;
-  TextTable t({"placement", "scheduler", "epoch_s", "iteration_ms", "gpu_util", "net_util", "network_GB",
-               "explore+online_speedup"});
-  for (const auto& r : c.runs)
+  TextTable t({"placement", "scheduler", "epoch_s", "iteration_ms", "gpu_util", "net_util", "busiest_link",
+               "network_GB", "explore+online_speedup"});
+  for (const auto& r : c.runs) {
+    const int busiest = r.sim.busiest_link();
+    const std::string link =
+        busiest >= 0 ? r.sim.link_names[busiest] + " " + fixed(r.sim.link_utilization(busiest), 3) : "";
     t.add_row({r.placement, r.scheduler, fixed(r.epoch_s, 3), fixed(r.iteration_mean_s * 1e3, 2),
-               fixed(r.gpu_utilization, 3), fixed(r.network_utilization, 3), fixed(r.sim.network_bytes / 1e9, 3),
+               fixed(r.gpu_utilization, 3), fixed(r.network_utilization, 3), link, fixed(r.sim.network_bytes / 1e9, 3),
                ours ? fixed(100 * speedup(*ours, r), 1) + "%" : ""});
+  }
   return t;
 }
 
@@ -278,7 +305,10 @@ std::string report_html(const CompareOptions& o, const Comparison& c) {
   rep.add_facts({{"Graph", c.graph.name + " (" + std::to_string(c.graph.nodes) + " nodes, " +
                                std::to_string(c.graph.undirected_edges()) + " undirected edges)"},
                  {"Partitioning", o.partitioner + ", " + std::to_string(c.parts.parts) + " parts, " +
-                                      std::to_string(c.parts.cut_edges) + " cut edges"},
+                                      std::to_string(c.parts.cut_edges) + " cut edges" +
+                                      (c.parts.coarse_nodes > 0
+                                           ? " (multilevel pre-step: " + std::to_string(c.parts.coarse_nodes) + " supernodes)"
+                                           : std::string())},
                  {"Cluster", std::to_string(c.cluster.machines.size()) + " machines, devices " + o.cluster.devices +
                                  ", NIC " + fixed(o.cluster.nic_Bps * 8 / 1e9, 1) + " Gbps"},
                  {"Job", std::to_string(c.job.trainers) + " trainers, fanouts " + fanouts + ", batch " +

@@ -30,10 +30,11 @@ struct CompareOptions {
   int epochs = 1;
   int sim_iterations = 40;  // at most this many iterations are simulated; the rest extrapolated
   int warmup = 2;           // iterations left out of the steady-state mean
+  int cooldown = -1;        // trailing iterations left out of it (they drain the pipeline); -1 = prefetch + 1
   int gantt_iterations = 3;
   std::vector<std::string> placements{"colocate", "random", "greedy", "explore"};
   std::vector<std::string> schedulers{"fifo-fair", "online"};
-  KnobValues placement_params, scheduler_params;
+  KnobValues placement_params, scheduler_params, partitioner_params;
   uint64_t seed = 1;
   int threads = 0;
   std::string data_dir;

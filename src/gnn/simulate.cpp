@@ -36,12 +36,27 @@ const char* to_string(SpanKind k) {
   return "?";
 }
 
-double SimResult::mean_iteration_s(int warmup) const {
+double SimResult::mean_iteration_s(int warmup, int cooldown) const {
   const int n = static_cast<int>(iteration_end_s.size());
   if (n == 0) return 0;
   warmup = std::clamp(warmup, 0, n - 1);
+  cooldown = std::clamp(cooldown, 0, n - 1 - warmup);  // at least one iteration stays in the window
+  const int last = n - 1 - cooldown;
   const double start = warmup == 0 ? 0 : iteration_end_s[warmup - 1];
-  return (iteration_end_s[n - 1] - start) / (n - warmup);
+  return (iteration_end_s[last] - start) / (last - warmup + 1);
+}
+
+double SimResult::link_utilization(int link) const {
+  const double span = makespan_s();
+  if (link < 0 || link >= static_cast<int>(link_bytes.size()) || span <= 0) return 0;
+  return link_bytes[link] / (link_capacity_Bps[link] * span);
+}
+
+int SimResult::busiest_link() const {
+  int best = -1;
+  for (int l = 0; l < static_cast<int>(link_bytes.size()); ++l)
+    if (best < 0 || link_utilization(l) > link_utilization(best)) best = l;
+  return best;
 }
 
 namespace {
@@ -96,6 +111,8 @@ class Sim {
       down[m] = zone->create_link("m" + std::to_string(m) + "_down", c_.machines[m].nic_Bps)->set_latency(c_.latency_s)->seal();
       link_cap_.push_back(c_.machines[m].nic_Bps);  // id 2m: up
       link_cap_.push_back(c_.machines[m].nic_Bps);  // id 2m+1: down
+      result_.link_names.push_back("m" + std::to_string(m) + "_up");
+      result_.link_names.push_back("m" + std::to_string(m) + "_down");
       result_.nic_capacity_Bps += c_.machines[m].nic_Bps;
     }
     std::vector<sg4::Link*> rup, rdown;
@@ -109,6 +126,8 @@ class Sim {
         rdown.push_back(zone->create_link("rack" + std::to_string(r) + "_down", bw)->set_latency(c_.latency_s)->seal());
         link_cap_.push_back(bw);  // id 2M + 2r
         link_cap_.push_back(bw);  // id 2M + 2r + 1
+        result_.link_names.push_back("rack" + std::to_string(r) + "_up");
+        result_.link_names.push_back("rack" + std::to_string(r) + "_down");
       }
     }
     paths_.assign(M, std::vector<std::vector<int>>(M));
@@ -130,6 +149,12 @@ class Sim {
         zone->add_route(hosts_[a]->get_netpoint(), hosts_[b]->get_netpoint(), nullptr, nullptr, links, false);
       }
     zone->seal();
+    result_.link_capacity_Bps = link_cap_;
+    result_.link_bytes.assign(link_cap_.size(), 0);
+    const int kinds = static_cast<int>(SpanKind::sync_flow) + 1;
+    result_.flow_count.assign(kinds, 0);
+    result_.flow_wait_s.assign(kinds, 0);
+    result_.flow_duration_s.assign(kinds, 0);
   }
 
   void run() {
@@ -344,11 +369,14 @@ class Sim {
     }
     if (all.empty()) return;
     auto left = [&](int id) { return flows_[id].remaining - moved[id]; };
+    auto view = [&](int id) {
+      const Flow& f = flows_[id];
+      return FlowView{f.iteration, left(id), f.ready_s, f.seq, f.downstream_s};
+    };
+    std::vector<std::pair<double, double>> key(flows_.size());
+    for (int id : all) key[id] = sched_.flow_key(view(id));
     std::sort(all.begin(), all.end(), [&](int a, int b) {
-      const Flow &x = flows_[a], &y = flows_[b];
-      const auto kx = sched_.flow_key({x.iteration, left(a), x.ready_s, x.seq, x.downstream_s});
-      const auto ky = sched_.flow_key({y.iteration, left(b), y.ready_s, y.seq, y.downstream_s});
-      return kx != ky ? kx < ky : x.seq < y.seq;
+      return key[a] != key[b] ? key[a] < key[b] : flows_[a].seq < flows_[b].seq;
     });
     std::vector<double> residual = link_cap_;
     std::vector<double> cap(flows_.size(), 0);
@@ -364,12 +392,9 @@ class Sim {
       // the earlier classes left (progressive filling).
       size_t a = 0;
       while (a < all.size()) {
-        const double cls = sched_.flow_key({flows_[all[a]].iteration, left(all[a]), flows_[all[a]].ready_s,
-                                            flows_[all[a]].seq, flows_[all[a]].downstream_s}).first;
+        const double cls = key[all[a]].first;
         size_t b = a;
-        while (b < all.size() && sched_.flow_key({flows_[all[b]].iteration, left(all[b]), flows_[all[b]].ready_s,
-                                                  flows_[all[b]].seq, flows_[all[b]].downstream_s}).first == cls)
-          ++b;
+        while (b < all.size() && key[all[b]].first == cls) ++b;
         std::vector<int> active(all.begin() + a, all.begin() + b);
         std::vector<int> users(link_cap_.size(), 0);
         while (!active.empty()) {
@@ -446,6 +471,11 @@ class Sim {
     dirty_ = true;
     Flow& f = flows_[id];
     span(f.kind, f.dst, f.src, f.trainer, f.iteration, f.partition, f.total, f.start_s, now());
+    for (int l : f.path) result_.link_bytes[l] += f.total;
+    const int k = static_cast<int>(f.kind);
+    result_.flow_count[k] += 1;
+    result_.flow_wait_s[k] += std::max(0.0, (f.start_s < 0 ? now() : f.start_s) - f.ready_s);
+    result_.flow_duration_s[k] += now() - f.ready_s;
     switch (f.owner) {
       case Owner::sample:
         finish_sample_part(f.trainer, f.iteration);
@@ -566,6 +596,12 @@ nlohmann::json to_json(const SimResult& r) {
   j["net"] = r.network_bytes;
   j["local"] = r.local_bytes;
   j["cap"] = r.nic_capacity_Bps;
+  j["links"] = r.link_names;
+  j["link_cap"] = r.link_capacity_Bps;
+  j["link_bytes"] = r.link_bytes;
+  j["flow_count"] = r.flow_count;
+  j["flow_wait"] = r.flow_wait_s;
+  j["flow_duration"] = r.flow_duration_s;
   auto& s = j["spans"] = nlohmann::json::array();
   for (const auto& x : r.spans)
     s.push_back({static_cast<int>(x.kind), x.machine, x.source, x.trainer, x.iteration, x.partition, x.bytes, x.start_s,
@@ -580,6 +616,12 @@ SimResult from_json(const nlohmann::json& j) {
   r.network_bytes = j.at("net").get<double>();
   r.local_bytes = j.at("local").get<double>();
   r.nic_capacity_Bps = j.at("cap").get<double>();
+  r.link_names = j.at("links").get<std::vector<std::string>>();
+  r.link_capacity_Bps = j.at("link_cap").get<std::vector<double>>();
+  r.link_bytes = j.at("link_bytes").get<std::vector<double>>();
+  r.flow_count = j.at("flow_count").get<std::vector<double>>();
+  r.flow_wait_s = j.at("flow_wait").get<std::vector<double>>();
+  r.flow_duration_s = j.at("flow_duration").get<std::vector<double>>();
   for (const auto& x : j.at("spans"))
     r.spans.push_back({static_cast<SpanKind>(x[0].get<int>()), x[1].get<int>(), x[2].get<int>(), x[3].get<int>(),
                        x[4].get<int>(), x[5].get<int>(), x[6].get<double>(), x[7].get<double>(), x[8].get<double>()});

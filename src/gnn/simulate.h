@@ -59,9 +59,22 @@ struct SimResult {
   double local_bytes = 0;                // bytes of transfers within one machine (not simulated)
   double nic_capacity_Bps = 0;           // sum of the machines' NIC bandwidths (one direction)
   std::vector<Span> spans;
+  // Instrumentation (every simulated flow, not only the kept spans):
+  std::vector<std::string> link_names;   // "m3_up", "m3_down", "rack0_up", ...
+  std::vector<double> link_capacity_Bps;
+  std::vector<double> link_bytes;        // bytes carried by each link over the run
+  // Per flow kind (index = SpanKind; tasks stay 0): flows, and the summed time from a flow's
+  // data being ready to its first byte moving (waiting) and to its last (duration).
+  std::vector<double> flow_count, flow_wait_s, flow_duration_s;
   double makespan_s() const { return iteration_end_s.empty() ? 0 : iteration_end_s.back(); }
-  // Mean duration of iterations warmup .. end (the first iteration starts at 0).
-  double mean_iteration_s(int warmup) const;
+  // Mean duration of iterations warmup .. end-1-cooldown (the first iteration starts at 0). The
+  // last iterations of a simulated window drain the pipeline (no later iteration's sampling and
+  // transfers compete with theirs), so a steady-state estimate leaves them out (cooldown);
+  // the window keeps at least one iteration (cooldown, then warmup, shrink).
+  double mean_iteration_s(int warmup, int cooldown = 0) const;
+  // Link bytes / (capacity x makespan); the busiest link (-1 without links).
+  double link_utilization(int link) const;
+  int busiest_link() const;
 };
 
 // Validates, then simulates in a forked child. Errors in the input raise dmlkit::Error here.

@@ -13,7 +13,8 @@ using dmlkit::testing::TempDir;
 TEST(GnnCli, ListsPoliciesWithKnobs) {
   auto r = run_cli({"gnn", "list", "-v"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates", "online.rerate_tolerance"})
+  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates", "online.rerate_tolerance",
+                        "metis", "hash", "metis.coarse_nodes", "metis.coarsen_above_edges"})
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
 }
 
@@ -55,4 +56,29 @@ TEST(GnnCli, BadInputIsOneLineExit2) {
   r = run_cli({"gnn", "compare", "--graph", "cora", "--placements", "colocat", "--out", dir.path("o3")});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("colocate"), std::string::npos) << r.err;
+}
+
+TEST(GnnCli, MetisPreStepAndItsKnobsFromTheCommandLine) {
+  TempDir dir("gnn-pre");
+  auto r = run_cli({"gnn", "compare", "--graph", "rmat:nodes=4000,edge_factor=8", "--partitions", "2", "--machines", "2",
+                    "--devices", "v100:2", "--batch", "128", "--feature-dim", "16", "--placements", "colocate",
+                    "--schedulers", "online", "--partitioner-param", "metis.coarsen_above_edges=0",
+                    "--partitioner-param", "metis.coarse_nodes=500", "--sim-iterations", "3", "--out", dir.path("o"),
+                    "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
+  EXPECT_GT(j["inputs"]["coarse_nodes"].get<int>(), 0);
+  EXPECT_LE(j["inputs"]["partition_imbalance"].get<double>(), 0.031);
+  EXPECT_EQ(j["inputs"]["partitioner_params"]["metis.coarse_nodes"], "500");
+  EXPECT_FALSE(j["records"][0]["metrics"]["busiest_link"].get<std::string>().empty());
+  // An unknown or out-of-range partitioner knob, or an unknown partitioner: one line, exit 2.
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--partitioner-param", "metis.coarse_node=5"},
+                                                               {"--partitioner-param", "metis.coarse_nodes=0"},
+                                                               {"--partitioner", "kahip"}}) {
+    std::vector<std::string> args{"gnn", "compare", "--graph", "cora", "--out", dir.path("bad")};
+    args.insert(args.end(), bad.begin(), bad.end());
+    r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << bad[1];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }

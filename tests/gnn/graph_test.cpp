@@ -79,5 +79,5 @@ TEST(GnnPartition, MetisCutsFarFewerEdgesThanRandomAndBalances) {
     }
     EXPECT_EQ(sum, g.nodes);
   }
-  EXPECT_THROW(parse_partitioner("kahip"), Error);
+  EXPECT_THROW(partition_graph(g, 4, "kahip", {}, 1), Error);
 }

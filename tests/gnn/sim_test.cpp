@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "gnn/compare.h"
 #include "gnn/placement.h"
 #include "gnn/scheduler.h"
 #include "gnn/simulate.h"
@@ -136,4 +137,65 @@ TEST(GnnPlacement, ColocateFallsBackWhenAStoreMachineHasNoGpu) {
   EXPECT_EQ(p[s.job.trainer_task(2)], 2);
   EXPECT_EQ(p[s.job.sampler_task(0)], 0);  // the sampler still sits with its data
   EXPECT_THROW(make_placement("nope", {}), Error);
+}
+
+TEST(GnnSim, SteadyStateMeanLeavesOutTheWarmupAndTheDrain) {
+  SimResult r;
+  r.iteration_end_s = {5, 6, 8, 10, 12, 13};  // fill, steady at 2 s per iteration, then a fast drain
+  EXPECT_DOUBLE_EQ(r.mean_iteration_s(2), (13.0 - 6.0) / 4);
+  EXPECT_DOUBLE_EQ(r.mean_iteration_s(2, 1), (12.0 - 6.0) / 3);
+  EXPECT_DOUBLE_EQ(r.mean_iteration_s(0, 0), 13.0 / 6);
+  // The window keeps at least one iteration: cooldown shrinks first, then warmup.
+  EXPECT_DOUBLE_EQ(r.mean_iteration_s(2, 10), (8.0 - 6.0) / 1);
+  EXPECT_DOUBLE_EQ(r.mean_iteration_s(10, 10), 13.0 - 12.0);
+}
+
+TEST(GnnSim, LinkInstrumentationAccountsForEveryNetworkByte) {
+  Fixture s = fixture::make_setup(4, 8, "none:2,v100:2,p100:2,k80:2", 5);
+  PlacementContext ctx;
+  ctx.cluster = &s.cluster;
+  ctx.job = &s.job;
+  ctx.seed = 3;
+  const Placement p = make_placement("random", {})->place(ctx).placement;
+  for (const std::string sched : {"fifo-fair", "online"}) {
+    const SimResult r = run(s, p, sched, 5);
+    ASSERT_EQ(r.link_names.size(), 16u);  // up and down of 8 machines, no racks
+    double up = 0, down = 0, flows = 0, spans = 0;
+    for (size_t l = 0; l < r.link_names.size(); ++l) {
+      (r.link_names[l].ends_with("_up") ? up : down) += r.link_bytes[l];
+      EXPECT_LE(r.link_utilization(static_cast<int>(l)), 1.0 + 1e-9);
+    }
+    for (double n : r.flow_count) flows += n;
+    for (const auto& sp : r.spans) spans += sp.source >= 0;
+    EXPECT_NEAR(up, r.network_bytes, 1e-6 * r.network_bytes);  // every flow leaves by one uplink...
+    EXPECT_NEAR(down, r.network_bytes, 1e-6 * r.network_bytes);  // ... and enters by one downlink
+    EXPECT_EQ(flows, spans);
+    ASSERT_GE(r.busiest_link(), 0);
+    EXPECT_GT(r.link_utilization(r.busiest_link()), 0);
+    for (double w : r.flow_wait_s) EXPECT_GE(w, 0);
+  }
+}
+
+TEST(GnnPlacement, ExploreNeverWorseThanItsStartWithLimitedResources) {
+  // The TNET setting: stores on machines 0-3, machines 0 and 1 without a GPU (co-location of
+  // partitions 0 and 1 infeasible), heterogeneous GPUs; the run's own estimator (warmup, drain).
+  CompareOptions o;
+  o.graph = "cora";
+  o.data_dir = fixture::data_dir();
+  o.cluster.gavel_path = fixture::gavel_path();
+  o.cluster.machines = 8;
+  o.cluster.devices = "none:2,v100:2,p100:2,k80:2";
+  o.cluster.store_machines = {0, 1, 2, 3};
+  o.sampler.batch = 64;
+  o.placements = {"explore"};
+  o.schedulers = {"online"};
+  o.placement_params = {{"explore.candidates", "10"}, {"explore.iterations", "6"}};
+  o.sim_iterations = 8;
+  o.threads = 1;
+  const Comparison c = run_compare(o);
+  ASSERT_EQ(c.runs.size(), 1u);
+  const auto& search = c.runs[0].search;
+  EXPECT_EQ(search.evaluations, 10);
+  EXPECT_LE(search.best_estimate_s, search.start_estimate_s);
+  EXPECT_TRUE(feasible(c.cluster, c.job, c.runs[0].where));
 }
