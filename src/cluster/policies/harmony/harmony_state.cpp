@@ -201,4 +201,12 @@ void harmony_reward_input(const HarmonyShape& s, std::span<const HarmonyPlacedJo
   }
 }
 
+HarmonyPlacedJob harmony_placed_job(const PsJobSpec& spec, const Placement& placement) {
+  HarmonyPlacedJob j;
+  j.type = harmony_type_index(spec);
+  placement_counts(placement, j.ps, j.workers);
+  for (const Slice& s : placement) j.on.push_back({s.server, {s.workers, s.ps}});
+  return j;
+}
+
 }  // namespace dmlkit::cluster

@@ -126,5 +126,7 @@ struct HarmonyPlacedJob {
 int harmony_reward_input_size(const HarmonyShape& shape);
 // Writes the input for `jobs` (at most shape.jobs; slot i = jobs[i]).
 void harmony_reward_input(const HarmonyShape& shape, std::span<const HarmonyPlacedJob> jobs, float* out);
+// The description of a placed PS job.
+HarmonyPlacedJob harmony_placed_job(const PsJobSpec& spec, const Placement& placement);
 
 }  // namespace dmlkit::cluster
