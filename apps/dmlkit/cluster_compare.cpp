@@ -14,7 +14,8 @@ namespace {
 // by the preset.
 const std::vector<std::string> kExperimentOverrides = {"experiment", "experiments-dir", "policies", "seeds",
                                                        "seed",       "policy-param",    "policy-file", "out",
-                                                       "format",     "data-dir",        "threads"};
+                                                       "format",     "data-dir",        "threads",
+                                                       "interference", "interference-file"};
 
 }  // namespace
 
@@ -54,6 +55,8 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       exp.data_dir = o.data_dir;
       exp.threads = o.threads;
       exp.policy_files = o.policy_files;
+      if (cmd->count("--interference") > 0) exp.interference = o.interference;
+      exp.interference_file = o.interference_file;
       ctx.run = [&] { return run_cluster_experiment(exp, ctx); };
       ctx.validate = [&] { validate_cluster_experiment(exp); };
       return;

@@ -11,6 +11,7 @@
 
 #include "cluster/model/cluster_spec.h"
 #include "cluster/report/experiment_report.h"
+#include "cluster/speed/interference.h"
 #include "cluster/report/results.h"
 #include "cluster/workload/experiment.h"
 #include "core/error.h"
@@ -32,6 +33,9 @@ void validate_cluster_experiment(const ExperimentCliOptions& o) {
   cl::add_policy_params(user_params, o.policy_params);
   cl::check_policy_params(e.policies, user_params);
   (void)cl::ClusterSpec::parse(e.cluster);
+  if (!o.interference.empty()) e.interference = o.interference;
+  if (!o.interference_file.empty()) e.interference_file = o.interference_file;
+  (void)cl::make_interference_model(e.interference, o.data_dir, e.interference_file);
 }
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
@@ -41,6 +45,8 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   check_output_target(out_path);  // the default folder too, before the runs
   if (!o.policies.empty()) e.policies = o.policies;
   if (!o.seeds.empty()) e.seeds = o.seeds;
+  if (!o.interference.empty()) e.interference = o.interference;
+  if (!o.interference_file.empty()) e.interference_file = o.interference_file;
   append_missing(e.policies, register_python_policies(o.policy_files));
   // The user's knobs must belong to a policy that runs (as in `cluster simulate`); the preset's own
   // knobs may name a policy --policies dropped (make_policy still rejects a knob no policy has).
@@ -75,7 +81,9 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
     std::string seeds;
     for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
     ctx.out << "experiment " << e.name << ": " << e.workload.num_jobs << " PS jobs on " << cluster.num_servers()
-            << " servers, speed model " << e.speed_model << ", seeds " << seeds << "\n\n"
+            << " servers, speed model " << e.speed_model
+            << (e.interference != "none" ? ", interference " + e.interference : std::string()) << ", seeds " << seeds
+            << "\n\n"
             << cl::seed_summary_table(res, e.round_s).render();
   }
   print_output_location(ctx, o.format, path);

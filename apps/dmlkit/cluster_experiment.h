@@ -21,6 +21,8 @@ struct ExperimentCliOptions {
   std::string format = "table";
   std::string data_dir;
   int threads = 0;  // 0 = hardware threads
+  std::string interference;       // empty: the preset's (none | contention | gavel)
+  std::string interference_file;  // empty: the preset's
 };
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx);

@@ -47,6 +47,10 @@ Results cluster_results(const RunDescription& d, const std::vector<cl::SimResult
   in["seeds"] = ordered_json::array({d.seed});
   in["round_s"] = d.round_s;
   in["restart_delay_s"] = d.restart_delay_s;
+  if (d.interference != "none" || !d.interference_file.empty()) {  // older runs' results unchanged
+    in["interference"] = d.interference;
+    if (!d.interference_file.empty()) in["interference_file"] = d.interference_file;
+  }
   for (size_t i = 0; i < results.size(); ++i) cl::add_run_record(res, results[i], metrics[i], d.seed);
   return res;
 }

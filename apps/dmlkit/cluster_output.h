@@ -29,6 +29,8 @@ struct RunDescription {
   double restart_delay_s = 0;
   size_t jobs = 0;
   int dropped_oversized = 0;
+  std::string interference = "none";  // co-location model (docs/harmony.md)
+  std::string interference_file;
 };
 
 // The records (one per policy, all with desc.seed) and inputs of a run.

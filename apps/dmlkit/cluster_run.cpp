@@ -7,6 +7,7 @@
 #include <mutex>
 #include <ostream>
 
+#include "cluster/speed/interference.h"
 #include "cluster/model/cluster_spec.h"
 #include "core/data_dir.h"
 #include "cluster/sim/metrics.h"
@@ -60,6 +61,13 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--extra-server-slowdown", o.extra_server_slowdown,
                  "Trace jobs: fractional slowdown per server used beyond the fewest needed (0 = off)")
       ->capture_default_str();
+  cmd.add_option("--interference", o.interference,
+                 "Co-location interference of parameter-server jobs: none, contention (usage profiles of "
+                 "data/harmony/contention.yaml) or gavel (Gavel's measured pairs); docs/harmony.md")
+      ->check(CLI::IsMember({"none", "contention", "gavel"}))
+      ->capture_default_str();
+  cmd.add_option("--interference-file", o.interference_file,
+                 "Data file of the --interference model (default: data/harmony/contention.yaml or gavel-mapping.yaml)");
   cmd.add_flag("--drop-oversized", o.drop_oversized,
                "Drop (and count) jobs needing more GPUs than the cluster has, instead of failing");
   cmd.add_option("--window-start", o.window_start_s, "Philly trace: first second of the window to replay")
@@ -131,6 +139,7 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
+  (void)cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
 }
 
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
@@ -153,6 +162,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.schedule_on_events = !o.no_event_replan;
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
+  config.interference = cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
 
   RunDescription desc;
   desc.command = o.command;
@@ -169,6 +179,8 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.restart_delay_s = config.restart_delay_s;
   desc.jobs = workload.jobs.size();
   desc.dropped_oversized = workload.dropped_oversized;
+  desc.interference = o.interference;
+  desc.interference_file = o.interference_file;
 
   std::vector<cl::SimResult> results(policies.size());
   const int threads = std::min<int>(resolve_threads(o.threads), static_cast<int>(policies.size()));

@@ -26,6 +26,8 @@ struct ClusterRunOptions {
   bool no_event_replan = false;
   bool free_first_start = false;
   double extra_server_slowdown = 0;
+  std::string interference = "none";  // co-location interference of PS jobs: none | contention | gavel
+  std::string interference_file;      // its data file ("" = bundled)
   bool drop_oversized = false;
   double window_start_s = 0;
   double window_end_s = -1;

@@ -25,6 +25,11 @@ PolicyRegistry& mutable_policy_registry() {
                                                                                  optimus_dl2_entry(),
                                                                                  dl2_entry(),
                                                                                  optimus_oracle_entry(),
+                                                                                 lb_entry(),
+                                                                                 tetris_align_entry(),
+                                                                                 lif_line_entry(),
+                                                                                 bin_packing_entry(),
+                                                                                 standalone_entry(),
                                                                              });
   return registry;
 }

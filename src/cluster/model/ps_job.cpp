@@ -12,6 +12,8 @@
 //   bundled graph (their PS load is taken as balanced).
 #include "cluster/model/ps_job.h"
 
+#include "cluster/model/harmony_job.h"
+
 #include <cmath>
 
 #include "core/error.h"
@@ -76,6 +78,10 @@ int find_ps_job_type(const std::string& name) {
   for (size_t i = 0; i < types.size(); ++i)
     if (types[i].name == name) return static_cast<int>(i);
   return -1;
+}
+
+const std::string& colocation_class(const PsJobSpec& spec) {
+  return spec.harmony_type >= 0 ? harmony_job_types().at(spec.harmony_type).name : spec.job_type().name;
 }
 
 void make_loss_curve(int evals, double floor, double noise_sd, double threshold, PsJobSpec& spec) {

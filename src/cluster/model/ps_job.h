@@ -56,8 +56,15 @@ struct PsJobSpec {
   double eval_every_epochs = 1;
   double loss_beta0 = 1, loss_beta1 = 1, loss_beta2 = 0, loss_noise_sd = 0;
   uint64_t seed = 0;  // noise of loss, measurements and stragglers
+  // Harmony's job type (index into harmony_job_types(), cluster/model/harmony_job.h), or -1 for a
+  // job of the DL2/Optimus catalogue. `type` is then the measured type its speed is taken from.
+  int harmony_type = -1;
   const PsJobType& job_type() const { return ps_job_types()[type]; }
 };
+
+// The name co-location interference knows a job by (cluster/speed/interference.h): its Harmony
+// type's name if it has one, else its DL2 type's.
+const std::string& colocation_class(const PsJobSpec& spec);
 
 // Chooses beta0, beta1 = 1 and beta2 = floor so that Optimus' convergence rule (the fitted loss
 // drops by at most `threshold` over the last 10 evaluations) first holds at evaluation `evals`.

@@ -21,6 +21,12 @@ PolicyEntry srtf_dl2_entry();
 PolicyEntry tetris_dl2_entry();
 PolicyEntry optimus_dl2_entry();
 PolicyEntry dl2_entry();  // policies/dl2/dl2_policy.cpp: the learned DL2 scheduler
+// Harmony's baselines (policies/placement/*.cpp): placement only, user's (PS, worker) counts.
+PolicyEntry lb_entry();
+PolicyEntry tetris_align_entry();
+PolicyEntry lif_line_entry();
+PolicyEntry bin_packing_entry();
+PolicyEntry standalone_entry();
 
 // The PS versions of fifo, srtf, drf and tetris (policies/ps/*.cpp): paper-version baselines on
 // PS jobs with the user's fixed (PS, workers). Not registered under their own names: the entries

@@ -18,6 +18,10 @@ Results experiment_results(const Experiment& e, const ClusterSpec& cluster, cons
   in["cluster_servers"] = cluster.num_servers();
   in["cluster_gpus"] = cluster.total_gpus();
   in["speed_model"] = e.speed_model;
+  if (e.interference != "none" || !e.interference_file.empty()) {  // older presets' results unchanged
+    in["interference"] = e.interference;
+    if (!e.interference_file.empty()) in["interference_file"] = e.interference_file;
+  }
   in["round_s"] = e.round_s;
   in["restart_delay_s"] = e.restart_delay_s;
   in["measure_noise"] = e.measure_noise;
@@ -31,6 +35,7 @@ Results experiment_results(const Experiment& e, const ClusterSpec& cluster, cons
   w["slot_s"] = e.workload.slot_s;
   w["max_num_epochs"] = e.workload.max_num_epochs;
   w["demands"] = e.workload.demands;
+  if (e.workload.catalogue != "dl2") w["catalogue"] = e.workload.catalogue;
   in["workload"] = w;
   for (const auto& r : runs) add_run_record(res, r.result, r.metrics, r.seed);
   return res;
@@ -44,7 +49,7 @@ std::string experiment_report_html(const Experiment& e, const ClusterSpec& clust
   rep.add_facts({{"Cluster", e.cluster + " (" + std::to_string(cluster.num_servers()) + " servers, " +
                                  std::to_string(cluster.total_gpus()) + " GPUs)"},
                  {"Jobs per run", std::to_string(e.workload.num_jobs) + " (" + e.workload.arrivals + " arrivals)"},
-                 {"Speed model", e.speed_model},
+                 {"Speed model", e.speed_model + (e.interference != "none" ? ", interference " + e.interference : "")},
                  {"Slot", fixed(e.round_s, 0) + " s"},
                  {"Restart delay", fixed(e.restart_delay_s, 0) + " s"},
                  {"Seeds", seeds}});

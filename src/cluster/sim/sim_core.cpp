@@ -105,6 +105,28 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
     jobs_[j].account = JobAccount::arrived_at(job.arrival_s);
     jobs_[j].last_update_s = job.arrival_s;
   }
+  if (config_.interference) {
+    if (!has_ps_jobs_)
+      throw Error("--interference " + std::string(config_.interference->name()) +
+                  ": co-location interference applies to parameter-server jobs, and this workload has none (use "
+                  "--interference none)");
+    interference_ = config_.interference;
+    coloc_class_.assign(n, -1);
+    ps_progress_.assign(n, nullptr);
+    factor_.assign(n, 1.0);
+    applied_factor_.assign(n, 1.0);
+    for (size_t j = 0; j < n; ++j) {
+      const Job& job = workload_.jobs[j];
+      if (job.kind != WorkKind::ParameterServer) continue;
+      const std::string& cls = colocation_class(*job.ps);
+      coloc_class_[j] = interference_->class_of(cls);
+      if (coloc_class_[j] < 0)
+        throw Error(job.source_file, job.source_line, "type",
+                    "interference model '" + std::string(interference_->name()) + "' knows no job type '" + cls +
+                        "' (known: " + interference_->known_classes() + ")");
+      ps_progress_[j] = dynamic_cast<PsProgress*>(jobs_[j].progress.get());
+    }
+  }
   arrival_order_.resize(n);
   std::iota(arrival_order_.begin(), arrival_order_.end(), 0);
   std::stable_sort(arrival_order_.begin(), arrival_order_.end(),
@@ -162,6 +184,7 @@ void SimRun::mark_finished(int j, double t_s) {
   take_gpus(s.placement, +1);
   jobs_dirty_ = true;
   list_dirty_ = true;
+  if (interference_ && !s.placement.empty()) coloc_dirty_ = true;
   s.placement.clear();
   s.gpus = 0;
   s.restart_left_s = 0;
@@ -309,6 +332,11 @@ void SimRun::decide(double now_s) {
     apply_listed(now_s, first);
   else
     apply_all(now_s, first, end);
+  if (coloc_dirty_) {  // running jobs are at now_s (see above): neighbours' speeds may change
+    refresh_interference();
+    for (int j : rate_changed_)
+      if (std::find(changed_.begin(), changed_.end(), j) == changed_.end()) changed_.push_back(j);
+  }
   RoundSample sample;
   sample.time_s = now_s;
   sample.gpus_busy = busy_gpus_;
@@ -412,6 +440,7 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
   busy_gpus_ += s.gpus;
   set_running(j, !s.placement.empty());
   s.progress->on_placement(s.placement);
+  if (interference_) coloc_dirty_ = true;
   s.last_update_s = now_s;
   ++s.version;
   if (!s.placement.empty()) {
@@ -428,6 +457,30 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
   } else {
     s.restart_left_s = 0;
     if (was_running) s.account.stopped(now_s);
+  }
+}
+
+void SimRun::refresh_interference() {
+  rate_changed_.clear();
+  if (!interference_ || !coloc_dirty_) return;
+  coloc_dirty_ = false;
+  coloc_.reset(static_cast<int>(cluster_.servers.size()));
+  for (int j : running_) {
+    if (coloc_class_[j] < 0) continue;
+    const bool sync = jobs_[j].job->ps->mode == PsTrainingMode::Sync;
+    for (const Slice& slice : jobs_[j].placement)
+      coloc_.add(slice.server, TaskGroup{j, coloc_class_[j], slice.workers, slice.ps, sync});
+  }
+  interference_->job_factors(coloc_, factor_, scratch_);
+  for (int j : running_) {
+    if (coloc_class_[j] < 0 || ps_progress_[j] == nullptr) continue;
+    // A job (re)placed just now starts from its progress model's factor (reset to 1 when stopped).
+    const double f = factor_[j];
+    if (f == ps_progress_[j]->interference_factor() && f == applied_factor_[j]) continue;
+    applied_factor_[j] = f;
+    ps_progress_[j]->set_interference_factor(f);
+    ++jobs_[j].version;
+    rate_changed_.push_back(j);
   }
 }
 

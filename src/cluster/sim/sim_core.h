@@ -13,7 +13,9 @@
 #include "cluster/sim/job_accounting.h"
 #include "cluster/speed/fixed_duration_progress.h"
 #include "cluster/speed/progress_model.h"
+#include "cluster/speed/ps_progress.h"
 #include "cluster/sim/simulator.h"
+#include "cluster/speed/interference.h"
 
 namespace dmlkit::cluster::detail {
 
@@ -72,7 +74,16 @@ class SimRun {
   // views of the running jobs). Jobs whose placement changed are listed in changed() until the
   // next call.
   void decide(double now_s);
+  // With co-location interference, also the jobs whose speed changed because a neighbour's did.
   const std::vector<int>& changed() const { return changed_; }
+  // Co-location interference (SimConfig::interference): whether a placement change or a finish
+  // since the last refresh may have changed running jobs' speeds. The caller then brings the
+  // running jobs up to now (bring_running_to) and calls refresh_interference(), which sets each
+  // running job's factor and lists in rate_changed() those whose speed changed (their completion
+  // predictions are stale). decide() does both itself.
+  bool interference_dirty() const { return coloc_dirty_; }
+  void refresh_interference();
+  const std::vector<int>& rate_changed() const { return rate_changed_; }
   // Policy::next_wakeup_s() as asked after the last decision (+inf before the first).
   double next_wakeup_s() const { return next_wakeup_s_; }
 
@@ -148,6 +159,17 @@ class SimRun {
   std::vector<double> used_cpus_, used_mem_gb_, used_net_gbps_;
   std::vector<uint64_t> seen_mark_;
   uint64_t mark_ = 0;
+
+  // Co-location interference: the model, each job's class in it (-1: not a PS job), its PS
+  // progress model, the factor applied, and the buffers of a refresh.
+  std::shared_ptr<const InterferenceModel> interference_;
+  std::vector<int> coloc_class_;
+  std::vector<PsProgress*> ps_progress_;
+  std::vector<double> factor_, applied_factor_;
+  Colocation coloc_;
+  InterferenceScratch scratch_;
+  std::vector<int> rate_changed_;
+  bool coloc_dirty_ = false;
 
   std::vector<RoundSample> rounds_;
   uint64_t decisions_ = 0;

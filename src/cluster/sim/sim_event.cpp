@@ -136,6 +136,12 @@ class EventLoop {
         if (stale(c)) continue;
         if (complete(c.job, now)) event = true;
       }
+      // Co-location interference: a finish changes its neighbours' speeds now, decision or not.
+      while (event && run_.interference_dirty()) {
+        bring_active_to(now);
+        run_.refresh_interference();
+        for (int j : run_.rate_changed()) schedule_completion(j, now);
+      }
       while (next_arrival < n && arrival_s(order[next_arrival]) <= now) {
         run_.arrive(order[next_arrival++]);
         event = true;

@@ -12,7 +12,8 @@
 
 namespace dmlkit::cluster {
 
-class PsSpeedModel;  // cluster/speed/ps_speed.h
+class PsSpeedModel;       // cluster/speed/ps_speed.h
+class InterferenceModel;  // cluster/speed/interference.h
 
 enum class SimProfile {
   // dmlkit's own semantics: event-driven completions and arrivals, scheduling rounds.
@@ -50,6 +51,10 @@ struct SimConfig {
   // authors' simulator. A policy that charges restarts pays restart_delay_s instead.
   double ps_scale_cost_worker_s = 0.0;
   double ps_scale_cost_ps_s = 0.0;
+  // Co-location interference of parameter-server jobs (Harmony's world, docs/harmony.md): each
+  // job's speed is multiplied by the factor this model gives for what shares its servers,
+  // recomputed when a placement changes or a job finishes. Null: none.
+  std::shared_ptr<const InterferenceModel> interference;
   // Called with (simulated time, jobs finished, jobs total) a few times per second of wall time
   // at most; may be empty.
   std::function<void(double, size_t, size_t)> on_progress;

@@ -52,7 +52,8 @@ void PsProgress::on_placement(const Placement& placement) {
   slowdowns_.assign(w, 1.0);
   ++placements_;
   if (p == 0 || w == 0) {
-    rate_epochs_per_s_ = 0;
+    rate_epochs_per_s_ = base_rate_epochs_per_s_ = 0;
+    factor_ = 1.0;
     return;
   }
   double pace = 1.0;  // multiplier of the healthy speed
@@ -67,7 +68,8 @@ void PsProgress::on_placement(const Placement& placement) {
     pace = spec_.mode == PsTrainingMode::Sync ? 1.0 / worst : inv_sum / w;
   }
   const double v = speed_->samples_per_s(spec_, p, w, &placement, comm_scale(p)) * pace;
-  rate_epochs_per_s_ = v / spec_.job_type().epoch_size;
+  base_rate_epochs_per_s_ = v / spec_.job_type().epoch_size;
+  rate_epochs_per_s_ = base_rate_epochs_per_s_ * factor_;
 }
 
 double PsProgress::advance(double dt_s) {

@@ -42,8 +42,16 @@ class PsProgress final : public JobProgress, public PsJobMonitor {
   double true_speed(int p, int w) const override;
   double true_total_epochs() const override { return spec_.total_epochs; }
 
-  // Speed (samples/s) on the current placement, stragglers and balance included.
+  // Speed (samples/s) on the current placement, stragglers, balance and interference included.
   double current_speed() const { return rate_epochs_per_s_ * spec_.job_type().epoch_size; }
+  // Co-location interference (speed/interference.h): multiplies the speed on the current placement
+  // by `factor` (in (0, 1]; 1 = none) from now on. The simulator sets it after every placement
+  // change on the job's servers, with the job brought up to date first.
+  void set_interference_factor(double factor) {
+    factor_ = factor;
+    rate_epochs_per_s_ = base_rate_epochs_per_s_ * factor_;
+  }
+  double interference_factor() const { return factor_; }
 
  private:
   double comm_scale(int p) const;
@@ -55,7 +63,9 @@ class PsProgress final : public JobProgress, public PsJobMonitor {
   double measure_noise_;
   double straggler_prob_, straggler_min_, straggler_max_;
   double epochs_ = 0;
-  double rate_epochs_per_s_ = 0;
+  double rate_epochs_per_s_ = 0;       // base_rate_epochs_per_s_ x factor_
+  double base_rate_epochs_per_s_ = 0;  // without interference
+  double factor_ = 1.0;
   int placements_ = 0;
   std::vector<double> slowdowns_;
   mutable double probe_cost_left_s_ = 0;

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "cluster/model/cluster_spec.h"
+#include "cluster/model/harmony_job.h"
+#include "cluster/speed/interference.h"
 #include "core/data_dir.h"
 #include "cluster/policy.h"
 #include "cluster/speed/ps_speed.h"
@@ -35,9 +37,13 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (!w.IsMap()) throw Error(path, line_of(w), "workload", "expected a mapping");
   check_keys(path, w,
              {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
-              "epoch_jitter", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
+              "epoch_jitter", "catalogue", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
               "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
+  if (w["catalogue"]) s.catalogue = text(path, w["catalogue"], "catalogue");
+  if (s.catalogue != "dl2" && s.catalogue != "harmony")
+    throw Error(path, line_of(w["catalogue"]), "catalogue", "expected dl2 or harmony");
+  const bool harmony = s.catalogue == "harmony";
   if (w["num_jobs"]) s.num_jobs = static_cast<int>(number(path, w["num_jobs"], "num_jobs", 1, 1e6));
   if (w["arrivals"]) s.arrivals = text(path, w["arrivals"], "arrivals");
   if (w["max_arrivals_per_slot"])
@@ -51,7 +57,10 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
     if (!w["types"].IsSequence()) throw Error(path, line_of(w["types"]), "types", "expected a list");
     for (const auto& t : w["types"]) {
       const std::string name = text(path, t, "types");
-      if (find_ps_job_type(name) < 0) throw Error(path, line_of(t), "types", "unknown job type '" + name + "'");
+      if ((harmony ? find_harmony_job_type(name) : find_ps_job_type(name)) < 0)
+        throw Error(path, line_of(t), "types",
+                    "unknown job type '" + name + "'" +
+                        (harmony ? " (known Harmony types: " + harmony_job_type_names() + ")" : std::string()));
       s.types.push_back(name);
     }
   }
@@ -100,7 +109,8 @@ Experiment parse(const std::string& path) {
   check_keys(path, root,
              {"experiment", "engine", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
               "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
-              "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "workload"});
+              "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "interference", "interference_file",
+              "workload"});
   Experiment e;
   e.path = path;
   e.name = text(path, root["experiment"], "experiment");
@@ -153,6 +163,17 @@ Experiment parse(const std::string& path) {
     e.scale_cost_worker_s = number(path, root["scale_cost_worker_s"], "scale_cost_worker_s", 0, 1e9);
   if (root["scale_cost_ps_s"]) e.scale_cost_ps_s = number(path, root["scale_cost_ps_s"], "scale_cost_ps_s", 0, 1e9);
   if (root["max_time_s"]) e.max_time_s = number(path, root["max_time_s"], "max_time_s", 1, 1e15);
+  if (root["interference"]) {
+    e.interference = text(path, root["interference"], "interference");
+    if (e.interference != "none" && e.interference != "contention" && e.interference != "gavel")
+      throw Error(path, line_of(root["interference"]), "interference",
+                  "expected one of " + std::string(kInterferenceModels) + ", got '" + e.interference + "'");
+  }
+  if (root["interference_file"]) {
+    e.interference_file = text(path, root["interference_file"], "interference_file");
+    const fs::path p(e.interference_file);
+    if (p.is_relative()) e.interference_file = (fs::path(path).parent_path() / p).string();
+  }
   if (!root["workload"]) throw Error(path, 1, "workload", "missing field");
   e.workload = parse_workload(path, root["workload"]);
   return e;
@@ -215,6 +236,7 @@ SimConfig experiment_sim_config(const Experiment& e, const std::string& data_dir
   config.ps_straggler_max = e.straggler_max;
   config.ps_scale_cost_worker_s = e.scale_cost_worker_s;
   config.ps_scale_cost_ps_s = e.scale_cost_ps_s;
+  config.interference = make_interference_model(e.interference, data_dir, e.interference_file);
   return config;
 }
 

@@ -39,6 +39,10 @@ struct Experiment {
   double scale_cost_worker_s = 0;  // SimConfig::ps_scale_cost_worker_s
   double scale_cost_ps_s = 0;      // SimConfig::ps_scale_cost_ps_s
   double max_time_s = 1e9;
+  // Co-location interference (speed/interference.h, docs/harmony.md): none | contention | gavel,
+  // and its data file ("" = the bundled one). `cluster compare --interference` overrides it.
+  std::string interference = "none";
+  std::string interference_file;
   PsWorkloadSpec workload;
 };
 

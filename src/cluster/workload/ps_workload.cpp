@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cluster/model/harmony_job.h"
 #include "cluster/model/ps_job.h"
 #include "core/csv.h"
 #include "core/error.h"
@@ -80,6 +81,21 @@ void fill_ps_job(Job& job, int type, double epochs, int user_ps, int user_worker
   job.ps = std::move(spec);
 }
 
+void fill_harmony_job(Job& job, int harmony_type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
+                      double loss_noise_sd, double threshold, uint64_t seed) {
+  const HarmonyJobType& h = harmony_job_types().at(harmony_type);
+  const int basis = find_ps_job_type(h.basis);
+  if (basis < 0) throw Error("harmony job type '" + h.name + "': unknown basis type '" + h.basis + "'");
+  fill_ps_job(job, basis, epochs, user_ps, user_workers, mode, "dl2", loss_noise_sd, threshold, seed);
+  auto spec = std::make_shared<PsJobSpec>(*job.ps);
+  spec->harmony_type = harmony_type;
+  spec->worker = h.worker;
+  spec->ps = h.ps;
+  job.application = h.name;
+  job.num_gpus = std::max(1, user_workers * spec->worker.gpus);
+  job.ps = std::move(spec);
+}
+
 Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& data_dir) {
   if (s.num_jobs < 1) throw Error("PS workload: num_jobs must be at least 1");
   if (!(s.slot_s > 0)) throw Error("PS workload: slot_s must be positive");
@@ -90,14 +106,20 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
     throw Error("PS workload: need 1 <= user_workers_min <= user_workers_max");
   if (!(s.user_ps_per_worker > 0)) throw Error("PS workload: user_ps_per_worker must be positive");
   if (!(s.async_fraction >= 0 && s.async_fraction <= 1)) throw Error("PS workload: async_fraction must be in [0, 1]");
+  const bool harmony = s.catalogue == "harmony";
+  if (!harmony && s.catalogue != "dl2")
+    throw Error("PS workload: unknown catalogue '" + s.catalogue + "' (known: dl2, harmony)");
   std::vector<int> types;
   for (const auto& name : s.types) {
-    const int t = find_ps_job_type(name);
-    if (t < 0) throw Error("PS workload: unknown job type '" + name + "'");
+    const int t = harmony ? find_harmony_job_type(name) : find_ps_job_type(name);
+    if (t < 0)
+      throw Error("PS workload: unknown job type '" + name + "'" +
+                  (harmony ? " (known Harmony types: " + harmony_job_type_names() + ")" : std::string()));
     types.push_back(t);
   }
+  const int num_types = static_cast<int>(harmony ? harmony_job_types().size() : ps_job_types().size());
   if (types.empty())
-    for (int t = 0; t < static_cast<int>(ps_job_types().size()); ++t) types.push_back(t);
+    for (int t = 0; t < num_types; ++t) types.push_back(t);
 
   Rng root(seed);
   Rng arrivals_rng = root.split(1), types_rng = root.split(2), jobs_rng = root.split(3);
@@ -139,15 +161,19 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
     const int type = types[types_rng.uniform_int(0, static_cast<int64_t>(types.size()) - 1)];
     Rng r = jobs_rng.split(static_cast<uint64_t>(i));
     const double jitter = s.epoch_jitter > 0 ? r.uniform(-s.epoch_jitter, s.epoch_jitter) : 0.0;
-    const double epochs = ps_job_types()[type].epoch_fraction * s.max_num_epochs * (1.0 + jitter);
+    const int basis = harmony ? find_ps_job_type(harmony_job_types()[type].basis) : type;
+    const double epochs = ps_job_types()[basis].epoch_fraction * s.max_num_epochs * (1.0 + jitter);
     const int uw = static_cast<int>(r.uniform_int(s.user_workers_min, s.user_workers_max));
     const int up = std::max(1, static_cast<int>(std::lround(uw * s.user_ps_per_worker)));
     const PsTrainingMode mode = r.uniform() < s.async_fraction ? PsTrainingMode::Async : PsTrainingMode::Sync;
     Job j;
     j.id = i;
-    j.name = "ps" + std::to_string(i) + "-" + ps_job_types()[type].name;
+    j.name = "ps" + std::to_string(i) + "-" + (harmony ? harmony_job_types()[type].name : ps_job_types()[type].name);
     j.arrival_s = static_cast<double>(slots[i]) * s.slot_s;
-    fill_ps_job(j, type, epochs, up, uw, mode, s.demands, s.loss_noise_sd, s.convergence_threshold, r.next());
+    if (harmony)
+      fill_harmony_job(j, type, epochs, up, uw, mode, s.loss_noise_sd, s.convergence_threshold, r.next());
+    else
+      fill_ps_job(j, type, epochs, up, uw, mode, s.demands, s.loss_noise_sd, s.convergence_threshold, r.next());
     j.source_file = w.name;
     j.source_line = i + 1;
     w.jobs.push_back(std::move(j));
@@ -180,10 +206,12 @@ Workload load_ps_workload(const std::string& path) {
     if (j.arrival_s < 0) t.fail(r, c_time, "negative arrival time");
     const std::string type_name(t.str(r, c_type));
     const int type = find_ps_job_type(type_name);
-    if (type < 0) {
+    const int htype = type < 0 ? find_harmony_job_type(type_name) : -1;
+    if (type < 0 && htype < 0) {
       std::string known;
       for (const auto& ty : ps_job_types()) known += (known.empty() ? "" : ", ") + ty.name;
-      t.fail(r, c_type, "unknown job type '" + type_name + "' (known: " + known + ")");
+      t.fail(r, c_type,
+             "unknown job type '" + type_name + "' (known: " + known + "; Harmony: " + harmony_job_type_names() + ")");
     }
     const double epochs = t.num(r, c_epochs);
     if (!(epochs > 0)) t.fail(r, c_epochs, "must be positive");
@@ -198,8 +226,12 @@ Workload load_ps_workload(const std::string& path) {
       else if (m != "sync" && !m.empty())
         t.fail(r, c_mode, "expected sync or async");
     }
-    fill_ps_job(j, type, epochs, static_cast<int>(ps), static_cast<int>(workers), mode, "testbed", 0.01, 0.05,
-                0x9E3779B97F4A7C15ULL * (r + 1));
+    if (htype >= 0)
+      fill_harmony_job(j, htype, epochs, static_cast<int>(ps), static_cast<int>(workers), mode, 0.01, 0.05,
+                       0x9E3779B97F4A7C15ULL * (r + 1));
+    else
+      fill_ps_job(j, type, epochs, static_cast<int>(ps), static_cast<int>(workers), mode, "testbed", 0.01, 0.05,
+                  0x9E3779B97F4A7C15ULL * (r + 1));
     auto spec = std::make_shared<PsJobSpec>(*j.ps);
     double* fields[] = {&spec->worker.cpus, nullptr,          &spec->worker.mem_gb, &spec->worker.net_gbps,
                         &spec->ps.cpus,     &spec->ps.mem_gb, &spec->ps.net_gbps};

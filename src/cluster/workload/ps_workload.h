@@ -23,7 +23,10 @@ struct PsWorkloadSpec {
   double slot_s = 1200;
   double max_num_epochs = 30000;
   double epoch_jitter = 0.0;       // epochs scaled by 1 + U(-jitter, jitter)
-  std::vector<std::string> types;  // empty: all eight, uniformly
+  // dl2: DL2/Optimus' eight types (ps_job.h); harmony: Harmony's eight (harmony_job.h), with their
+  // own demands (`demands` is then not read) and the epochs of their measured basis type.
+  std::string catalogue = "dl2";
+  std::vector<std::string> types;  // empty: all eight of the catalogue, uniformly
   std::string demands = "dl2";     // dl2 (CPU/GPU slots) | testbed (Optimus prototype)
   int user_workers_min = 1;        // user's (p, w) for baselines [A]: w ~ U{min..max},
   int user_workers_max = 4;        // p = max(1, round(w * ps_per_worker))
@@ -44,9 +47,15 @@ std::vector<int> google_arrival_pattern(const std::string& data_dir, int max_per
 void fill_ps_job(Job& job, int type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
                  const std::string& demands, double loss_noise_sd, double threshold, uint64_t seed);
 
+// Fills a Harmony job's PS shape (cluster/model/harmony_job.h): its basis type (speed, epoch size,
+// loss curve as fill_ps_job), the Harmony type's demands, epochs and the user's counts.
+void fill_harmony_job(Job& job, int harmony_type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
+                      double loss_noise_sd, double threshold, uint64_t seed);
+
 // CSV of PS jobs: name,time,type,epochs,ps,workers[,mode][,worker_cpus,worker_gpus,worker_mem_gb,
 // worker_net_gbps,ps_cpus,ps_mem_gb,ps_net_gbps] (missing demand columns: the testbed demands of
-// the type). Recognised by load_workload() from its header.
+// the type). `type` is a DL2 type or a Harmony-only type (alexnet, ctc: a Harmony job with that
+// type's demands). Recognised by load_workload() from its header.
 bool is_ps_workload_header(const std::vector<std::string>& header);
 Workload load_ps_workload(const std::string& path);
 
