@@ -17,7 +17,7 @@ void HarmonyShape::validate() const {
 }
 
 int harmony_type_index(const PsJobSpec& spec) {
-  const int t = spec.type;  // MERGE: harmony_type
+  const int t = spec.harmony_type >= 0 ? spec.harmony_type : spec.type;
   return std::clamp(t, 0, kHarmonyTypes - 1);
 }
 
