@@ -34,7 +34,7 @@ struct HarmonyTrainOptions {
   std::string data_dir = default_data_dir();
   std::string out, format = "table";
   std::string interference;
-  bool no_critic = false, no_exploration = false, no_replay = false;
+  bool no_critic = false, no_exploration = false, no_replay = false, raw_advantages = false;
   int threads = 0;
   cl::HarmonyTrainConfig c;
 };
@@ -50,6 +50,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   c.critic = !o.no_critic;
   c.exploration = !o.no_exploration;
   c.replay = !o.no_replay;
+  c.standardize = !o.raw_advantages;
   c.threads = resolve_threads(o.threads);
   cl::check_harmony_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/harmony-train-" + c.experiment.name : o.out;
@@ -93,6 +94,8 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.inputs()["lr"] = c.lr;
   res.inputs()["entropy_weight"] = c.entropy_weight;
   res.inputs()["gamma"] = c.gamma;
+  res.inputs()["standardize_advantages"] = c.standardize;
+  res.inputs()["reward_model"] = c.reward_model;
   res.inputs()["epsilon_start"] = c.epsilon_start;
   res.inputs()["epsilon_end"] = c.epsilon_end;
   res.inputs()["epsilon_steps"] = c.epsilon_steps;
@@ -221,6 +224,10 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   cmd->add_flag("--no-critic", o.no_critic, "Deep-dive: no value network (baseline = the batch's mean target)");
   cmd->add_flag("--no-exploration", o.no_exploration, "Deep-dive: no epsilon-greedy heuristic exploration");
   cmd->add_flag("--no-replay", o.no_replay, "Deep-dive: each update uses the latest interval's steps only");
+  cmd->add_flag("--raw-advantages", o.raw_advantages, "Do not divide each batch's advantages by their standard deviation");
+  cmd->add_option("--reward-model", o.c.reward_model,
+                  "Reuse the reward model of an earlier run (its reward.json) instead of collecting samples and fitting one")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--rl-steps", o.c.rl_steps, "DRL updates")->check(at_least(0))->capture_default_str();
   cmd->add_option("--batch", o.c.batch, "Steps per update")->check(CLI::Range(1, 65536))->capture_default_str();
   cmd->add_option("--memory", o.c.memory, "FIFO replay capacity (steps)")->check(CLI::Range(1, 10000000))->capture_default_str();

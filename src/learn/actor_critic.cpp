@@ -27,7 +27,8 @@ void ActorCriticBatch::add(const float* state, const unsigned char* mask, int ac
 
 ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& b, MlpTrainerEngine& policy,
                                             MlpTrainerEngine* value_trainer, MlpForward* value,
-                                            double entropy_weight, std::vector<double>* abs_errors) {
+                                            double entropy_weight, std::vector<double>* abs_errors,
+                                            bool standardize) {
   const int n = b.rows();
   if (n == 0) throw Error("", 0, "batch", "empty actor-critic batch");
   if ((value == nullptr) != (value_trainer == nullptr))
@@ -46,8 +47,15 @@ ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& b, MlpTraine
     const double td = b.targets[k] - base;
     if (abs_errors != nullptr) (*abs_errors)[k] = std::abs(td);
     adv[k] = static_cast<float>(td * b.weights[k]);
-    s.mean_abs_advantage += std::abs(adv[k]) / n;
   }
+  if (standardize && n > 1) {
+    double mean = 0, sq = 0;
+    for (float v : adv) mean += v / n;
+    for (float v : adv) sq += (v - mean) * (v - mean) / n;
+    const double sd = std::sqrt(sq) + 1e-8;
+    for (float& v : adv) v = static_cast<float>(v / sd);
+  }
+  for (float v : adv) s.mean_abs_advantage += std::abs(v) / n;
   const LossStats p = policy.add_policy_gradient(b.states.data(), n, b.masks.data(), b.taken.data(), adv.data(),
                                                  entropy_weight);
   s.policy_loss = p.loss;

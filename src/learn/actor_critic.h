@@ -37,9 +37,12 @@ struct ActorCriticStats {
 
 // `value` (the critic's current weights, for V(s)) and `value_trainer` are both set or both null.
 // abs_errors, if not null, receives |target - b(s)| per row (DL2's new replay priorities).
+// `standardize`: the batch's advantages are divided by their standard deviation (plus 1e-8) before
+// the actor loss (Harmony's option; DL2 never sets it).
 ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& batch, MlpTrainerEngine& policy,
                                             MlpTrainerEngine* value_trainer, MlpForward* value,
-                                            double entropy_weight, std::vector<double>* abs_errors = nullptr);
+                                            double entropy_weight, std::vector<double>* abs_errors = nullptr,
+                                            bool standardize = false);
 
 // G_t = r_t + gamma G_{t+1} over the sequence (G after the last = 0).
 std::vector<double> discounted_returns(const std::vector<double>& rewards, double gamma);

@@ -139,97 +139,127 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   }
   const auto t0 = std::chrono::steady_clock::now();
 
-  // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
-  struct Run {
-    std::string policy;
-    int trace;
-  };
-  std::vector<Run> runs;
-  for (const auto& p : c.rm_policies)
-    for (int k = 0; k < c.rm_traces; ++k) runs.push_back({p, k});
-  const int random_runs =
-      static_cast<int>(std::lround(c.rm_random * static_cast<double>(c.rm_policies.size() * c.rm_traces)));
-  for (int k = 0; k < std::max(random_runs, c.rm_policies.empty() ? 1 : 0); ++k) runs.push_back({"random", k});
-  std::vector<std::vector<SpeedSample>> per_run(runs.size());
-  std::vector<Workload> rm_traces;
-  const int n_rm_traces = std::max(c.rm_traces, random_runs);
-  for (int k = 0; k < n_rm_traces; ++k) rm_traces.push_back(ps_workload(e.workload, kTrainSeedBase + 500000 + k, c.data_dir));
-  report("samples", 0, static_cast<long>(runs.size()), "");
-  parallel_for(runs.size(), std::max(1, c.threads), [&](size_t r) {
-    PolicyOptions o;
-    o.seed = c.seed * 7919 + r;
-    std::unique_ptr<Policy> inner;
-    if (runs[r].policy == "random") {
-      HarmonyPolicyConfig pc;
-      pc.select_max = false;  // uniform over the allowed actions: the zero network's logits are equal
-      inner = std::make_unique<HarmonyPolicy>(zero_model(shape), &cluster, pc, o.seed);
-    } else {
-      inner = make_policy(runs[r].policy, o);
-    }
-    SpeedRecorder rec(std::move(inner), per_run[r]);
-    simulate(cluster, rm_traces[static_cast<size_t>(runs[r].trace)], runs[r].policy, rec, sim);
-  });
-  std::vector<float> scale(kHarmonyTypes, 0.0f);
-  for (const auto& pr : per_run)
-    for (const auto& s : pr)
-      for (size_t j = 0; j < s.jobs.size(); ++j)
-        scale[s.jobs[j].type] = std::max(scale[s.jobs[j].type], static_cast<float>(s.speeds[j]));
-  for (float& v : scale)
-    if (!(v > 0)) v = 1.0f;  // a type never seen
-  learn::RegressionData data;
-  data.inputs = harmony_reward_input_size(shape);
-  data.outputs = shape.jobs;
-  {
-    Rng aug = Rng(c.seed).split(0xa06);
-    const bool permute_servers = identical_servers(cluster);
-    std::vector<float> x(data.inputs), y(shape.jobs), w(shape.jobs);
-    std::vector<HarmonyPlacedJob> jobs;
-    std::vector<int> order, servers(shape.servers);
-    for (const auto& pr : per_run)
-      for (const auto& s : pr) {
-        ++res.rm_samples;
-        for (int copy = 0; copy <= c.rm_augment; ++copy) {
-          order.resize(s.jobs.size());
-          std::iota(order.begin(), order.end(), 0);
-          std::iota(servers.begin(), servers.end(), 0);
-          if (copy > 0) {
-            aug.shuffle(order.begin(), order.end());
-            if (permute_servers) aug.shuffle(servers.begin(), servers.end());
-          }
-          const size_t n = std::min(order.size(), static_cast<size_t>(shape.jobs));
-          jobs.clear();
-          std::fill(y.begin(), y.end(), 0.0f);
-          std::fill(w.begin(), w.end(), 0.0f);
-          for (size_t k = 0; k < n; ++k) {
-            HarmonyPlacedJob j = s.jobs[order[k]];
-            for (auto& on : j.on) on.first = servers[on.first];
-            y[k] = static_cast<float>(s.speeds[order[k]] / scale[j.type]);
-            w[k] = 1.0f;
-            jobs.push_back(std::move(j));
-          }
-          harmony_reward_input(shape, jobs, x.data());
-          data.add(x.data(), y.data(), w.data());
-        }
-      }
-  }
-  res.rm_rows = data.rows();
-  if (data.rows() < 2) throw Error("harmony training: the placers produced no reward-model sample");
   HarmonyModel model;
   model.shape = shape;
-  model.speed_scale = scale;
-  model.reward.shape = harmony_reward_shape(shape, hidden(c.rm_neurons, c.rm_layers));
-  {
-    Rng init = Rng(c.seed).split(0x2e3);
-    learn::RegressionConfig rc;
-    rc.epochs = c.rm_epochs;
-    rc.batch = 64;
-    rc.lr = c.rm_lr;
-    rc.holdout = c.rm_holdout;
-    rc.seed = c.seed;
-    report("reward model", 0, c.rm_epochs, "");
-    res.rm_fit = fit_regression(model.reward.shape, learn::mlp_initial_parameters(model.reward.shape, init), data, rc,
-                                [&](int ep, double mse) { report("reward model", ep, c.rm_epochs, "hold-out MSE " + std::to_string(mse)); });
-    model.reward.parameters = res.rm_fit.parameters;
+  if (!c.reward_model.empty()) {
+    // An earlier run's reward model (its errors come from its meta).
+    const learn::ModelFile f = learn::load_model_file(c.reward_model);
+    auto it = f.nets.find("reward");
+    if (f.kind != "harmony-reward" || it == f.nets.end() || f.extra.count("speed_scale") == 0)
+      throw Error(c.reward_model, 0, "kind", "not a Harmony reward model (reward.json of cluster train harmony)");
+    if (it->second.shape.inputs != harmony_reward_input_size(shape) || it->second.shape.outputs != shape.jobs)
+      throw Error(c.reward_model, 0, "nets.reward", "made for another number of servers or job slots");
+    model.reward = it->second;
+    model.speed_scale = f.extra.at("speed_scale");
+    auto num = [&](const std::string& k) { return f.meta.count(k) ? std::stod(f.meta.at(k)) : 0.0; };
+    res.rm_samples = static_cast<size_t>(num("rm_samples"));
+    res.rm_rows = static_cast<size_t>(num("rm_rows"));
+    res.rm_fit.holdout_rows.resize(static_cast<size_t>(num("rm_holdout_rows")));
+    res.rm_fit.holdout.mse = num("rm_holdout_mse");
+    res.rm_fit.holdout.mae = num("rm_holdout_mae");
+    res.rm_fit.holdout.mean_rel_err = num("rm_holdout_mean_rel_err");
+    res.rm_fit.train.mean_rel_err = num("rm_train_mean_rel_err");
+    for (const auto& [k, v] : f.meta)
+      if (k.rfind("rm_", 0) == 0) model.meta[k] = v;
+    model.meta["reward_model_from"] = c.reward_model;
+  } else {
+    // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
+    struct Run {
+      std::string policy;
+      int trace;
+    };
+    std::vector<Run> runs;
+    for (const auto& p : c.rm_policies)
+      for (int k = 0; k < c.rm_traces; ++k) runs.push_back({p, k});
+    const int random_runs =
+        static_cast<int>(std::lround(c.rm_random * static_cast<double>(c.rm_policies.size() * c.rm_traces)));
+    for (int k = 0; k < std::max(random_runs, c.rm_policies.empty() ? 1 : 0); ++k) runs.push_back({"random", k});
+    std::vector<std::vector<SpeedSample>> per_run(runs.size());
+    std::vector<Workload> rm_traces;
+    const int n_rm_traces = std::max(c.rm_traces, random_runs);
+    for (int k = 0; k < n_rm_traces; ++k) rm_traces.push_back(ps_workload(e.workload, kTrainSeedBase + 500000 + k, c.data_dir));
+    report("samples", 0, static_cast<long>(runs.size()), "");
+    parallel_for(runs.size(), std::max(1, c.threads), [&](size_t r) {
+      PolicyOptions o;
+      o.seed = c.seed * 7919 + r;
+      std::unique_ptr<Policy> inner;
+      if (runs[r].policy == "random") {
+        HarmonyPolicyConfig pc;
+        pc.select_max = false;  // uniform over the allowed actions: the zero network's logits are equal
+        inner = std::make_unique<HarmonyPolicy>(zero_model(shape), &cluster, pc, o.seed);
+      } else {
+        inner = make_policy(runs[r].policy, o);
+      }
+      SpeedRecorder rec(std::move(inner), per_run[r]);
+      simulate(cluster, rm_traces[static_cast<size_t>(runs[r].trace)], runs[r].policy, rec, sim);
+    });
+    std::vector<float> scale(kHarmonyTypes, 0.0f);
+    for (const auto& pr : per_run)
+      for (const auto& s : pr)
+        for (size_t j = 0; j < s.jobs.size(); ++j)
+          scale[s.jobs[j].type] = std::max(scale[s.jobs[j].type], static_cast<float>(s.speeds[j]));
+    for (float& v : scale)
+      if (!(v > 0)) v = 1.0f;  // a type never seen
+    learn::RegressionData data;
+    data.inputs = harmony_reward_input_size(shape);
+    data.outputs = shape.jobs;
+    {
+      Rng aug = Rng(c.seed).split(0xa06);
+      const bool permute_servers = identical_servers(cluster);
+      std::vector<float> x(data.inputs), y(shape.jobs), w(shape.jobs);
+      std::vector<HarmonyPlacedJob> jobs;
+      std::vector<int> order, servers(shape.servers);
+      for (const auto& pr : per_run)
+        for (const auto& s : pr) {
+          ++res.rm_samples;
+          for (int copy = 0; copy <= c.rm_augment; ++copy) {
+            order.resize(s.jobs.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::iota(servers.begin(), servers.end(), 0);
+            if (copy > 0) {
+              aug.shuffle(order.begin(), order.end());
+              if (permute_servers) aug.shuffle(servers.begin(), servers.end());
+            }
+            const size_t n = std::min(order.size(), static_cast<size_t>(shape.jobs));
+            jobs.clear();
+            std::fill(y.begin(), y.end(), 0.0f);
+            std::fill(w.begin(), w.end(), 0.0f);
+            for (size_t k = 0; k < n; ++k) {
+              HarmonyPlacedJob j = s.jobs[order[k]];
+              for (auto& on : j.on) on.first = servers[on.first];
+              y[k] = static_cast<float>(s.speeds[order[k]] / scale[j.type]);
+              w[k] = 1.0f;
+              jobs.push_back(std::move(j));
+            }
+            harmony_reward_input(shape, jobs, x.data());
+            data.add(x.data(), y.data(), w.data());
+          }
+        }
+    }
+    res.rm_rows = data.rows();
+    if (data.rows() < 2) throw Error("harmony training: the placers produced no reward-model sample");
+    model.speed_scale = scale;
+    model.reward.shape = harmony_reward_shape(shape, hidden(c.rm_neurons, c.rm_layers));
+    {
+      Rng init = Rng(c.seed).split(0x2e3);
+      learn::RegressionConfig rc;
+      rc.epochs = c.rm_epochs;
+      rc.batch = 64;
+      rc.lr = c.rm_lr;
+      rc.holdout = c.rm_holdout;
+      rc.seed = c.seed;
+      report("reward model", 0, c.rm_epochs, "");
+      res.rm_fit = fit_regression(model.reward.shape, learn::mlp_initial_parameters(model.reward.shape, init), data, rc,
+                                  [&](int ep, double mse) { report("reward model", ep, c.rm_epochs, "hold-out MSE " + std::to_string(mse)); });
+      model.reward.parameters = res.rm_fit.parameters;
+    }
+    model.meta["rm_samples"] = std::to_string(res.rm_samples);
+    model.meta["rm_rows"] = std::to_string(res.rm_rows);
+    model.meta["rm_holdout_rows"] = std::to_string(res.rm_fit.holdout_rows.size());
+    model.meta["rm_holdout_mse"] = std::to_string(res.rm_fit.holdout.mse);
+    model.meta["rm_holdout_mae"] = std::to_string(res.rm_fit.holdout.mae);
+    model.meta["rm_train_mean_rel_err"] = std::to_string(res.rm_fit.train.mean_rel_err);
+    model.meta["rm_holdout_mean_rel_err"] = std::to_string(res.rm_fit.holdout.mean_rel_err);
   }
   model.meta["experiment"] = e.name;
   model.meta["interference"] = e.interference;
@@ -240,7 +270,6 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   model.meta["critic"] = c.critic ? "on" : "off";
   model.meta["exploration"] = c.exploration ? "on" : "off";
   model.meta["replay"] = c.replay ? "on" : "off";
-  model.meta["rm_holdout_mean_rel_err"] = std::to_string(res.rm_fit.holdout.mean_rel_err);
   const auto t1 = std::chrono::steady_clock::now();
   res.rm_seconds = std::chrono::duration<double>(t1 - t0).count();
 
@@ -281,7 +310,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   res.last_model = path("best.json");
   report("rl", 0, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
-  HarmonySpeedPredictor predictor(shape, model.reward, scale);
+  HarmonySpeedPredictor predictor(shape, model.reward, model.speed_scale);
   const HarmonySpeedFn speed = [&](std::span<const HarmonyPlacedJob> jobs, std::vector<double>& out) {
     predictor.predict(jobs, out);
   };
@@ -341,7 +370,8 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     batch.reset(d, A);
     for (size_t k : rows) batch.add(replay.state(k), replay.mask(k), replay.action(k), replay.target(k));
     const learn::ActorCriticStats st =
-        learn::add_actor_critic_gradients(batch, *pnet, vnet.get(), vforward.get(), c.entropy_weight);
+        learn::add_actor_critic_gradients(batch, *pnet, vnet.get(), vforward.get(), c.entropy_weight, nullptr,
+                                          c.standardize);
     pnet->step(1);
     if (vnet) {
       vnet->step(1);
@@ -380,7 +410,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
         episode_rewards.clear();
         sink.clear();
         sink.current = 0;
-        run_harmony_env(cluster, train[static_cast<size_t>(ep) % train.size()], placer, speed, scale, env,
+        run_harmony_env(cluster, train[static_cast<size_t>(ep) % train.size()], placer, speed, model.speed_scale, env,
                         [&](double reward) {
                           ++res.intervals;
                           episode_rewards.push_back(reward);
@@ -419,7 +449,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     f.kind = "harmony-reward";
     f.meta = model.meta;
     f.nets["reward"] = model.reward;
-    f.extra["speed_scale"] = scale;
+    f.extra["speed_scale"] = model.speed_scale;
     return f;
   }());
   res.rl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

@@ -62,6 +62,8 @@ struct HarmonyTrainConfig {
   double lr = 1e-3;
   double entropy_weight = 0.02;
   double gamma = 0.0;
+  bool standardize = true;  // [A] advantages divided by the batch's standard deviation
+  std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
   double epsilon_start = 0.5, epsilon_end = 0.05;
   long epsilon_steps = 1000;
   int train_traces = 40;
