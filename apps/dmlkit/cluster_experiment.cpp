@@ -112,6 +112,7 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
             j["round_s"] = e.round_s;
             j["restart_delay_s"] = e.restart_delay_s;
             j["measure_noise"] = e.measure_noise;
+            if (e.interference != "none") j["interference"] = e.interference;
           }
           j["policy_params"] = e.policy_params;
           list.push_back(std::move(j));
@@ -131,7 +132,8 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
           ctx.out << "\tfile " << e.path << "\n\tengine " << e.engine << "\n";
           if (e.engine == "sim")
             ctx.out << "\tcluster " << e.cluster << "\n\tspeed model " << e.speed_model << ", round " << e.round_s
-                    << " s, restart delay " << e.restart_delay_s << " s, measurement noise " << e.measure_noise << "\n";
+                    << " s, restart delay " << e.restart_delay_s << " s, measurement noise " << e.measure_noise
+                    << (e.interference != "none" ? ", interference " + e.interference : std::string()) << "\n";
           for (const auto& [k, v] : e.policy_params) ctx.out << "\tpolicy param " << k << "=" << v << "\n";
         }
       }

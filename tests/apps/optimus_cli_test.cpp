@@ -78,10 +78,10 @@ TEST(OptimusCli, PsWorkloadFileRunsUnderSimulate) {
 
 TEST(OptimusCliBadInput, UnknownJobType) {
   TempDir dir("optimus-type");
-  auto w = dir.write("ps.csv", "name,time,type,epochs,ps,workers\na,0,resnet-50,200,2,2\nb,60,alexnet,100,1,2\n");
+  auto w = dir.write("ps.csv", "name,time,type,epochs,ps,workers\na,0,resnet-50,200,2,2\nb,60,lenet,100,1,2\n");
   expect_bad_input({"cluster", "simulate", "--workload", w, "--cluster", testbed_cluster(), "--policy", "drf", "--out",
                     dir.path("out")},
-                   dir, {"ps.csv:3", "type", "alexnet"});
+                   dir, {"ps.csv:3", "type", "lenet"});
 }
 
 TEST(OptimusCliBadInput, NegativeDemand) {

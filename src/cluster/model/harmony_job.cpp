@@ -14,14 +14,14 @@ namespace dmlkit::cluster {
 
 const std::vector<HarmonyJobType>& harmony_job_types() {
   static const std::vector<HarmonyJobType> types = {
-      {"alexnet", "resnet-50", {4, 1, 12, 0}, {4, 0, 12, 0}, "disk-I/O heavy (paper's observation): fast input pipeline"},
-      {"vgg-16", "vgg-16", {4, 1, 16, 0}, {4, 0, 16, 0}, "network heavy (paper's observation): 553 MB of parameters"},
-      {"resnet-50", "resnet-50", {4, 1, 12, 0}, {3, 0, 10, 0}, "balanced image CNN"},
-      {"resnext-110", "resnext-110", {3, 1, 10, 0}, {3, 0, 10, 0}, "memory-bandwidth leaning, small model"},
-      {"inception-bn", "inception-bn", {4, 1, 12, 0}, {3, 0, 10, 0}, "balanced image CNN"},
-      {"ctc", "wlm", {6, 1, 10, 0}, {2, 0, 8, 0}, "CPU heavy (paper's observation): image preprocessing"},
-      {"seq2seq", "seq2seq", {3, 1, 12, 0}, {3, 0, 10, 0}, "PCIe and memory leaning RNN"},
-      {"dssm", "dssm", {4, 1, 8, 0}, {3, 0, 8, 0}, "memory-bandwidth heavy embedding model"},
+      {"alexnet", "resnet-50", {4, 1, 12, 0}, {4, 0, 12, 0}, 0.20, "disk-I/O heavy (paper's observation): fast input pipeline"},
+      {"vgg-16", "vgg-16", {4, 1, 16, 0}, {4, 0, 16, 0}, 0.08, "network heavy (paper's observation): 553 MB of parameters"},
+      {"resnet-50", "resnet-50", {4, 1, 12, 0}, {3, 0, 10, 0}, 0.25, "balanced image CNN"},
+      {"resnext-110", "resnext-110", {3, 1, 10, 0}, {3, 0, 10, 0}, 0.35, "memory-bandwidth leaning, small model"},
+      {"inception-bn", "inception-bn", {4, 1, 12, 0}, {3, 0, 10, 0}, 0.40, "balanced image CNN"},
+      {"ctc", "wlm", {6, 1, 10, 0}, {2, 0, 8, 0}, 0.12, "CPU heavy (paper's observation): image preprocessing"},
+      {"seq2seq", "seq2seq", {3, 1, 12, 0}, {3, 0, 10, 0}, 0.12, "PCIe and memory leaning RNN"},
+      {"dssm", "dssm", {4, 1, 8, 0}, {3, 0, 8, 0}, 0.25, "memory-bandwidth heavy embedding model"},
   };
   return types;
 }

@@ -21,6 +21,10 @@ struct HarmonyJobType {
   std::string basis;       // the measured DL2 type its speed and epoch size come from
   TaskDemand worker;       // [A] per-task demands on the Harmony testbed (docs/harmony.md)
   TaskDemand ps;
+  // Total epochs = epoch_fraction x the workload's max_num_epochs [A]: set so that a job of any
+  // type trains about 2 hours alone (1-4 workers, the analytic speed model) at max_num_epochs 200;
+  // DL2's own fractions would make vgg-16 and seq2seq jobs 50-90 times longer than resnext-110's.
+  double epoch_fraction = 0;
   std::string profile;     // one line: why (the paper's observation or our assumption)
 };
 

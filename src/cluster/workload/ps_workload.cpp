@@ -161,8 +161,8 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
     const int type = types[types_rng.uniform_int(0, static_cast<int64_t>(types.size()) - 1)];
     Rng r = jobs_rng.split(static_cast<uint64_t>(i));
     const double jitter = s.epoch_jitter > 0 ? r.uniform(-s.epoch_jitter, s.epoch_jitter) : 0.0;
-    const int basis = harmony ? find_ps_job_type(harmony_job_types()[type].basis) : type;
-    const double epochs = ps_job_types()[basis].epoch_fraction * s.max_num_epochs * (1.0 + jitter);
+    const double fraction = harmony ? harmony_job_types()[type].epoch_fraction : ps_job_types()[type].epoch_fraction;
+    const double epochs = fraction * s.max_num_epochs * (1.0 + jitter);
     const int uw = static_cast<int>(r.uniform_int(s.user_workers_min, s.user_workers_max));
     const int up = std::max(1, static_cast<int>(std::lround(uw * s.user_ps_per_worker)));
     const PsTrainingMode mode = r.uniform() < s.async_fraction ? PsTrainingMode::Async : PsTrainingMode::Sync;
