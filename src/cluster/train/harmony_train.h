@@ -56,11 +56,13 @@ struct HarmonyTrainConfig {
   double rm_lr = 1e-3;
   std::vector<std::string> rm_policies = {"lb", "tetris-align", "lif-line", "bin-packing", "standalone"};
   // DRL.
-  long rl_steps = 1500;
+  long rl_steps = 3000;
   int batch = 64;
   int memory = 512;  // FIFO replay capacity (steps)
-  double lr = 1e-3;
-  double entropy_weight = 0.02;
+  double lr = 3e-4;
+  // Weight of mean_{rows, actions} pi log pi: the mean runs over all 2 M N' actions, so with
+  // standardised advantages the weight is of the order of the number of actions [A].
+  double entropy_weight = 2.0;
   double gamma = 0.0;
   bool standardize = true;  // [A] advantages divided by the batch's standard deviation
   std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
@@ -68,8 +70,8 @@ struct HarmonyTrainConfig {
   long epsilon_steps = 1000;
   int train_traces = 40;
   int val_traces = 5;
-  long val_every = 100;
-  long checkpoint_every = 100;
+  long val_every = 250;
+  long checkpoint_every = 250;
   int threads = 2;
   std::vector<std::string> command;
 };
