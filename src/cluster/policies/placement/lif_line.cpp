@@ -31,30 +31,41 @@ class LifLine final : public GreedyTaskPlacement {
 
  protected:
   Score score(const PlacementState& state, int i, TaskRole role, int server) const override {
+    refresh_classes(state);
     const size_t K = p_.resources.size();
-    const std::vector<double>& u = usage(state, i, role);
-    double overlap = 0;
-    for (size_t k = 0; k < K; ++k) {
-      if (u[k] <= 0) continue;
-      double on = 0;
-      for (int j = 0; j < state.num_jobs(); ++j) {
-        const int w = state.workers_on(j, server), q = state.ps_on(j, server);
-        if (w == 0 && q == 0) continue;
-        on += w * usage(state, j, TaskRole::Worker)[k] + q * usage(state, j, TaskRole::Ps)[k];
-      }
-      overlap += u[k] * on;
+    // Total usage of the tasks on the server (this job's included).
+    on_.assign(K, 0.0);
+    for (int j = 0; j < state.num_jobs(); ++j) {
+      const int w = state.workers_on(j, server), q = state.ps_on(j, server);
+      if (w == 0 && q == 0) continue;
+      const auto& uw = p_.worker[static_cast<size_t>(cls_[static_cast<size_t>(j)])];
+      const auto& up = p_.ps[static_cast<size_t>(cls_[static_cast<size_t>(j)])];
+      for (size_t k = 0; k < K; ++k) on_[k] += w * uw[k] + q * up[k];
     }
+    const auto c = static_cast<size_t>(cls_[static_cast<size_t>(i)]);
+    const std::vector<double>& u = role == TaskRole::Worker ? p_.worker[c] : p_.ps[c];
+    double overlap = 0;
+    for (size_t k = 0; k < K; ++k) overlap += u[k] * on_[k];
     return {overlap, server_load(state, server)};
   }
 
  private:
-  const std::vector<double>& usage(const PlacementState& state, int i, TaskRole role) const {
-    const std::string& name = colocation_class(state.spec(i));
-    const int c = p_.find(name);
-    if (c < 0)
-      throw Error("lif-line: no usage profile for job type '" + name + "' in its profiles (knob lif-line.profiles)");
-    return role == TaskRole::Worker ? p_.worker[static_cast<size_t>(c)] : p_.ps[static_cast<size_t>(c)];
+  // Each job's profile index, looked up once per decision.
+  void refresh_classes(const PlacementState& state) const {
+    if (decision_ == state.decision()) return;
+    decision_ = state.decision();
+    cls_.resize(static_cast<size_t>(state.num_jobs()));
+    for (int j = 0; j < state.num_jobs(); ++j) {
+      const std::string& name = colocation_class(state.spec(j));
+      const int c = p_.find(name);
+      if (c < 0)
+        throw Error("lif-line: no usage profile for job type '" + name + "' in its profiles (knob lif-line.profiles)");
+      cls_[static_cast<size_t>(j)] = c;
+    }
   }
+  mutable uint64_t decision_ = 0;
+  mutable std::vector<int> cls_;
+  mutable std::vector<double> on_;
   ContentionProfiles p_;
 };
 }  // namespace

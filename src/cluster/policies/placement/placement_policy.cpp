@@ -13,6 +13,7 @@ void PlacementState::reset(const ClusterSpec& cluster, std::span<const JobView> 
     pool_ = std::make_unique<PsPool>(cluster);
   }
   jobs_ = jobs;
+  ++decision_;
   servers_ = static_cast<size_t>(cluster.num_servers());
   counts_.assign(jobs.size() * servers_, Counts{});
   placed_.assign(jobs.size(), Counts{});

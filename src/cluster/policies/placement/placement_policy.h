@@ -12,6 +12,7 @@
 //   - the result becomes the simulator's Placement: one Slice per server with the job's worker and
 //     PS counts on it (gpus = workers x GPUs per worker).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -53,6 +54,8 @@ class PlacementState {
   // Whether another job (not i) has tasks on the server.
   bool others_on(int i, int server) const { return tasks_on_server(server) > workers_on(i, server) + ps_on(i, server); }
   bool running(int i) const { return jobs_[static_cast<size_t>(i)].running(); }
+  // Counts the decisions (reset() calls), so a policy can cache per-job facts for one decision.
+  uint64_t decision() const { return decision_; }
 
   // Places one task of job i (not running) on the server; false (nothing changed) if it does not
   // fit or the job needs no more tasks of that role.
@@ -76,6 +79,7 @@ class PlacementState {
   std::vector<Counts> placed_;  // per job
   std::vector<int> server_tasks_;
   std::vector<int> scratch_ps_, scratch_workers_;
+  uint64_t decision_ = 0;
 };
 
 class PlacementPolicy : public Policy {
