@@ -30,6 +30,7 @@ PolicyRegistry& mutable_policy_registry() {
                                                                                  lif_line_entry(),
                                                                                  bin_packing_entry(),
                                                                                  standalone_entry(),
+                                                                                 harmony_entry(),
                                                                              });
   return registry;
 }

@@ -60,6 +60,10 @@ class MlpTrainerEngine {
   // Critic loss: mean over rows of (output - target)^2 (one output).
   virtual LossStats add_value_gradient(const float* x, int rows, const float* targets) = 0;
   virtual void step(int batches) = 0;
+  // Added in ABI 5 (Harmony's reward model): multi-output regression, the loss
+  // sum_{rows,outputs} weight * (output - target)^2 / max(1e-12, sum of weights). `targets` and
+  // `weights` are rows x outputs; a weight of 0 leaves that output out (e.g. an empty job slot).
+  virtual LossStats add_regression_gradient(const float* x, int rows, const float* targets, const float* weights) = 0;
 };
 
 struct TorchPlugin {
@@ -78,7 +82,7 @@ struct TorchPlugin {
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 4;
+constexpr int kTorchPluginAbi = 5;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be

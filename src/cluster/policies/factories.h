@@ -27,6 +27,7 @@ PolicyEntry tetris_align_entry();
 PolicyEntry lif_line_entry();
 PolicyEntry bin_packing_entry();
 PolicyEntry standalone_entry();
+PolicyEntry harmony_entry();  // policies/harmony/harmony_policy.cpp: the learned Harmony placer
 
 // The PS versions of fifo, srtf, drf and tetris (policies/ps/*.cpp): paper-version baselines on
 // PS jobs with the user's fixed (PS, workers). Not registered under their own names: the entries

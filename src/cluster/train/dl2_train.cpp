@@ -17,6 +17,8 @@
 #include "cluster/train/dl2_teacher.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
+#include "learn/actor_critic.h"
+#include "learn/fifo_replay.h"
 #include "learn/mlp_trainer.h"
 #include "learn/model_file.h"
 #include "learn/prioritized_replay.h"
@@ -60,30 +62,23 @@ class SlTrainer {
  public:
   SlTrainer(const Dl2TrainConfig& c, learn::MlpTrainerEngine& net, std::vector<Dl2TrainPoint>& curve,
             const std::function<void(long)>& on_step)
-      : c_(c), net_(net), curve_(curve), on_step_(on_step), rng_(Rng(c.seed).split(0x51a)) {
-    const int d = kDl2Rows * c.window;
-    states_.assign(static_cast<size_t>(c.memory) * d, 0.0f);
-    labels_.assign(c.memory, 0);
-    batch_x_.resize(static_cast<size_t>(c.batch) * d);
+      : c_(c),
+        net_(net),
+        curve_(curve),
+        on_step_(on_step),
+        rng_(Rng(c.seed).split(0x51a)),
+        memory_(static_cast<size_t>(c.memory), kDl2Rows * c.window, 0) {
+    batch_x_.resize(static_cast<size_t>(c.batch) * kDl2Rows * c.window);
     batch_y_.resize(c.batch);
-    index_.resize(c.memory);
   }
-  void store(const Dl2SlSample& s) {
-    std::copy(s.state.begin(), s.state.end(), states_.begin() + static_cast<long>(next_) * s.state.size());
-    labels_[next_] = s.label;
-    if (++next_ == static_cast<size_t>(c_.memory)) {
-      next_ = 0;
-      full_ = true;
-    }
-  }
+  void store(const Dl2SlSample& s) { memory_.add(s.state.data(), nullptr, s.label, 0.0f); }
   void after_slot() {
-    if (!full_) return;
+    if (!memory_.full()) return;
     const size_t d = static_cast<size_t>(kDl2Rows) * c_.window;
-    std::iota(index_.begin(), index_.end(), 0);
-    rng_.sample_prefix(index_.begin(), index_.end(), static_cast<size_t>(c_.batch));
+    memory_.sample(static_cast<size_t>(c_.batch), rng_, index_);
     for (int b = 0; b < c_.batch; ++b) {
-      std::copy_n(states_.begin() + static_cast<long>(index_[b] * d), d, batch_x_.begin() + static_cast<long>(b * d));
-      batch_y_[b] = labels_[index_[b]];
+      std::copy_n(memory_.state(index_[b]), d, batch_x_.begin() + static_cast<long>(b * d));
+      batch_y_[b] = memory_.action(index_[b]);
     }
     const learn::LossStats s = net_.add_cross_entropy_gradient(batch_x_.data(), c_.batch, batch_y_.data());
     net_.step(1);
@@ -100,13 +95,10 @@ class SlTrainer {
   std::vector<Dl2TrainPoint>& curve_;
   std::function<void(long)> on_step_;
   Rng rng_;
-  std::vector<float> states_;
-  std::vector<int> labels_;
+  learn::FifoReplay memory_;  // the SL memory: states and teacher labels
   std::vector<float> batch_x_;
   std::vector<int> batch_y_;
   std::vector<size_t> index_;
-  size_t next_ = 0;
-  bool full_ = false;
   long steps_ = 0;
 };
 
@@ -198,9 +190,7 @@ struct Actor final : Dl2Actor {
       return;
     }
     if (!episode_end) return;
-    std::vector<double> ret(slot_rewards.size() + 1, 0.0);
-    for (long t = static_cast<long>(slot_rewards.size()) - 1; t >= 0; --t)
-      ret[t] = slot_rewards[t] + gamma * ret[t + 1];
+    const std::vector<double> ret = learn::discounted_returns(slot_rewards, gamma);
     for (size_t k = 0; k < pend_acts.size(); ++k)
       push(k, pend_slot[k] < static_cast<long>(slot_rewards.size()) ? ret[pend_slot[k]] : 0.0);
     clear_pending();
@@ -409,10 +399,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   std::mutex error_mutex;
   std::exception_ptr first_error;
   std::vector<float> shared_params = policy.parameters;
-  std::vector<float> bx;
-  std::vector<unsigned char> bm;
-  std::vector<int> ba;
-  std::vector<float> badv, br;
+  learn::ActorCriticBatch batch;
   std::vector<double> abs_err;
   Dl2PolicyConfig pc;
   pc.shape = shape;
@@ -438,27 +425,16 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
         Actor& a = *ap;
         if (!a.has_batch) continue;
         const size_t n = a.batch.slots.size();
-        bx.resize(n * d);
-        bm.resize(n * A);
-        ba.resize(n);
-        badv.resize(n);
-        br.resize(n);
-        abs_err.resize(n);
+        batch.reset(d, A);
         for (size_t k = 0; k < n; ++k) {
           const size_t s = a.batch.slots[k];
-          std::copy_n(a.states.begin() + static_cast<long>(s * d), d, bx.begin() + static_cast<long>(k * d));
-          std::copy_n(a.masks.begin() + static_cast<long>(s * A), A, bm.begin() + static_cast<long>(k * A));
-          ba[k] = a.acts[s];
-          br[k] = a.has_next[s] ? vforward.run(a.next_states.data() + s * d)[0] : a.rewards[s];
-          const double v = vforward.run(bx.data() + k * d)[0];
-          const double td = br[k] - v;
-          abs_err[k] = std::abs(td);
-          badv[k] = static_cast<float>(td * a.batch.weights[k]);
+          const float target = a.has_next[s] ? vforward.run(a.next_states.data() + s * d)[0] : a.rewards[s];
+          batch.add(a.states.data() + s * d, a.masks.data() + s * A, a.acts[s], target, a.batch.weights[k]);
         }
-        pnet->add_policy_gradient(bx.data(), static_cast<int>(n), bm.data(), ba.data(), badv.data(), c.entropy_weight);
-        const learn::LossStats vs = vnet->add_value_gradient(bx.data(), static_cast<int>(n), br.data());
+        const learn::ActorCriticStats vs =
+            learn::add_actor_critic_gradients(batch, *pnet, vnet.get(), &vforward, c.entropy_weight, &abs_err);
         if (c.replay) a.replay.update(a.batch.slots, abs_err);
-        if (contributors == 0) res.curve.push_back({"rl", step + 1, vs.loss, -1, -1});
+        if (contributors == 0) res.curve.push_back({"rl", step + 1, vs.value_loss, -1, -1});
         ++contributors;
       }
       if (contributors == 0) return;

@@ -100,6 +100,18 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
     return s;
   }
 
+  LossStats add_regression_gradient(const float* x, int rows, const float* targets, const float* weights) override {
+    use_one_torch_thread();
+    const at::Tensor out = forward(input(x, rows));
+    const at::Tensor t = at::from_blob(const_cast<float*>(targets), {rows, shape_.outputs}, at::kFloat).clone();
+    const at::Tensor w = at::from_blob(const_cast<float*>(weights), {rows, shape_.outputs}, at::kFloat).clone();
+    const at::Tensor loss = ((out - t).pow(2) * w).sum() / w.sum().clamp_min(1e-12);
+    loss.backward();
+    LossStats s;
+    s.loss = loss.item<double>();
+    return s;
+  }
+
   void step(int batches) override {
     use_one_torch_thread();
     at::NoGradGuard no_grad;

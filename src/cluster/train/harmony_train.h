@@ -1,0 +1,110 @@
+// Training Harmony (Bao, Peng, Wu, INFOCOM 2019; second-pass.md 3.1-3.4, from a third-party reading
+// note, no public code), offline in two steps as the paper:
+//  1. the reward-prediction model: the baseline placers (and [A] a share of random placements, for
+//     coverage) run on generated training traces in the simulator, with the preset's interference
+//     ground truth; at every decision the running jobs' placement (x, w, p, d) and measured speeds
+//     are a sample; [A] each sample is also stored with its job slots (and, on a cluster of identical
+//     servers, its servers) randomly permuted; speeds are divided by their type's largest observed
+//     speed; an MLP is fitted (learn/regression.h) and its hold-out error reported;
+//  2. DRL on the reward model (cluster/train/harmony_env.h: job progress at the predicted speeds),
+//     reward per interval = DL2's normalised progress; actor-critic (learn/actor_critic.h) with
+//     entropy regularisation, the critic's V(s) as baseline; epsilon-greedy exploration taking the
+//     bin-packing or load-balancing action (epsilon decays linearly from epsilon_start to
+//     epsilon_end over epsilon_steps updates [A]); a FIFO replay of the steps of the last intervals
+//     (learn/fifo_replay.h), one update of `batch` steps per interval once it holds `batch` steps.
+//     Each step's target is its interval's reward (gamma = 0, as DL2's code) or the discounted return
+//     over the following intervals of the episode (gamma > 0) [A].
+// Validation: the current policy in the real simulator (ground truth, not the reward model) on
+// validation traces (seeds 2000000 + k: neither training traces, 1000000 + k, nor the preset's
+// evaluation seeds), every val_every updates; the best is kept (best.json), also the last
+// (last.json) and a checkpoint (checkpoint.json with Adam's state). Deterministic for a seed.
+// Knobs of the paper's deep-dive studies: neurons, layers, critic on/off, exploration on/off,
+// replay on/off.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cluster/policies/harmony/harmony_model.h"
+#include "cluster/workload/experiment.h"
+#include "learn/regression.h"
+
+namespace dmlkit::cluster {
+
+struct HarmonyTrainConfig {
+  Experiment experiment;
+  std::string data_dir;
+  uint64_t seed = 1;
+  int jobs = 16;     // N job slots
+  int new_jobs = 4;  // N'
+  // Actor and critic.
+  int neurons = 64;
+  int layers = 2;
+  bool critic = true;
+  bool exploration = true;
+  bool replay = true;
+  // Reward model.
+  int rm_neurons = 128;
+  int rm_layers = 2;
+  int rm_traces = 8;            // training traces per collecting placer
+  double rm_random = 0.5;       // random-placement runs per trace (share of the baselines' count)
+  int rm_augment = 3;           // permuted copies per sample
+  int rm_epochs = 40;
+  double rm_holdout = 0.2;
+  double rm_lr = 1e-3;
+  std::vector<std::string> rm_policies = {"lb", "tetris-align", "lif-line", "bin-packing", "standalone"};
+  // DRL.
+  long rl_steps = 3000;
+  int batch = 64;
+  int memory = 512;  // FIFO replay capacity (steps)
+  double lr = 3e-4;
+  // Weight of mean_{rows, actions} pi log pi: the mean runs over all 2 M N' actions, so with
+  // standardised advantages the weight is of the order of the number of actions [A].
+  double entropy_weight = 2.0;
+  double gamma = 0.0;
+  bool standardize = true;  // [A] advantages divided by the batch's standard deviation
+  std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
+  double epsilon_start = 0.5, epsilon_end = 0.05;
+  long epsilon_steps = 1000;
+  int train_traces = 40;
+  int val_traces = 5;
+  long val_every = 250;
+  long checkpoint_every = 250;
+  int threads = 2;
+  std::vector<std::string> command;
+};
+
+struct HarmonyTrainPoint {
+  long step = 0;
+  double policy_loss = 0, value_loss = 0, entropy = 0, epsilon = 0;
+  double val_avg_jct_s = -1;
+};
+
+struct HarmonyTrainResult {
+  size_t rm_samples = 0;  // decisions recorded (before augmentation)
+  size_t rm_rows = 0;     // rows fitted (with augmentation)
+  learn::RegressionFit rm_fit;
+  std::map<std::string, double> baseline_val_jct_s;
+  double init_val_jct_s = 0, best_val_jct_s = 0, last_val_jct_s = 0;
+  long best_step = 0, intervals = 0, episodes = 0;
+  double explored_fraction = 0;
+  std::vector<HarmonyTrainPoint> curve;
+  std::string best_model, last_model;
+  double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
+};
+
+// Throws Error naming the option on settings that cannot train (checked before any work).
+void check_harmony_train_config(const HarmonyTrainConfig& c);
+
+// Trains into `dir`: reward.json (the reward model alone), checkpoint.json, best.json, last.json.
+// progress(phase, step, total, detail) may be empty.
+HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string& dir,
+                                 const std::function<void(const std::string&, long, long, const std::string&)>& progress);
+
+// Average JCT of a Harmony model over workloads in the simulator (one run each on up to `threads`).
+double harmony_validation_jct(const Experiment& e, const std::string& data_dir, const HarmonyModel& model,
+                              const std::vector<Workload>& workloads, const std::vector<uint64_t>& seeds, int threads);
+
+}  // namespace dmlkit::cluster
