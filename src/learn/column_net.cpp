@@ -115,23 +115,27 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   last_x_.assign(static_cast<size_t>(L) * shape_.rows, 0.0f);
   feat_.assign(static_cast<size_t>(L) * F, 0.0f);
   scores_.assign(static_cast<size_t>(L) * k, 0.0f);
-  valid_.assign(L, 0);
+  stale_.assign(L, 1);  // every column computed on the first call
   summary_.assign(F + 1, 0.0f);
   out_.assign(shape_.outputs(), 0.0f);
 }
 
 const std::vector<float>& ColumnNetForward::run(const float* x) {
   const int L = shape_.window, R = shape_.rows, F = shape_.features(), k = shape_.column.outputs;
+  // Which columns changed since the previous call (row by row: a loop the compiler vectorises).
+  unsigned char* changed = stale_.data();
+  for (int r = 0; r < R; ++r) {
+    const float* a = last_x_.data() + r * L;
+    const float* b = x + r * L;
+    for (int c = 0; c < L; ++c) changed[c] |= static_cast<unsigned char>(a[c] != b[c]);
+  }
+  std::copy(x, x + R * L, last_x_.begin());
   for (int c = 0; c < L; ++c) {
-    float* last = last_x_.data() + c * R;
-    bool same = valid_[c] != 0;
-    for (int r = 0; r < R && same; ++r) same = last[r] == x[r * L + c];
-    if (same) continue;  // a bitwise-equal input gives the same features and scores
-    for (int r = 0; r < R; ++r) last[r] = x[r * L + c];
+    if (!changed[c]) continue;  // equal inputs give the same features and scores
     column_features(shape_, x, c, feat_.data() + c * F);
     const std::vector<float>& y = column_.run(feat_.data() + c * F);
     std::copy(y.begin(), y.end(), scores_.begin() + c * k);
-    valid_[c] = 1;
+    changed[c] = 0;
     ++columns_computed_;
   }
   summarise(shape_, x, feat_.data(), summary_.data());

@@ -70,10 +70,10 @@ class ColumnNetForward {
  private:
   ColumnNetShape shape_;
   MlpForward column_, context_;
-  std::vector<float> last_x_;     // inputs of the previous call, column-major (L x rows)
+  std::vector<float> last_x_;     // inputs of the previous call (rows x L, as x)
   std::vector<float> feat_;       // L x F
   std::vector<float> scores_;     // L x k, without the context's bias
-  std::vector<unsigned char> valid_;
+  std::vector<unsigned char> stale_;  // per column: 1 = to recompute
   std::vector<float> summary_, out_;
   long columns_computed_ = 0;
 };
