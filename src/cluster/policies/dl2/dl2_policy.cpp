@@ -197,12 +197,27 @@ PolicyEntry dl2_entry() {
             const Dl2Model m = load_dl2_model(k.get_string("dl2.model"));
             Dl2PolicyConfig c;
             c.shape.window = m.window;
+            learn::StoredNet net = m.policy;
+            // [A] A column-shared network's parameters do not depend on L: it can run at another window.
+            const long long w = k.get_int("dl2.window");
+            if (w < 0 || w > 1000) throw Error("field 'dl2.window': must be 0 (the model's) or a window of 1..1000");
+            if (w > 0 && w != m.window) {
+              if (net.arch != "column")
+                throw Error("field 'dl2.window': " + m.path + " was trained for a window of " +
+                            std::to_string(m.window) + "; only a column-shared model (--net shared) runs at another");
+              net.column.window = static_cast<int>(w);
+              net.shape.inputs = net.column.inputs();
+              net.shape.outputs = net.column.outputs();
+              c.shape.window = static_cast<int>(w);
+            }
             c.argmax = k.get_string("dl2.select") == "max";
             c.restart_cost = k.get_bool("dl2.restart_cost");
-            return std::make_unique<Dl2Policy>(c, m.policy, o.seed);
+            return std::make_unique<Dl2Policy>(c, net, o.seed);
           },
           {knob_string("dl2.model", "dl2-96",
                        "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
+           knob_int("dl2.window", 0,
+                    "window L to run the model at (0: the one it was trained for; another only for a --net shared model)"),
            knob_enum("dl2.select", "sample", {"sample", "max"},
                      "draw each action from the masked distribution (as the authors' validation) or take the arg-max"),
            knob_bool("dl2.restart_cost", false,
