@@ -3,9 +3,15 @@
 // is 0.3 ms per slot), measured inside Dl2Policy::schedule during a whole dl2-500 simulation, and
 // the network's single forward pass. The model is the bundled dl2-500 one when present, else a
 // freshly initialised network of the same shape (the number of inferences per slot then differs).
+// Counters: slots, inferences per slot, and the thread's CPU time per slot (cpu_us_per_slot: the
+// figure to quote on a shared machine, where the wall time includes other processes' share).
+// $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model (e.g. a `--net shared` one) for the
+// *Model variants.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 
 #include "cluster/policies/dl2/dl2_policy.h"
@@ -18,24 +24,30 @@ namespace dmlkit::cluster {
 namespace {
 
 struct Net {
-  learn::MlpShape shape;
-  std::vector<float> params;
+  learn::StoredNet net;
   int window = 40;
 };
 
-Net dl2_500_net() {
+// The bundled dl2-500 model, or with `from_env` the model $DMLKIT_DL2_BENCH_MODEL names.
+Net dl2_500_net(bool from_env = false) {
   Net n;
-  if (std::filesystem::is_regular_file(data_path("models/dl2-500.json"))) {
-    const Dl2Model m = load_dl2_model("dl2-500");
-    n.shape = m.policy.shape;
-    n.params = m.policy.parameters;
+  const char* env = std::getenv("DMLKIT_DL2_BENCH_MODEL");
+  const std::string name = from_env && env != nullptr ? env : "dl2-500";
+  if (name != "dl2-500" || std::filesystem::is_regular_file(data_path("models/dl2-500.json"))) {
+    const Dl2Model m = load_dl2_model(name);
+    n.net = m.policy;
     n.window = m.window;
   } else {
-    n.shape = dl2_net_shape("code", 40, false);
     Rng rng(1);
-    n.params = learn::mlp_initial_parameters(n.shape, rng);
+    n.net = dl2_initial_net("code", 40, false, rng);
   }
   return n;
+}
+
+double thread_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 class Timed final : public Policy {
@@ -43,40 +55,50 @@ class Timed final : public Policy {
   explicit Timed(Policy& p) : p_(p) {}
   void schedule(const ClusterView& v, std::span<const JobView> j, std::span<Placement> o) override {
     const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = thread_cpu_s();
     p_.schedule(v, j, o);
+    cpu_s += thread_cpu_s() - c0;
     total_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++slots;
   }
   bool handles_ps_jobs() const override { return true; }
-  double total_s = 0;
+  double total_s = 0, cpu_s = 0;
   long slots = 0;
 
  private:
   Policy& p_;
 };
 
-void BM_Dl2SlotDecision500Servers(benchmark::State& state) {
+void slot_decisions(benchmark::State& state, bool from_env) {
   const Experiment e = load_experiment("dl2-500", default_experiments_dir());
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
   const SimConfig config = experiment_sim_config(e, default_data_dir());
   const Workload w = ps_workload(e.workload, 1, default_data_dir());
-  const Net net = dl2_500_net();
+  const Net net = dl2_500_net(from_env);
   Dl2PolicyConfig pc;
   pc.shape.window = net.window;
   for (auto _ : state) {
-    Dl2Policy p(pc, net.shape, net.params, 1);
+    Dl2Policy p(pc, net.net, 1);
     Timed t(p);
     simulate(cluster, w, "dl2", t, config);
-    state.SetIterationTime(t.total_s / static_cast<double>(t.slots));
-    state.counters["slots"] = static_cast<double>(t.slots);
+    const double slots = static_cast<double>(t.slots);
+    state.SetIterationTime(t.total_s / slots);
+    state.counters["slots"] = slots;
+    state.counters["inferences_per_slot"] = static_cast<double>(p.inferences()) / slots;
+    state.counters["cpu_us_per_slot"] = 1e6 * t.cpu_s / slots;
   }
 }
+
+void BM_Dl2SlotDecision500Servers(benchmark::State& state) { slot_decisions(state, false); }
 BENCHMARK(BM_Dl2SlotDecision500Servers)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
+
+void BM_Dl2SlotDecision500ServersModel(benchmark::State& state) { slot_decisions(state, true); }
+BENCHMARK(BM_Dl2SlotDecision500ServersModel)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
 
 void BM_Dl2Inference(benchmark::State& state) {
   const Net net = dl2_500_net();
-  learn::MlpForward f(net.shape, net.params);
-  std::vector<float> x(net.shape.inputs, 0.5f);
+  Dl2Network f(net.net);
+  std::vector<float> x(f.inputs(), 0.5f);
   for (auto _ : state) benchmark::DoNotOptimize(f.run(x.data()).data());
 }
 BENCHMARK(BM_Dl2Inference)->Unit(benchmark::kMicrosecond);

@@ -177,8 +177,10 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--teacher", o.c.teacher, "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2")
       ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2"}))
       ->capture_default_str();
-  cmd->add_option("--net", o.c.net, "Networks: code (the public simulator's) or paper (2 x 256)")
-      ->check(CLI::IsMember({"code", "paper"}))
+  cmd->add_option("--net", o.c.net,
+                  "Networks: code (the public simulator's), paper (2 x 256) or shared (ours, not DL2's: one "
+                  "per-column scorer shared by all columns, docs/dl2.md)")
+      ->check(CLI::IsMember({"code", "paper", "shared"}))
       ->capture_default_str();
   cmd->add_option("--window", o.c.window, "Scheduling window L (jobs the network sees)")
       ->check(CLI::Range(1, 1000))

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/error.h"
 
@@ -104,14 +105,12 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
 
 namespace {
 
-// b[0..out) = bias + sum over the non-zero a[i] of a[i] * wt[i * out ...] (i increasing).
+// b[0..out) += sum over the non-zero a[i], i in [from, to) increasing, of a[i] * wt[i * out ...].
 // Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
-__attribute__((target_clones("avx2", "default"))) void dense_layer(const float* __restrict wt,
-                                                                   const float* __restrict bias,
-                                                                   const float* __restrict a, int in, int out,
-                                                                   float* __restrict b) {
-  for (int o = 0; o < out; ++o) b[o] = bias[o];
-  for (int i = 0; i < in; ++i) {
+__attribute__((target_clones("avx2", "default"))) void accumulate(const float* __restrict wt,
+                                                                  const float* __restrict a, int from, int to,
+                                                                  int out, float* __restrict b) {
+  for (int i = from; i < to; ++i) {
     const float x = a[i];
     if (x == 0.0f) continue;
     const float* col = wt + static_cast<size_t>(i) * out;
@@ -121,14 +120,40 @@ __attribute__((target_clones("avx2", "default"))) void dense_layer(const float* 
 
 }  // namespace
 
+void MlpForward::set_cached_prefix(int inputs) {
+  prefix_ = std::clamp(inputs, 0, shape_.inputs);
+  prefix_x_.assign(prefix_, 0.0f);
+  const int first = shape_.hidden.empty() ? shape_.outputs : shape_.hidden[0];
+  prefix_sum_.assign(prefix_ > 0 ? first : 0, 0.0f);
+  prefix_valid_ = false;
+}
+
 const std::vector<float>& MlpForward::run(const float* x) {
   const float* w = wt_.data();
   const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
   std::copy(x, x + shape_.inputs, a_.begin());
   int in = shape_.inputs;
+  bool first = true;
   auto linear = [&](int out) {
-    dense_layer(w, w + static_cast<size_t>(in) * out, a_.data(), in, out, b_.data());
+    const float* bias = w + static_cast<size_t>(in) * out;
+    int from = 0;
+    if (first && prefix_ > 0) {
+      // The first layer's sum over the cached prefix: reused when the prefix is bitwise the same.
+      if (!prefix_valid_ || std::memcmp(prefix_x_.data(), x, sizeof(float) * prefix_) != 0) {
+        std::copy(bias, bias + out, prefix_sum_.begin());
+        accumulate(w, a_.data(), 0, prefix_, out, prefix_sum_.data());
+        std::copy(x, x + prefix_, prefix_x_.begin());
+        prefix_valid_ = true;
+        ++prefix_misses_;
+      }
+      std::copy(prefix_sum_.begin(), prefix_sum_.end(), b_.begin());
+      from = prefix_;
+    } else {
+      std::copy(bias, bias + out, b_.begin());
+    }
+    accumulate(w, a_.data(), from, in, out, b_.data());
     w += static_cast<size_t>(in) * out + out;
+    first = false;
   };
   for (int h : shape_.hidden) {
     linear(h);

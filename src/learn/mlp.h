@@ -54,12 +54,22 @@ class MlpForward {
   const std::vector<float>& parameters() const { return params_; }
   // Outputs (logits / values) of the input x (shape().inputs values); valid until the next call.
   const std::vector<float>& run(const float* x);
+  // Inputs [0, n) are expected to repeat between calls (DL2: the job type, age and remaining-work
+  // rows stay the same within a slot): the first layer's partial sum over them is kept and reused
+  // while they are bitwise the same as in the call that computed it. The outputs are unchanged (the
+  // sum runs over the inputs in the same increasing order either way). 0 (the default) = off.
+  void set_cached_prefix(int n);
+  long prefix_misses() const { return prefix_misses_; }  // partial sums recomputed (tests)
 
  private:
   MlpShape shape_;
   std::vector<float> params_;
   std::vector<float> wt_;  // per layer: W transposed (in x out), then the bias (out)
   std::vector<float> a_, b_, out_;
+  int prefix_ = 0;
+  bool prefix_valid_ = false;
+  std::vector<float> prefix_x_, prefix_sum_;
+  long prefix_misses_ = 0;
 };
 
 // softmax(logits) restricted to mask[i] != 0 (others 0), written to probs; returns false if no

@@ -18,3 +18,17 @@ std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const 
 }
 
 }  // namespace dmlkit::learn
+
+namespace dmlkit::learn {
+
+std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& parameters,
+                                                      double learning_rate) {
+  shape.validate();
+  if (parameters.size() != shape.parameter_count())
+    throw Error("network: " + std::to_string(parameters.size()) + " parameters for a shape that has " +
+                std::to_string(shape.parameter_count()));
+  if (!(learning_rate >= 0)) throw Error("network: the learning rate must be non-negative");
+  return torch_plugin().make_column_trainer(shape, parameters, learning_rate);
+}
+
+}  // namespace dmlkit::learn

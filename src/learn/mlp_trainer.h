@@ -12,5 +12,8 @@ namespace dmlkit::learn {
 // that cannot be loaded.
 std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const std::vector<float>& parameters,
                                                    double learning_rate);
+// The same for a column-shared network (learn/column_net.h).
+std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& parameters,
+                                                      double learning_rate);
 
 }  // namespace dmlkit::learn

@@ -77,6 +77,15 @@ std::vector<float> floats_base64(const std::string& s, const std::string& path, 
 
 }  // namespace
 
+StoredNet column_stored_net(const ColumnNetShape& shape, std::vector<float> parameters) {
+  StoredNet n;
+  n.arch = "column";
+  n.column = shape;
+  n.shape = MlpShape{shape.inputs(), {}, shape.outputs(), false};
+  n.parameters = std::move(parameters);
+  return n;
+}
+
 void save_model_file(const std::string& path, const ModelFile& model) {
   json j;
   j["format"] = "dmlkit-model";
@@ -91,6 +100,18 @@ void save_model_file(const std::string& path, const ModelFile& model) {
     n["hidden"] = net.shape.hidden;
     n["outputs"] = net.shape.outputs;
     n["affine"] = net.shape.affine;
+    if (net.arch == "column") {
+      const ColumnNetShape& c = net.column;
+      n["arch"] = "column";
+      n["column"] = {{"rows", c.rows},
+                     {"window", c.window},
+                     {"types", c.types},
+                     {"row_scale", c.row_scale},
+                     {"hidden", c.column.hidden},
+                     {"column_outputs", c.column.outputs},
+                     {"context_hidden", c.context.hidden},
+                     {"context_outputs", c.context.outputs}};
+    }
     n["parameters"] = base64_floats(net.parameters);
     j["nets"][name] = n;
   }
@@ -120,16 +141,31 @@ ModelFile load_model_file(const std::string& path) {
       net.shape.hidden = n.at("hidden").get<std::vector<int>>();
       net.shape.outputs = n.at("outputs").get<int>();
       net.shape.affine = n.at("affine").get<bool>();
+      net.arch = n.value("arch", "mlp");
+      if (net.arch != "mlp" && net.arch != "column")
+        throw Error(path, 0, "nets." + name + ".arch", "unknown network architecture '" + net.arch + "' (known: mlp, column)");
       try {
-        net.shape.validate();
+        if (net.arch == "column") {
+          const json& c = n.at("column");
+          const int k = c.at("column_outputs").get<int>();
+          net.column = column_net_shape(c.at("rows").get<int>(), c.at("window").get<int>(), c.at("types").get<int>(),
+                                        c.at("row_scale").get<std::vector<float>>(),
+                                        c.at("hidden").get<std::vector<int>>(), k,
+                                        c.at("context_hidden").get<std::vector<int>>(),
+                                        c.at("context_outputs").get<int>() - k);
+          if (net.shape.inputs != net.column.inputs() || net.shape.outputs != net.column.outputs())
+            throw Error("inputs and outputs do not match the column network's");
+        } else {
+          net.shape.validate();
+        }
       } catch (const Error& e) {
         throw Error(path, 0, "nets." + name, e.what());
       }
       net.parameters = floats_base64(n.at("parameters").get<std::string>(), path, "nets." + name + ".parameters");
-      if (net.parameters.size() != net.shape.parameter_count())
+      if (net.parameters.size() != net.parameter_count())
         throw Error(path, 0, "nets." + name + ".parameters",
                     std::to_string(net.parameters.size()) + " values for a network with " +
-                        std::to_string(net.shape.parameter_count()) + " parameters");
+                        std::to_string(net.parameter_count()) + " parameters");
       m.nets[name] = std::move(net);
     }
     if (j.contains("extra"))

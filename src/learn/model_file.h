@@ -7,14 +7,26 @@
 #include <string>
 #include <vector>
 
+#include "learn/column_net.h"
 #include "learn/mlp.h"
 
 namespace dmlkit::learn {
 
+// A network: an MLP (learn/mlp.h, arch "mlp", the default) or a column-shared network
+// (learn/column_net.h, arch "column": `column` holds its shape and `shape` only its inputs and
+// outputs, with no hidden layer). The file writes "arch" only for "column" networks.
 struct StoredNet {
+  StoredNet() = default;
+  StoredNet(MlpShape s, std::vector<float> p) : shape(std::move(s)), parameters(std::move(p)) {}
   MlpShape shape;
   std::vector<float> parameters;
+  std::string arch = "mlp";
+  ColumnNetShape column;
+  size_t parameter_count() const { return arch == "column" ? column.parameter_count() : shape.parameter_count(); }
 };
+
+// A StoredNet of a column-shared network.
+StoredNet column_stored_net(const ColumnNetShape& shape, std::vector<float> parameters);
 
 struct ModelFile {
   std::string kind;                                 // e.g. "dl2" (a loader checks it)

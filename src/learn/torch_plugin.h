@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "learn/column_net.h"
 #include "learn/mlp.h"
 #include "learn/patch_cnn_batch.h"
 #include "learn/small_cnn.h"
@@ -79,6 +80,11 @@ struct TorchPlugin {
   // An MLP trainer of `shape` (already validated) starting from these parameters.
   std::unique_ptr<MlpTrainerEngine> (*make_mlp_trainer)(const MlpShape& shape, const std::vector<float>& values,
                                                         double learning_rate) = nullptr;
+  // A trainer of a column-shared network (learn/column_net.h; shape validated) with these
+  // parameters: the same losses and Adam as make_mlp_trainer's.
+  std::unique_ptr<MlpTrainerEngine> (*make_column_trainer)(const ColumnNetShape& shape,
+                                                           const std::vector<float>& values,
+                                                           double learning_rate) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.

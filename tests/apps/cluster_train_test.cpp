@@ -143,6 +143,29 @@ TEST(ClusterTrain, TdTargetTrainsAndIsRecorded) {
   EXPECT_EQ(plain.find("nan"), std::string::npos);
 }
 
+// The column-shared network ([A], `--net shared`): trains deterministically, the model file records
+// its architecture, and `cluster compare` runs the dl2 policy on it.
+TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
+  TempDir dir("train-shared");
+  const std::string preset = tiny_preset(dir);
+  for (const char* out : {"a", "b"}) {
+    auto args = train_args(preset, dir.path(out));
+    args.insert(args.end(), {"--net", "shared", "--no-replay"});
+    const auto r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const auto m = nlohmann::json::parse(slurp(dir.path("a/last.json")));
+  EXPECT_EQ(m["meta"]["net"], "shared");
+  EXPECT_EQ(m["nets"]["policy"]["arch"], "column");
+  EXPECT_EQ(m["nets"]["policy"]["column"]["window"], 20);
+  EXPECT_FALSE(m["nets"]["value"].contains("arch"));  // the critic stays the code's MLP
+  const std::string a = slurp(dir.path("a/last.json")), b = slurp(dir.path("b/last.json"));
+  EXPECT_EQ(a.substr(a.find("\"nets\"")), b.substr(b.find("\"nets\"")));
+  const auto c = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
+                          "dl2.model=" + dir.path("a/last.json"), "--out", dir.path("cmp")});
+  ASSERT_EQ(c.status, 0) << c.err;
+}
+
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
   const std::string preset = tiny_preset(dir);

@@ -316,6 +316,24 @@ TEST(Dl2Model, MissingOrWrongModelIsAnError) {
   std::filesystem::remove(path);
 }
 
+// dl2.window ([A]): a column-shared model runs at another window (its parameters do not depend on
+// L); an MLP model cannot, and says so.
+TEST(Dl2Model, OnlyAColumnSharedModelRunsAtAnotherWindow) {
+  PolicyOptions o;
+  o.params["dl2.model"] = "dl2-96-shared";
+  o.params["dl2.window"] = "40";
+  EXPECT_NE(make_policy("dl2", o), nullptr);
+  o.params["dl2.model"] = "dl2-96";
+  try {
+    make_policy("dl2", o);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dl2.window"), std::string::npos) << e.what();
+  }
+  o.params["dl2.window"] = "20";  // its own window
+  EXPECT_NE(make_policy("dl2", o), nullptr);
+}
+
 // Elastic scaling cost (DL2 spec 3.7): a policy that re-allocates in place loses the configured
 // seconds per task added or removed; 0 (the default, as DL2's simulator) costs nothing.
 TEST(Dl2ScalingCost, LostProgressPerTaskAddedOrRemoved) {

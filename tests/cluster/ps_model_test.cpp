@@ -20,6 +20,7 @@
 #include "cluster/workload/workload.h"
 #include "core/csv.h"
 #include "core/error.h"
+#include "core/rng.h"
 
 namespace dmlkit::cluster {
 namespace {
@@ -237,6 +238,35 @@ TEST(PsCluster, TestbedHasSevenCpuAndSixGpuServers) {
     EXPECT_DOUBLE_EQ(s.cpus, 16);
   }
   EXPECT_EQ(cpu_only, 7);
+}
+
+// PsPool's least-loaded queries (answered from a tournament tree when its least-loaded server
+// qualifies) give the first server of the smallest load among those that qualify, as a scan does,
+// on the mixed testbed (GPU tasks cannot go to its CPU-only servers) with ties and releases.
+TEST(PsPool, LeastLoadedEqualsAScanOfTheServers) {
+  const ClusterSpec c = testbed();
+  PsPool pool(c);
+  Rng rng(5);
+  const TaskDemand cpu_task{2, 0, 4, 1}, gpu_task{2, 1, 4, 1};
+  auto scan = [&](const TaskDemand& d, bool fit_now) {
+    int best = -1;
+    for (int s = 0; s < pool.num_servers(); ++s) {
+      if (fit_now ? !pool.fits(s, d) : !pool.could_hold(s, d, 1)) continue;
+      if (best < 0 || pool.load(s) < pool.load(best)) best = s;
+    }
+    return best;
+  };
+  for (int step = 0; step < 300; ++step) {
+    const TaskDemand& d = rng.uniform() < 0.5 ? cpu_task : gpu_task;
+    ASSERT_EQ(pool.least_loaded(d, 1), scan(d, false)) << "step " << step;
+    ASSERT_EQ(pool.least_loaded_fitting(d, 1), scan(d, true)) << "step " << step;
+    const int s = static_cast<int>(rng.uniform_int(0, pool.num_servers() - 1));
+    if (rng.uniform() < 0.3 && pool.used(s, 0) >= 2 && pool.used(s, 1) >= d.gpus)
+      pool.add(s, d, -1);
+    else if (pool.fits(s, d))
+      pool.add(s, d, 1);
+    if (step == 150) pool.reset();
+  }
 }
 
 // A policy that puts everything of every job on server 0: for the validation test.

@@ -33,6 +33,28 @@ TEST(Mlp, ForwardMatchesHandComputation) {
   EXPECT_NEAR(f.run(x)[0], want, 1e-5);
 }
 
+TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
+  MlpShape s{12, {9, 7}, 5, true};
+  Rng rng(4);
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  MlpForward plain(s, p), cached(s, p);
+  cached.set_cached_prefix(6);
+  std::vector<float> x(12);
+  for (float& v : x) v = static_cast<float>(rng.uniform(-2, 2));
+  x[2] = 0.0f;
+  long misses = 0;
+  for (int step = 0; step < 40; ++step) {
+    const bool new_prefix = step % 8 == 0;
+    if (new_prefix) x[static_cast<size_t>(rng.uniform_int(0, 5))] = static_cast<float>(rng.uniform(-2, 2));
+    x[static_cast<size_t>(rng.uniform_int(6, 11))] = static_cast<float>(rng.uniform(-2, 2));
+    const std::vector<float> want = plain.run(x.data());
+    ASSERT_EQ(cached.run(x.data()), want) << "step " << step;
+    misses += new_prefix;
+    EXPECT_EQ(cached.prefix_misses(), misses);
+  }
+}
+
 TEST(Mlp, InitialParametersAreSmallTruncatedNormalsAndZeroBiases) {
   MlpShape s{10, {8}, 3, true};
   Rng rng(1);

@@ -55,6 +55,20 @@ learn::ModelFile model_file(const Dl2TrainConfig& c, const learn::StoredNet& pol
   return f;
 }
 
+learn::StoredNet with_parameters(learn::StoredNet net, std::vector<float> parameters) {
+  net.parameters = std::move(parameters);
+  return net;
+}
+
+bool same_shape(const learn::StoredNet& a, const learn::StoredNet& b) {
+  return a.arch == b.arch && a.shape == b.shape && (a.arch != "column" || a.column == b.column);
+}
+
+std::unique_ptr<learn::MlpTrainerEngine> make_trainer(const learn::StoredNet& net, double lr) {
+  if (net.arch == "column") return learn::make_column_trainer(net.column, net.parameters, lr);
+  return learn::make_mlp_trainer(net.shape, net.parameters, lr);
+}
+
 double avg_jct(const SimResult& r) { return compute_metrics(r).avg_jct_s; }
 
 // ---------------------------------------------------------------- supervised warm-up
@@ -297,8 +311,6 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   for (int k = 0; k < c.train_traces; ++k)
     train.push_back(ps_workload(c.experiment.workload, kTrainSeedBase + k, c.data_dir));
   for (uint64_t s : c.experiment.seeds) val.push_back(ps_workload(c.experiment.workload, s, c.data_dir));
-  const learn::MlpShape pshape = dl2_net_shape(c.net, c.window, false);
-  const learn::MlpShape vshape = dl2_net_shape(c.net, c.window, true);
   Dl2Shape shape;
   shape.window = c.window;
   auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
@@ -319,17 +331,17 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   }
 
   // ---- SL (or resume)
-  learn::StoredNet policy{pshape, {}}, value{vshape, {}};
   Rng init = Rng(c.seed).split(0x1a17);
-  policy.parameters = learn::mlp_initial_parameters(pshape, init);
-  value.parameters = learn::mlp_initial_parameters(vshape, init);
+  learn::StoredNet policy = dl2_initial_net(c.net, c.window, false, init);
+  learn::StoredNet value = dl2_initial_net(c.net, c.window, true, init);
+  const learn::StoredNet pshape = with_parameters(policy, {}), vshape = with_parameters(value, {});
   long rl_start = 0;
   std::vector<float> popt, vopt;
   const bool resuming = c.resume && std::filesystem::is_regular_file(path("checkpoint.json"));
   if (resuming) {
     const learn::ModelFile ck = learn::load_model_file(path("checkpoint.json"));
-    if (ck.nets.count("policy") == 0 || ck.nets.at("policy").shape != pshape || ck.nets.count("value") == 0 ||
-        ck.nets.at("value").shape != vshape)
+    if (ck.nets.count("policy") == 0 || !same_shape(ck.nets.at("policy"), pshape) || ck.nets.count("value") == 0 ||
+        !same_shape(ck.nets.at("value"), vshape))
       throw Error(path("checkpoint.json"), 0, "nets", "checkpoint of another network shape");
     policy = ck.nets.at("policy");
     value = ck.nets.at("value");
@@ -338,7 +350,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     if (ck.extra.count("value_adam")) vopt = ck.extra.at("value_adam");
     res.sl_model = path("sl.json");
   } else if (c.sl_steps > 0) {
-    auto net = learn::make_mlp_trainer(pshape, policy.parameters, c.sl_lr);
+    auto net = make_trainer(policy, c.sl_lr);
     SlTrainer sl(c, *net, res.curve, [&](long s) { report("sl", s, c.sl_steps, ""); });
     for (size_t ep = 0; sl.steps() < c.sl_steps; ++ep) {
       PolicyOptions o;
@@ -377,11 +389,11 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   if (c.rl_steps <= rl_start) return res;
 
   // ---- RL
-  auto pnet = learn::make_mlp_trainer(pshape, policy.parameters, c.rl_lr);
-  auto vnet = learn::make_mlp_trainer(vshape, value.parameters, c.rl_lr);
+  auto pnet = make_trainer(policy, c.rl_lr);
+  auto vnet = make_trainer(value, c.rl_lr);
   if (!popt.empty()) pnet->set_optimizer_state(popt);
   if (!vopt.empty()) vnet->set_optimizer_state(vopt);
-  learn::MlpForward vforward(vshape, value.parameters);
+  learn::MlpForward vforward(vshape.shape, value.parameters);
   learn::PrioritizedReplayConfig rc;
   rc.capacity = static_cast<size_t>(c.memory);
   const int d = shape.state_size(), A = shape.actions();
@@ -408,7 +420,8 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   long overrides = 0, decisions = 0;
 
   auto save_checkpoint = [&](const std::string& name, const std::string& stage) {
-    learn::StoredNet p{pshape, pnet->parameters()}, v{vshape, vnet->parameters()};
+    const learn::StoredNet p = with_parameters(pshape, pnet->parameters());
+    const learn::StoredNet v = with_parameters(vshape, vnet->parameters());
     learn::ModelFile f = model_file(c, p, &v, stage, step);
     if (name == "checkpoint.json") {
       f.extra["policy_adam"] = pnet->optimizer_state();
@@ -442,7 +455,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
       vnet->step(contributors);
       ++step;
       shared_params = pnet->parameters();
-      vforward = learn::MlpForward(vshape, vnet->parameters());
+      vforward = learn::MlpForward(vshape.shape, vnet->parameters());
       for (auto& ap : actors) ap->policy->set_parameters(shared_params);
       report("rl", step, c.rl_steps, "");
       if (step % c.checkpoint_every == 0 || step == c.rl_steps) save_checkpoint("checkpoint.json", "rl");
@@ -481,7 +494,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
       Actor& act = *actors[a];
       for (long ep = 0;; ++ep) {
         const size_t trace = static_cast<size_t>(a + ep * c.actors) % train.size();
-        Dl2Policy pol(pc, pshape, shared_params, c.seed * 1000003 + static_cast<uint64_t>(a * 7 + ep * 131));
+        Dl2Policy pol(pc, with_parameters(pshape, shared_params), c.seed * 1000003 + static_cast<uint64_t>(a * 7 + ep * 131));
         act.policy = &pol;
         pol.attach(&act);
         try {

@@ -2,6 +2,8 @@
 // run-time forward pass in learn/mlp.h): the forward pass with ATen operators on the parameter
 // tensors, gradients by autograd, Adam written here (TensorFlow's AdamOptimizer update, so DL2's
 // settings mean what they meant there). Runs torch on one intra-op thread of the calling thread.
+// The same trainer trains learn/column_net.h's column-shared networks (column_forward below: the
+// column MLP on every column at once, the context MLP on the columns' mean).
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
 
@@ -19,9 +21,21 @@ constexpr double kEntropyEps = 1e-6;  // DL2's ENTROPY_EPS
 
 class TorchMlpTrainer final : public MlpTrainerEngine {
  public:
-  TorchMlpTrainer(const MlpShape& shape, const std::vector<float>& values, double lr) : shape_(shape), lr_(lr) {
+  TorchMlpTrainer(const MlpShape& shape, const std::vector<float>& values, double lr)
+      : shape_(shape), lr_(lr), outputs_(shape.outputs), parameter_count_(shape.parameter_count()) {
+    init(shape_.parameter_sizes(), values);
+  }
+
+  TorchMlpTrainer(const ColumnNetShape& shape, const std::vector<float>& values, double lr)
+      : column_(true), cshape_(shape), lr_(lr), outputs_(shape.outputs()), parameter_count_(shape.parameter_count()) {
+    auto sizes = shape.column.parameter_sizes();
+    for (const auto& s : shape.context.parameter_sizes()) sizes.push_back(s);
+    init(sizes, values);
+  }
+
+  void init(const std::vector<std::vector<int>>& sizes, const std::vector<float>& values) {
     use_one_torch_thread();
-    for (const auto& s : shape_.parameter_sizes()) {
+    for (const auto& s : sizes) {
       std::vector<int64_t> dims(s.begin(), s.end());
       params_.push_back(at::zeros(dims, at::kFloat).set_requires_grad(true));
       m_.push_back(at::zeros(dims, at::kFloat));
@@ -43,7 +57,7 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
   }
 
   void set_optimizer_state(const std::vector<float>& state) override {
-    const size_t n = shape_.parameter_count();
+    const size_t n = parameter_count_;
     if (state.size() != 2 * n + 1)
       throw Error("", 0, "optimizer",
                   "state of " + std::to_string(state.size()) + " values, expected " + std::to_string(2 * n + 1));
@@ -71,8 +85,8 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
                                 const float* advantages, double entropy_weight) override {
     use_one_torch_thread();
     const at::Tensor out = forward(input(x, rows));
-    std::vector<uint8_t> mk(masks, masks + static_cast<size_t>(rows) * shape_.outputs);
-    const at::Tensor allowed = at::from_blob(mk.data(), {rows, shape_.outputs}, at::kByte).clone().to(at::kBool);
+    std::vector<uint8_t> mk(masks, masks + static_cast<size_t>(rows) * outputs_);
+    const at::Tensor allowed = at::from_blob(mk.data(), {rows, outputs_}, at::kByte).clone().to(at::kBool);
     const at::Tensor logp = at::log_softmax(out.masked_fill(allowed.logical_not(), -INFINITY), 1);
     const at::Tensor pi = logp.exp();  // 0 where masked
     std::vector<int64_t> a(actions, actions + rows);
@@ -90,7 +104,7 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
 
   LossStats add_value_gradient(const float* x, int rows, const float* targets) override {
     use_one_torch_thread();
-    if (shape_.outputs != 1) throw Error("", 0, "network", "a value network has one output");
+    if (outputs_ != 1) throw Error("", 0, "network", "a value network has one output");
     const at::Tensor out = forward(input(x, rows)).squeeze(1);
     const at::Tensor t = at::from_blob(const_cast<float*>(targets), {rows}, at::kFloat).clone();
     const at::Tensor loss = (out - t).pow(2).mean();
@@ -132,28 +146,56 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
  private:
   at::Tensor input(const float* x, int rows) const {
     if (rows <= 0) throw Error("", 0, "batch", "empty batch");
-    return at::from_blob(const_cast<float*>(x), {rows, shape_.inputs}, at::kFloat).clone();
+    const int inputs = column_ ? cshape_.inputs() : shape_.inputs;
+    return at::from_blob(const_cast<float*>(x), {rows, inputs}, at::kFloat).clone();
   }
 
   at::Tensor forward(at::Tensor a) const {
+    if (column_) return column_forward(a);
     size_t k = 0;
+    return mlp_forward(shape_, a, k);
+  }
+
+  // The MLP of `shape` on the last dimension of a, from parameter tensor k on (k moves past it).
+  at::Tensor mlp_forward(const MlpShape& shape, at::Tensor a, size_t& k) const {
     const double inv_sd = 1.0 / std::sqrt(1.0 + kAffineEps);
-    for (size_t l = 0; l < shape_.hidden.size(); ++l) {
+    for (size_t l = 0; l < shape.hidden.size(); ++l) {
       a = at::relu(at::linear(a, params_[k], params_[k + 1]));
       k += 2;
-      if (shape_.affine) {
+      if (shape.affine) {
         a = a * (params_[k] * inv_sd) + params_[k + 1];
         k += 2;
       }
     }
-    return at::linear(a, params_[k], params_[k + 1]);
+    a = at::linear(a, params_[k], params_[k + 1]);
+    k += 2;
+    return a;
+  }
+
+  // learn/column_net.h: x [B, rows * L] -> [B, L * k + e].
+  at::Tensor column_forward(const at::Tensor& x) const {
+    const ColumnNetShape& s = cshape_;
+    const int64_t B = x.size(0), L = s.window, k = s.column.outputs;
+    const at::Tensor cols = x.view({B, s.rows, L}).permute({0, 2, 1});  // [B, L, rows]
+    const at::Tensor id = cols.select(2, 0);                            // [B, L]
+    const at::Tensor ids = at::arange(1, s.types + 1, at::kFloat);
+    const at::Tensor onehot = id.unsqueeze(2).eq(ids).to(at::kFloat);  // [B, L, types]
+    const at::Tensor scale = at::from_blob(const_cast<float*>(s.row_scale.data()), {s.rows - 1}, at::kFloat).clone();
+    const at::Tensor feat = at::cat({onehot, cols.slice(2, 1) * scale}, 2);  // [B, L, F]
+    size_t p = 0;
+    const at::Tensor scores = mlp_forward(s.column, feat, p);  // [B, L, k]
+    const at::Tensor n = id.gt(0).to(at::kFloat).sum(1, /*keepdim=*/true);  // [B, 1]
+    const at::Tensor inv = at::reciprocal(n.clamp_min(1));  // no column: the sum is 0 anyway
+    const at::Tensor summary = at::cat({feat.sum(1) * inv, n / static_cast<double>(L)}, 1);  // [B, F + 1]
+    const at::Tensor context = mlp_forward(s.context, summary, p);                        // [B, k + e]
+    const at::Tensor per_column = (scores + context.slice(1, 0, k).unsqueeze(1)).reshape({B, L * k});
+    return at::cat({per_column, context.slice(1, k)}, 1);
   }
 
   void copy_in(const std::vector<float>& values, std::vector<at::Tensor>& dst, size_t offset, const std::string& what) {
-    if (values.size() < offset + shape_.parameter_count())
-      throw Error(
-          "", 0, what,
-          std::to_string(values.size()) + " values for " + std::to_string(shape_.parameter_count()) + " parameters");
+    if (values.size() < offset + parameter_count_)
+      throw Error("", 0, what,
+                  std::to_string(values.size()) + " values for " + std::to_string(parameter_count_) + " parameters");
     at::NoGradGuard no_grad;
     size_t at_ = offset;
     for (auto& t : dst) {
@@ -164,7 +206,11 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
   }
 
   MlpShape shape_;
+  bool column_ = false;
+  ColumnNetShape cshape_;
   double lr_;
+  int outputs_;
+  size_t parameter_count_;
   long steps_ = 0;
   std::vector<at::Tensor> params_, m_, v_;
 };
@@ -173,6 +219,11 @@ class TorchMlpTrainer final : public MlpTrainerEngine {
 
 std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const std::vector<float>& values,
                                                    double learning_rate) {
+  return std::make_unique<TorchMlpTrainer>(shape, values, learning_rate);
+}
+
+std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& values,
+                                                      double learning_rate) {
   return std::make_unique<TorchMlpTrainer>(shape, values, learning_rate);
 }
 

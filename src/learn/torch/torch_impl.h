@@ -33,5 +33,7 @@ Matrix fisher_diagonal(const PatchCnn& net, const PatchDataset& data, FisherKind
 std::unique_ptr<SmallCnnEngine> make_small_cnn(const SmallCnnShape& shape, const std::vector<float>& values);
 std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const std::vector<float>& values,
                                                    double learning_rate);
+std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& values,
+                                                      double learning_rate);
 
 }  // namespace dmlkit::learn::torch_impl

@@ -22,17 +22,49 @@ learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value)
   } else if (config == "paper") {
     s.hidden = {256, 256};
     s.affine = false;
+  } else if (config == "shared") {
+    // Only the value network of `shared` is an MLP: the public code's.
+    return dl2_net_shape("code", window, value);
   } else {
-    throw Error("field 'dl2.net': unknown network configuration '" + config + "' (known: code, paper)");
+    throw Error("field 'dl2.net': unknown network configuration '" + config + "' (known: code, paper, shared)");
   }
   return s;
 }
 
-Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters,
-                     uint64_t seed)
-    : config_(config), net_(net, std::move(parameters)), rng_(Rng(seed).split(0xd12)), slot_(config.shape) {
-  if (net.inputs != config_.shape.state_size() || net.outputs != config_.shape.actions())
-    throw Error("dl2: the network has " + std::to_string(net.inputs) + " inputs and " + std::to_string(net.outputs) +
+learn::ColumnNetShape dl2_column_shape(int window) {
+  return learn::column_net_shape(kDl2Rows, window, /*types=*/8, {0.01f, 1.0f, 1.0f, 1.0f / 16, 1.0f / 16}, {64, 64},
+                                 /*k=*/3, {32}, /*extra=*/1);
+}
+
+learn::StoredNet dl2_initial_net(const std::string& config, int window, bool value, Rng& rng) {
+  if (config == "shared" && !value) {
+    const learn::ColumnNetShape s = dl2_column_shape(window);
+    return learn::column_stored_net(s, learn::column_net_initial_parameters(s, rng));
+  }
+  const learn::MlpShape s = dl2_net_shape(config, window, value);
+  return learn::StoredNet{s, learn::mlp_initial_parameters(s, rng)};
+}
+
+Dl2Network::Dl2Network(const learn::StoredNet& net) : net_(net), column_(net.arch == "column") {
+  net_.parameters.clear();
+  set_parameters(net.parameters);
+}
+
+void Dl2Network::set_parameters(const std::vector<float>& parameters) {
+  if (column_) {
+    col_ = learn::ColumnNetForward(net_.column, parameters);
+  } else {
+    mlp_ = learn::MlpForward(net_.shape, parameters);
+    // Rows 0-2 of the state (type, slots in the system, remaining work) change only when the
+    // window does: the first layer's sum over them is reused between the inferences of a slot.
+    mlp_.set_cached_prefix(3 * (net_.shape.inputs / kDl2Rows));
+  }
+}
+
+Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::StoredNet& net, uint64_t seed)
+    : config_(config), net_(net), rng_(Rng(seed).split(0xd12)), slot_(config.shape) {
+  if (net_.inputs() != config_.shape.state_size() || net_.outputs() != config_.shape.actions())
+    throw Error("dl2: the network has " + std::to_string(net_.inputs()) + " inputs and " + std::to_string(net_.outputs()) +
                 " outputs; a window of " + std::to_string(config_.shape.window) + " needs " +
                 std::to_string(config_.shape.state_size()) + " and " + std::to_string(config_.shape.actions()));
   state_.resize(config_.shape.state_size());
@@ -40,7 +72,7 @@ Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, 
 }
 
 void Dl2Policy::set_parameters(const std::vector<float>& parameters) {
-  net_ = learn::MlpForward(net_.shape(), parameters);
+  net_.set_parameters(parameters);
 }
 
 double Dl2Policy::slot_reward(std::span<const JobView> jobs) {
@@ -108,6 +140,7 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
     slot_.observe(state_.data());
     slot_.mask(mask_.data());
     const std::vector<float>& logits = net_.run(state_.data());
+    ++inferences_;
     logits_.assign(logits.begin(), logits.end());
     if (!learn::masked_softmax(logits_, mask_, probs_)) break;
     int action = choose(probs_);
@@ -148,7 +181,7 @@ Dl2Model load_dl2_model(const std::string& name_or_path) {
   Dl2Model m;
   m.path = path;
   m.policy = it->second;
-  const int in = m.policy.shape.inputs;
+  const int in = m.policy.shape.inputs;  // a column network's too (learn/model_file.h)
   if (in % kDl2Rows != 0 || m.policy.shape.outputs != 3 * (in / kDl2Rows) + 1)
     throw Error(path, 0, "nets.policy", "not a DL2 policy network (inputs 6L, outputs 3L+1)");
   m.window = in / kDl2Rows;
@@ -164,12 +197,27 @@ PolicyEntry dl2_entry() {
             const Dl2Model m = load_dl2_model(k.get_string("dl2.model"));
             Dl2PolicyConfig c;
             c.shape.window = m.window;
+            learn::StoredNet net = m.policy;
+            // [A] A column-shared network's parameters do not depend on L: it can run at another window.
+            const long long w = k.get_int("dl2.window");
+            if (w < 0 || w > 1000) throw Error("field 'dl2.window': must be 0 (the model's) or a window of 1..1000");
+            if (w > 0 && w != m.window) {
+              if (net.arch != "column")
+                throw Error("field 'dl2.window': " + m.path + " was trained for a window of " +
+                            std::to_string(m.window) + "; only a column-shared model (--net shared) runs at another");
+              net.column.window = static_cast<int>(w);
+              net.shape.inputs = net.column.inputs();
+              net.shape.outputs = net.column.outputs();
+              c.shape.window = static_cast<int>(w);
+            }
             c.argmax = k.get_string("dl2.select") == "max";
             c.restart_cost = k.get_bool("dl2.restart_cost");
-            return std::make_unique<Dl2Policy>(c, m.policy.shape, m.policy.parameters, o.seed);
+            return std::make_unique<Dl2Policy>(c, net, o.seed);
           },
           {knob_string("dl2.model", "dl2-96",
                        "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
+           knob_int("dl2.window", 0,
+                    "window L to run the model at (0: the one it was trained for; another only for a --net shared model)"),
            knob_enum("dl2.select", "sample", {"sample", "max"},
                      "draw each action from the masked distribution (as the authors' validation) or take the arg-max"),
            knob_bool("dl2.restart_cost", false,

@@ -48,9 +48,32 @@ struct Dl2PolicyConfig {
   bool speedup_reward = false;
 };
 
+// The policy network at run time: an MLP (`code`, `paper`: learn/mlp.h) or the column-shared
+// network (`shared`, ours: learn/column_net.h, which recomputes only the columns that changed
+// since the previous inference). Allocation-free per inference.
+class Dl2Network {
+ public:
+  Dl2Network() = default;
+  explicit Dl2Network(const learn::StoredNet& net);
+  int inputs() const { return net_.shape.inputs; }
+  int outputs() const { return net_.shape.outputs; }
+  const learn::StoredNet& stored() const { return net_; }
+  // Logits of the state (inputs() values); valid until the next call.
+  const std::vector<float>& run(const float* state) { return column_ ? col_.run(state) : mlp_.run(state); }
+  void set_parameters(const std::vector<float>& parameters);
+
+ private:
+  learn::StoredNet net_;  // shapes (parameters kept by the forward pass)
+  bool column_ = false;
+  learn::MlpForward mlp_;
+  learn::ColumnNetForward col_;
+};
+
 class Dl2Policy final : public Policy {
  public:
-  Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters, uint64_t seed);
+  Dl2Policy(const Dl2PolicyConfig& config, const learn::StoredNet& net, uint64_t seed);
+  Dl2Policy(const Dl2PolicyConfig& config, const learn::MlpShape& net, std::vector<float> parameters, uint64_t seed)
+      : Dl2Policy(config, learn::StoredNet{net, std::move(parameters)}, seed) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override;
   bool handles_ps_jobs() const override { return true; }
   // Re-allocations are free (the DL2 simulator's Job.step), unless dl2.restart_cost.
@@ -61,6 +84,7 @@ class Dl2Policy final : public Policy {
   // Ends the episode: reports the last slot's reward (every job still counted finished).
   void finish();
   const Dl2ExploreState& exploration() const { return explore_; }
+  long inferences() const { return inferences_; }  // network runs so far (benchmarks)
   // The jobs that ran in the slot last reported to the actor, with their normalised progress in it
   // (the per-job reward of the acting-job ablation, rl_env.py get_job_reward).
   const std::vector<std::pair<int, double>>& last_progress() const { return progress_; }
@@ -71,7 +95,7 @@ class Dl2Policy final : public Policy {
   int choose(const std::vector<double>& probs);
 
   Dl2PolicyConfig config_;
-  learn::MlpForward net_;
+  Dl2Network net_;
   Rng rng_;
   Dl2Slot slot_;
   Dl2Actor* actor_ = nullptr;
@@ -91,6 +115,7 @@ class Dl2Policy final : public Policy {
   std::vector<double> epochs_now_;  // by job id, scratch
   std::vector<std::pair<int, double>> progress_;
   bool had_slot_ = false;
+  long inferences_ = 0;
 };
 
 // A trained DL2 model (learn/model_file.h, kind "dl2"): the policy network, the value network if
@@ -110,5 +135,14 @@ Dl2Model load_dl2_model(const std::string& name_or_path);
 // of floor(6L * 2/3) with the batch-norm affine), `paper` = two hidden layers of 256 without it
 // [A: the paper does not mention batch normalisation]. outputs = 3L + 1 (policy) or 1 (value).
 learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value);
+// The column-shared policy network of `shared` (ours, [A]; learn/column_net.h): per column the
+// job type one-hot over DL2's 8 types, slots in the system x 0.01, remaining work, dominant share,
+// workers / 16, PSs / 16; column MLP 13 -> 64 -> 64 -> 3 (worker, PS, bundle), context MLP on the
+// columns' mean 14 -> 32 -> 4 (a bias per task kind and the VOID logit).
+learn::ColumnNetShape dl2_column_shape(int window);
+// A network of `config` (code | paper | shared) with initial parameters drawn from rng. `shared`
+// has the column-shared policy network and the `code` value network ([A]: only the policy
+// network decides at run time; the critic stays the public code's).
+learn::StoredNet dl2_initial_net(const std::string& config, int window, bool value, Rng& rng);
 
 }  // namespace dmlkit::cluster

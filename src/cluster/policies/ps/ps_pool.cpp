@@ -23,11 +23,34 @@ PsPool::PsPool(const ClusterSpec& cluster) {
   }
   used_.assign(cap_.size(), 0.0);
   load_.assign(cap_.size() / kResources, 0.0);
+  while (leaves_ < num_servers()) leaves_ *= 2;
+  min_.assign(2 * static_cast<size_t>(leaves_), -1);
+  rebuild_min();
 }
 
 void PsPool::reset() {
   std::fill(used_.begin(), used_.end(), 0.0);
   std::fill(load_.begin(), load_.end(), 0.0);
+  rebuild_min();
+}
+
+namespace {
+// The less loaded of servers a and b (-1 = none); ties: the lower id.
+inline int less_loaded(const std::vector<double>& load, int a, int b) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  if (load[b] < load[a] || (load[b] == load[a] && b < a)) return b;
+  return a;
+}
+}  // namespace
+
+void PsPool::rebuild_min() {
+  for (int i = 0; i < leaves_; ++i) min_[leaves_ + i] = i < num_servers() ? i : -1;
+  for (int i = leaves_ - 1; i >= 1; --i) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+}
+
+void PsPool::update_min(int server) {
+  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
 }
 
 bool PsPool::fits(int server, const TaskDemand& d, int n) const { return fits(server, d, n, TaskDemand{}, 0); }
@@ -49,6 +72,7 @@ void PsPool::add(int server, const TaskDemand& d, int n) {
   double* u = &used_[server * kResources];
   for (int r = 0; r < kResources; ++r) u[r] += n * dv[r];
   load_[server] = compute_load(server);
+  update_min(server);
 }
 
 void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
@@ -94,6 +118,8 @@ bool PsPool::could_hold(int server, const TaskDemand& a, int na, const TaskDeman
 }
 
 int PsPool::least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
+  const int least = num_servers() > 0 ? min_[1] : -1;
+  if (least >= 0 && (fit_now ? fits(least, a, na, b, nb) : could_hold(least, a, na, b, nb))) return least;
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
   for (int s = 0; s < num_servers(); ++s) {

@@ -52,9 +52,16 @@ class PsPool {
  private:
   double compute_load(int server) const;
   int least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
+  void update_min(int server);
+  void rebuild_min();
 
   std::vector<double> cap_, used_;
   std::vector<double> load_;  // per server: sum over resources with capacity of used / capacity
+  // A tournament tree over the servers: min_[1] is the least-loaded server (ties: lowest id), so
+  // least_loaded* answer at once when that server qualifies and scan the servers only otherwise
+  // (the same answer: the scan's first server of the smallest load among those that qualify).
+  int leaves_ = 1;
+  std::vector<int> min_;
   double total_cap_[kResources] = {0, 0, 0, 0};
 };
 

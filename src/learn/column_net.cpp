@@ -1,0 +1,146 @@
+// The column-shared network; see column_net.h.
+#include "learn/column_net.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+
+namespace dmlkit::learn {
+
+void ColumnNetShape::validate() const {
+  if (rows < 1) throw Error("network shape: field 'rows' must be positive");
+  if (window < 1) throw Error("network shape: field 'window' must be positive");
+  if (types < 0) throw Error("network shape: field 'types' must not be negative");
+  if (static_cast<int>(row_scale.size()) != rows - 1)
+    throw Error("network shape: field 'row_scale' must hold rows - 1 = " + std::to_string(rows - 1) + " values");
+  for (float s : row_scale)
+    if (!std::isfinite(s)) throw Error("network shape: field 'row_scale' must be finite");
+  column.validate();
+  context.validate();
+  if (column.inputs != features()) throw Error("network shape: field 'column.inputs' must be types + rows - 1");
+  if (context.inputs != features() + 1) throw Error("network shape: field 'context.inputs' must be types + rows");
+  if (context.outputs < column.outputs)
+    throw Error("network shape: field 'context.outputs' must be at least column.outputs");
+}
+
+ColumnNetShape column_net_shape(int rows, int window, int types, std::vector<float> row_scale,
+                                std::vector<int> hidden, int k, std::vector<int> context_hidden, int extra) {
+  ColumnNetShape s;
+  s.rows = rows;
+  s.window = window;
+  s.types = types;
+  s.row_scale = std::move(row_scale);
+  s.column = MlpShape{s.features(), std::move(hidden), k, false};
+  s.context = MlpShape{s.features() + 1, std::move(context_hidden), k + extra, false};
+  s.validate();
+  return s;
+}
+
+std::vector<float> column_net_initial_parameters(const ColumnNetShape& shape, Rng& rng) {
+  shape.validate();
+  std::vector<float> p = mlp_initial_parameters(shape.column, rng);
+  const std::vector<float> q = mlp_initial_parameters(shape.context, rng);
+  p.insert(p.end(), q.begin(), q.end());
+  return p;
+}
+
+void column_features(const ColumnNetShape& s, const float* x, int col, float* out) {
+  const int L = s.window;
+  std::fill(out, out + s.types, 0.0f);
+  const float id = x[col];
+  if (id >= 1.0f && id <= static_cast<float>(s.types) && id == std::floor(id)) out[static_cast<int>(id) - 1] = 1.0f;
+  for (int r = 1; r < s.rows; ++r) out[s.types + r - 1] = x[r * L + col] * s.row_scale[r - 1];
+}
+
+namespace {
+
+// The summary of the column features feat (L x F): their sum in column order divided by the number
+// of non-empty columns, then that count / L.
+void summarise(const ColumnNetShape& s, const float* x, const float* feat, float* summary) {
+  const int F = s.features();
+  std::fill(summary, summary + F + 1, 0.0f);
+  int n = 0;
+  for (int c = 0; c < s.window; ++c) {
+    if (x[c] > 0.0f) ++n;
+    for (int f = 0; f < F; ++f) summary[f] += feat[c * F + f];
+  }
+  const float inv = n > 0 ? 1.0f / static_cast<float>(n) : 0.0f;
+  for (int f = 0; f < F; ++f) summary[f] *= inv;
+  summary[F] = static_cast<float>(n) / static_cast<float>(s.window);
+}
+
+void assemble(const ColumnNetShape& s, const float* scores, const std::vector<float>& context, float* out) {
+  const int k = s.column.outputs;
+  for (int c = 0; c < s.window; ++c)
+    for (int a = 0; a < k; ++a) out[c * k + a] = scores[c * k + a] + context[a];
+  for (int e = k; e < s.context.outputs; ++e) out[s.window * k + e - k] = context[e];
+}
+
+}  // namespace
+
+std::vector<float> column_net_reference(const ColumnNetShape& s, const std::vector<float>& parameters,
+                                        const float* x) {
+  s.validate();
+  if (parameters.size() != s.parameter_count())
+    throw Error("network: " + std::to_string(parameters.size()) + " parameters for a shape that has " +
+                std::to_string(s.parameter_count()));
+  const auto split = parameters.begin() + static_cast<long>(s.column.parameter_count());
+  MlpForward column(s.column, std::vector<float>(parameters.begin(), split));
+  MlpForward context(s.context, std::vector<float>(split, parameters.end()));
+  const int F = s.features(), k = s.column.outputs;
+  std::vector<float> feat(static_cast<size_t>(s.window) * F), scores(static_cast<size_t>(s.window) * k);
+  for (int c = 0; c < s.window; ++c) {
+    column_features(s, x, c, feat.data() + c * F);
+    const std::vector<float>& y = column.run(feat.data() + c * F);
+    std::copy(y.begin(), y.end(), scores.begin() + c * k);
+  }
+  std::vector<float> summary(F + 1);
+  summarise(s, x, feat.data(), summary.data());
+  std::vector<float> out(s.outputs());
+  assemble(s, scores.data(), context.run(summary.data()), out.data());
+  return out;
+}
+
+ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<float> parameters) : shape_(shape) {
+  shape_.validate();
+  if (parameters.size() != shape_.parameter_count())
+    throw Error("network: " + std::to_string(parameters.size()) + " parameters for a shape that has " +
+                std::to_string(shape_.parameter_count()));
+  const auto split = parameters.begin() + static_cast<long>(shape_.column.parameter_count());
+  column_ = MlpForward(shape_.column, std::vector<float>(parameters.begin(), split));
+  context_ = MlpForward(shape_.context, std::vector<float>(split, parameters.end()));
+  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
+  last_x_.assign(static_cast<size_t>(L) * shape_.rows, 0.0f);
+  feat_.assign(static_cast<size_t>(L) * F, 0.0f);
+  scores_.assign(static_cast<size_t>(L) * k, 0.0f);
+  stale_.assign(L, 1);  // every column computed on the first call
+  summary_.assign(F + 1, 0.0f);
+  out_.assign(shape_.outputs(), 0.0f);
+}
+
+const std::vector<float>& ColumnNetForward::run(const float* x) {
+  const int L = shape_.window, R = shape_.rows, F = shape_.features(), k = shape_.column.outputs;
+  // Which columns changed since the previous call (row by row: a loop the compiler vectorises).
+  unsigned char* changed = stale_.data();
+  for (int r = 0; r < R; ++r) {
+    const float* a = last_x_.data() + r * L;
+    const float* b = x + r * L;
+    for (int c = 0; c < L; ++c) changed[c] |= static_cast<unsigned char>(a[c] != b[c]);
+  }
+  std::copy(x, x + R * L, last_x_.begin());
+  for (int c = 0; c < L; ++c) {
+    if (!changed[c]) continue;  // equal inputs give the same features and scores
+    column_features(shape_, x, c, feat_.data() + c * F);
+    const std::vector<float>& y = column_.run(feat_.data() + c * F);
+    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
+    changed[c] = 0;
+    ++columns_computed_;
+  }
+  summarise(shape_, x, feat_.data(), summary_.data());
+  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
+  return out_;
+}
+
+}  // namespace dmlkit::learn

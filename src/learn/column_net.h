@@ -1,0 +1,81 @@
+// A permutation-equivariant "column" network for states laid out as rows x columns (row-major,
+// index row * L + col; DL2's 6 x L job window, learn/mlp.h's networks see the same vector): one
+// small MLP, shared by all L columns, scores each column from that column's features only, and a
+// second MLP reads a permutation-invariant summary of all columns (their mean) to add a bias per
+// column action and give the extra actions (DL2's VOID). Permuting the columns permutes the
+// column scores and leaves the extra outputs unchanged. Not in the DL2 paper or code: an [A]
+// variant of ours (`cluster train dl2 --net shared`, docs/dl2.md), made because the flattened MLP
+// must learn the same per-job function once per column (docs/reproduction-dl2.md).
+//
+// Column features (F = types + rows - 1 values): row 0 holds a category id (DL2: the job type,
+// 1..types; 0 = empty column) and is one-hot encoded ([A]: an id outside 1..types gives zeros); rows
+// 1..rows-1 are multiplied by `row_scale` (fixed, stored with the shape). The summary: the sum of
+// the column features over all columns divided by the number of non-empty columns (row 0 > 0;
+// empty columns have zero features), then that count / L: F + 1 values.
+// Outputs (L * k + e, with k = column.outputs, e = context.outputs - k): column c's k scores at
+// c * k .. c * k + k - 1, each plus the context's output of the same index; then the context's
+// last e outputs.
+// Parameters: the column MLP's (learn/mlp.h order), then the context MLP's.
+#pragma once
+#include <vector>
+
+#include "learn/mlp.h"
+
+namespace dmlkit::learn {
+
+struct ColumnNetShape {
+  int rows = 6;
+  int window = 20;  // L
+  int types = 8;
+  std::vector<float> row_scale;  // rows - 1 factors for rows 1..rows-1
+  MlpShape column;               // inputs features(); outputs k
+  MlpShape context;              // inputs features() + 1; outputs k + e
+
+  int features() const { return types + rows - 1; }
+  int inputs() const { return rows * window; }
+  int outputs() const { return window * column.outputs + context.outputs - column.outputs; }
+  // Throws dmlkit::Error naming the field when inconsistent.
+  void validate() const;
+  size_t parameter_count() const { return column.parameter_count() + context.parameter_count(); }
+  bool operator==(const ColumnNetShape&) const = default;
+};
+
+// A shape for `rows` x `window` states: column MLP features -> hidden -> k, context MLP
+// features + 1 -> context_hidden -> k + extra.
+ColumnNetShape column_net_shape(int rows, int window, int types, std::vector<float> row_scale,
+                                std::vector<int> hidden, int k, std::vector<int> context_hidden, int extra);
+
+std::vector<float> column_net_initial_parameters(const ColumnNetShape& shape, Rng& rng);
+
+// One column's features (F values) from the state x.
+void column_features(const ColumnNetShape& shape, const float* x, int col, float* out);
+
+// The reference forward pass: every column computed from scratch.
+std::vector<float> column_net_reference(const ColumnNetShape& shape, const std::vector<float>& parameters,
+                                        const float* x);
+
+// The run-time forward pass: keeps each column's inputs and scores from the previous call and
+// recomputes only the columns whose inputs changed (in DL2's slot, one column per inference), so
+// a call costs one column MLP, the summary and the context MLP. Bit-identical to
+// column_net_reference (the same operations in the same order). Allocation-free after
+// construction; not thread-safe.
+class ColumnNetForward {
+ public:
+  ColumnNetForward() = default;
+  ColumnNetForward(const ColumnNetShape& shape, std::vector<float> parameters);
+  const ColumnNetShape& shape() const { return shape_; }
+  const std::vector<float>& run(const float* x);
+  long columns_computed() const { return columns_computed_; }  // for tests and benchmarks
+
+ private:
+  ColumnNetShape shape_;
+  MlpForward column_, context_;
+  std::vector<float> last_x_;     // inputs of the previous call (rows x L, as x)
+  std::vector<float> feat_;       // L x F
+  std::vector<float> scores_;     // L x k, without the context's bias
+  std::vector<unsigned char> stale_;  // per column: 1 = to recompute
+  std::vector<float> summary_, out_;
+  long columns_computed_ = 0;
+};
+
+}  // namespace dmlkit::learn

@@ -1,0 +1,176 @@
+// learn/column_net.h: the column-shared network (permutation equivariance, the incremental forward
+// pass equal to the reference bit for bit, model-file round trip, the libtorch trainer computing
+// the same function and learning).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "core/error.h"
+#include "learn/column_net.h"
+#include "learn/mlp_trainer.h"
+#include "learn/model_file.h"
+
+namespace dmlkit::learn {
+namespace {
+
+constexpr int kRows = 6, kL = 7;
+
+ColumnNetShape small_shape() {
+  return column_net_shape(kRows, kL, 4, {0.01f, 1.0f, 1.0f, 0.0625f, 0.0625f}, {8, 8}, 3, {5}, 1);
+}
+
+// A random state: columns 0..filled-1 hold jobs (type 1..4), the others are empty (zeros).
+std::vector<float> random_state(Rng& rng, int filled) {
+  std::vector<float> x(kRows * kL, 0.0f);
+  for (int c = 0; c < filled; ++c) {
+    x[0 * kL + c] = static_cast<float>(1 + rng.uniform_int(0, 3));
+    x[1 * kL + c] = static_cast<float>(rng.uniform_int(0, 200));
+    x[2 * kL + c] = static_cast<float>(rng.uniform(0, 1));
+    x[3 * kL + c] = static_cast<float>(rng.uniform(0, 1));
+    x[4 * kL + c] = static_cast<float>(rng.uniform_int(0, 16));
+    x[5 * kL + c] = static_cast<float>(rng.uniform_int(0, 16));
+  }
+  return x;
+}
+
+// Larger weights than the initial ones, so that the outputs differ clearly between columns.
+std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng) {
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  return p;
+}
+
+TEST(ColumnNet, PermutingColumnsPermutesTheScoresAndKeepsVoid) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(11);
+  const std::vector<float> p = random_parameters(s, rng);
+  const std::vector<float> x = random_state(rng, 5);
+  const std::vector<int> perm = {3, 6, 0, 5, 1, 4, 2};  // column c moves to perm[c]
+  std::vector<float> y(x.size());
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kL; ++c) y[r * kL + perm[c]] = x[r * kL + c];
+  const std::vector<float> a = column_net_reference(s, p, x.data()), b = column_net_reference(s, p, y.data());
+  ASSERT_EQ(static_cast<int>(a.size()), 3 * kL + 1);
+  bool differ = false;
+  for (int c = 0; c < kL; ++c)
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(b[3 * perm[c] + k], a[3 * c + k], 1e-5) << "column " << c << " action " << k;
+      differ |= std::abs(a[3 * c + k] - a[k]) > 1e-3;
+    }
+  EXPECT_TRUE(differ);  // the columns do score differently
+  EXPECT_NEAR(b[3 * kL], a[3 * kL], 1e-5);
+}
+
+TEST(ColumnNet, ScoresDependOnTheColumnAndTheSummaryOnly) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(5);
+  const std::vector<float> p = random_parameters(s, rng);
+  std::vector<float> x = random_state(rng, 4);
+  // One-hot of the type: two columns with the same features score the same.
+  for (int r = 0; r < kRows; ++r) x[r * kL + 1] = x[r * kL + 0];
+  const std::vector<float> a = column_net_reference(s, p, x.data());
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(a[3 + k], a[k]);
+  float f[9];
+  column_features(s, x.data(), 0, f);
+  EXPECT_EQ(std::accumulate(f, f + 4, 0.0f), 1.0f);
+  EXPECT_EQ(f[static_cast<int>(x[0]) - 1], 1.0f);
+  EXPECT_FLOAT_EQ(f[4], x[1 * kL] * 0.01f);
+  EXPECT_FLOAT_EQ(f[7], x[4 * kL] * 0.0625f);
+}
+
+TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(3);
+  const std::vector<float> p = random_parameters(s, rng);
+  ColumnNetForward fast(s, p);
+  std::vector<float> x = random_state(rng, 6);
+  long computed = 0;
+  for (int step = 0; step < 60; ++step) {
+    if (step % 10 == 9) {
+      x = random_state(rng, 1 + static_cast<int>(rng.uniform_int(0, kL - 1)));  // the window changed
+    } else {
+      const int c = static_cast<int>(rng.uniform_int(0, kL - 1));  // one column's task counts move
+      x[4 * kL + c] += 1.0f;
+      x[3 * kL + c] = static_cast<float>(rng.uniform(0, 1));
+    }
+    const std::vector<float>& got = fast.run(x.data());
+    const std::vector<float> want = column_net_reference(s, p, x.data());
+    ASSERT_EQ(got, want) << "step " << step;
+    if (step > 0 && step % 10 != 9) {
+      EXPECT_EQ(fast.columns_computed() - computed, 1) << "step " << step;
+    }
+    computed = fast.columns_computed();
+  }
+}
+
+TEST(ColumnNet, ModelFileRoundTripAndBadArchitecture) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(1);
+  ModelFile m;
+  m.kind = "dl2";
+  m.nets["policy"] = column_stored_net(s, column_net_initial_parameters(s, rng));
+  const std::string path = (std::filesystem::temp_directory_path() / "dmlkit-column-net-test.json").string();
+  save_model_file(path, m);
+  const ModelFile r = load_model_file(path);
+  EXPECT_EQ(r.nets.at("policy").arch, "column");
+  EXPECT_EQ(r.nets.at("policy").column, s);
+  EXPECT_EQ(r.nets.at("policy").parameters, m.nets["policy"].parameters);
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto at = text.find("\"column\"");
+  ASSERT_NE(at, std::string::npos);
+  std::ofstream(path) << std::string(text).replace(text.find("\"arch\": \"column\""), 16, "\"arch\": \"graph\"");
+  try {
+    load_model_file(path);
+    FAIL() << "an unknown architecture must be an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nets.policy.arch"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(ColumnNetTrainer, ComputesTheSameFunctionAndLearnsAPerTypeRule) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(9);
+  const std::vector<float> p0 = column_net_initial_parameters(s, rng);
+  auto net = make_column_trainer(s, p0, 0.01);
+  // Label: the worker action of the first column of type 2 (every state has one).
+  const int n = 64, d = kRows * kL;
+  std::vector<float> x;
+  std::vector<int> y;
+  for (int i = 0; i < n; ++i) {
+    std::vector<float> st = random_state(rng, 5);
+    const int c = static_cast<int>(rng.uniform_int(0, 4));
+    for (int k = 0; k < 5; ++k)
+      if (st[k] == 2.0f) st[k] = 3.0f;
+    st[c] = 2.0f;
+    x.insert(x.end(), st.begin(), st.end());
+    y.push_back(3 * c);
+  }
+  // The libtorch forward pass and the C++ one agree: the loss from the reference logits.
+  double ce = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<float> o = column_net_reference(s, p0, x.data() + i * d);
+    double mx = -INFINITY, sum = 0;
+    for (float v : o) mx = std::max(mx, static_cast<double>(v));
+    for (float v : o) sum += std::exp(v - mx);
+    ce += -(o[y[i]] - mx - std::log(sum)) / n;
+  }
+  const LossStats first = net->add_cross_entropy_gradient(x.data(), n, y.data());
+  EXPECT_NEAR(first.loss, ce, 1e-4);
+  net->step(1);
+  LossStats last;
+  for (int step = 0; step < 200; ++step) {
+    last = net->add_cross_entropy_gradient(x.data(), n, y.data());
+    net->step(1);
+  }
+  EXPECT_LT(last.loss, 0.3 * first.loss);
+  EXPECT_GE(last.correct, 60);
+}
+
+}  // namespace
+}  // namespace dmlkit::learn
