@@ -66,8 +66,8 @@ namespace {
 std::string num(double v) { return fixed(v, 3); }
 
 TextTable steps_table(const std::vector<inf::AlgorithmSummary>& summary) {
-  TextTable t({"algorithm", "step", "activated_mean", "activated_stddev", "cumulative_mean", "cumulative_stddev",
-               "regret_oracle_mean", "regret_oracle_stddev", "regret_fixed_mean", "regret_fixed_stddev"});
+  TextTable t({"algorithm", "step", "activated_mean", "activated_sd", "cumulative_mean", "cumulative_sd",
+               "regret_oracle_mean", "regret_oracle_sd", "regret_fixed_mean", "regret_fixed_sd"});
   for (const auto& s : summary)
     for (size_t i = 0; i < s.reward.mean.size(); ++i)
       t.add_row({s.name, std::to_string(i), num(s.reward.mean[i]), num(s.reward.stddev[i]), num(s.cumulative.mean[i]),
@@ -91,8 +91,9 @@ TextTable runs_table(const inf::ExperimentResult& result) {
 }
 
 TextTable summary_table(const std::vector<inf::AlgorithmSummary>& summary) {
-  TextTable t({"algorithm", "activated_per_step", "total_activated", "total_stddev", "regret_vs_oracle",
-               "regret_vs_oracle_stddev", "regret_vs_best_fixed", "regret_vs_best_fixed_stddev", "weak_regret_growth"});
+  // Named as results.json's metrics (mean over runs, then the sample standard deviation `_sd`).
+  TextTable t({"algorithm", "activated_per_step_mean", "total_activated", "total_activated_sd", "regret_oracle_final",
+               "regret_oracle_final_sd", "regret_fixed_final", "regret_fixed_final_sd", "regret_fixed_growth_exponent"});
   for (const auto& s : summary)
     t.add_row({s.name, fixed(s.mean_per_step, 2), fixed(s.total_mean, 1), fixed(s.total_stddev, 1),
                s.regret_oracle ? fixed(s.regret_oracle->mean.back(), 1) : "",
