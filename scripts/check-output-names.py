@@ -6,11 +6,12 @@ then
     scripts/check-output-names.py OUT_DIR[:PRINTED.csv] ...
 
 For every column of the printed table (the CSV header) and of the report's tables (the names under
-their headers), it says which ones are not a metric, input or derived value of results.json under
-the same name or a unit variant of it (X_ms / X_us for X_s, X_pct for a fraction X, X_MB / X_GB for
+their headers), it says which ones are not a metric, input or derived value of results.json (or a column of one
+of the folder's CSV files, for detail tables) under the same name or a unit variant of it (X_ms / X_us for X_s, X_pct for a fraction X, X_MB / X_GB for
 X_bytes, X_sd for the spread of X). It also flags "-0.000"-style negative zeros and percent signs in
 printed cells. Exit status 1 when anything is found. Standard library only."""
 import csv
+import glob
 import html.parser
 import io
 import json
@@ -65,6 +66,10 @@ def check(out_dir, printed):
     with open(f"{out_dir}/results.json") as f:
         res = json.load(f)
     names = known_names(res)
+    # Detail tables shown in a report are named as the folder's CSV columns.
+    for csv_path in glob.glob(f"{out_dir}/*.csv"):
+        with open(csv_path) as f:
+            names |= set(next(csv.reader(f), []))
     where = f"{out_dir} ({res.get('command')})"
     columns = []
     if printed:

@@ -4,6 +4,7 @@
 // selects these; they run in CI with the rest (`make test`).
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,13 +23,17 @@ struct Family {
   std::string report = "report.html";
   size_t min_charts = 1;
   bool gantt = false;  // the report holds Gantt charts (floating bars)
+  std::string file;    // written to <dir>/input.yaml, which "@FILE" in args stands for
 };
+
+// gtest prints a failing parameter by its name.
+void PrintTo(const Family& f, std::ostream* os) { *os << f.name; }
 
 std::string data(const std::string& rel) { return dmlkit::data_path(rel); }
 
 std::vector<Family> families() {
   return {
-      {"cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "4x4", "--policy", "tiresias"}, "report.html",
+      {"cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy", "tiresias"}, "report.html",
        3},
       {"comm",
        {"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler", "--iterations", "3", "--warmup",
@@ -46,15 +51,21 @@ std::vector<Family> families() {
        2,
        true},
       {"influence",
-       {"influence", "run", "--graph", "NetHEPT", "--dynamics", "trivalency", "--k", "2", "--steps", "10", "--runs", "2",
+       {"influence", "run", "--graph", "ba:nodes=300,m=3", "--dynamics", "weighted-cascade", "--k", "2", "--steps", "10", "--runs", "2",
         "--hindsight-rr-sets", "2000"}},
       {"continual",
        {"continual", "angle-sweep", "--angles", "30,90", "--variants", "cl,replay", "--epochs", "20", "--test-per-task",
         "50", "--runs", "2", "--backend", "eigen"}},
       {"football",
        {"football", "evaluate", "--lines", data("football/appsync/so0102sim_match_02.json"), "--tagger", "keywords"}},
+      // A numeric axis (the round length), so the sweep report has charts.
       {"sweep",
-       {"sweep", "run", std::string(DMLKIT_SOURCE_DIR) + "/experiments/sweeps/minimal.yaml", "--jobs", "1"}},
+       {"sweep", "run", "@FILE", "--jobs", "1"},
+       "report.html",
+       1,
+       false,
+       "command: cluster simulate\nargs: {cluster: 8x4, workload: pollux-1, policy: fifo}\naxes:\n  round: [30, 120]\n"
+       "  seed: [1, 2]\n"},
   };
 }
 
@@ -68,6 +79,12 @@ TEST_P(ReportFamily, ChartsAreDrawnWithoutPageErrors) {
   const std::string out = (dir.path / "out").string();
   std::vector<std::string> argv{DMLKIT_BINARY};
   argv.insert(argv.end(), f.args.begin(), f.args.end());
+  if (!f.file.empty()) {
+    const std::string file = (dir.path / "input.yaml").string();
+    dmlkit::write_file_atomic(file, f.file);
+    for (auto& a : argv)
+      if (a == "@FILE") a = file;
+  }
   argv.insert(argv.end(), {"--out", out});
   const dmlkit::ProcessResult run = dmlkit::run_process(argv, {}, 300);
   ASSERT_TRUE(run.ok()) << f.name << ": " << run.err;

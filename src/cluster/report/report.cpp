@@ -107,6 +107,18 @@ ChartSeries queue_length_series(const SimResult& result) {
   return s;
 }
 
+TextTable summary_table(const std::vector<SimResult>& results, const std::vector<Metrics>& metrics) {
+  TextTable t({"policy", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s",
+               "gpu_utilization", "preemptions", "finished", "jobs"});
+  for (size_t i = 0; i < results.size() && i < metrics.size(); ++i) {
+    const auto& m = metrics[i];
+    t.add_row({results[i].policy, fixed(m.avg_jct_s, 4), fixed(m.median_jct_s, 1), fixed(m.p95_jct_s, 1),
+               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1), fixed(m.gpu_utilization, 3),
+               std::to_string(m.preemptions), std::to_string(m.finished), std::to_string(m.jobs)});
+  }
+  return t;
+}
+
 HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& results,
                           const std::vector<Metrics>& metrics) {
   if (results.empty()) throw std::invalid_argument("cluster_report: no results");
