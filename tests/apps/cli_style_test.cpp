@@ -222,7 +222,7 @@ namespace {
 // GPU-seconds its jobs CSV row reports.
 TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
   TempDir dir("style-cluster-trace");
-  const auto r = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy", "tiresias",
+  const auto r = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "tiresias",
                           "--out", dir.path("out"), "--trace", dir.path("cluster-trace.json")});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("cluster-trace.json")));
@@ -234,14 +234,14 @@ TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
     if (e["ph"] != "X") continue;
     const int pid = e["pid"], tid = e["tid"];
     EXPECT_GE(pid, 1);
-    EXPECT_LE(pid, 8);
+    EXPECT_LE(pid, 16);
     EXPECT_GE(tid, 0);
     EXPECT_LT(tid, 4) << "lane beyond the server's 4 GPUs";
     const double ts = e["ts"].get<double>() / 1e6, dur = e["dur"].get<double>() / 1e6;
     lanes[{pid, tid}].push_back({ts, ts + dur});
     gpu_s[e["args"]["job"].get<int>()] += dur;
   }
-  EXPECT_EQ(servers, 8u);
+  EXPECT_EQ(servers, 16u);
   ASSERT_FALSE(gpu_s.empty());
   for (auto& [lane, spans] : lanes) {
     std::sort(spans.begin(), spans.end());
@@ -266,8 +266,8 @@ TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
   }
   EXPECT_GT(rows, 0u);
   // The trace cannot go inside --out (replaced as a whole) nor into a missing folder: exit 2.
-  const auto inside = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--out", dir.path("out2"), "--trace",
-                               dir.path("out2/trace.json")});
+  const auto inside = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--out", dir.path("out"), "--trace",
+                               dir.path("out/trace.json")});
   EXPECT_EQ(inside.status, 2);
   EXPECT_NE(inside.err.find("must not be inside the --out folder"), std::string::npos) << inside.err;
   const auto missing = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--out", dir.path("out3"), "--trace",

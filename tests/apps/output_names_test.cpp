@@ -103,7 +103,7 @@ void expect_names_agree(const std::string& family, std::vector<std::string> args
 }
 
 TEST(OutputNames, ClusterCommPsAndInfluencePrintResultsNames) {
-  expect_names_agree("cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy", "fifo"});
+  expect_names_agree("cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "fifo"});
   expect_names_agree("comm", {"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler",
                               "--iterations", "3", "--warmup", "1"});
   expect_names_agree("ps", {"ps", "compare", "--model", "vgg16", "--workers", "4", "--servers", "2", "--iterations",
@@ -139,16 +139,17 @@ TEST(EffectiveKnobs, ResultsRecordEveryKnobAsUsed) {
     EXPECT_EQ(r.status, 0) << r.err;
     return nlohmann::json::parse(slurp(dir.path("o/results.json")))["inputs"];
   };
-  const auto def = inputs({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy", "tiresias"});
+  const auto def = inputs({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "tiresias"});
   ASSERT_TRUE(def["effective_knobs"].is_object()) << def.dump();
   EXPECT_EQ(def["effective_knobs"]["tiresias.queues"], "3");
   EXPECT_EQ(def["effective_knobs"]["tiresias.thresholds"], "3250,7200,18000");
   EXPECT_TRUE(def["policy_params"].empty());
-  const auto pollux = inputs({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy",
+  const auto pollux = inputs({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy",
                               "tiresias", "--profile", "pollux", "--policy-param", "tiresias.promote_knob=4"});
   EXPECT_EQ(pollux["effective_knobs"]["tiresias.queues"], "2");  // the pollux profile's default
   EXPECT_EQ(pollux["effective_knobs"]["tiresias.promote_knob"], "4");
-  const auto comm = inputs({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler,horovod",
+  const auto comm = inputs({"comm", "compare", "--model", "resnet50", "--arch", "allreduce", "--schedulers",
+                            "fifo,bytescheduler,horovod",
                             "--iterations", "3", "--warmup", "1", "--credit-mb", "8"});
   EXPECT_EQ(comm["effective_knobs"]["--credit-mb"], "8");
   EXPECT_EQ(comm["effective_knobs"]["--cycle-ms"], "5");
@@ -173,7 +174,7 @@ std::string between(const std::string& s, const std::string& open, const std::st
 // commands are a one-line error naming what it covers.
 TEST(ReportCommand, RerendersAClusterReportFromItsResultsFolder) {
   TempDir dir("report-rerender");
-  const auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "8x4", "--policies",
+  const auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies",
                           "fifo,tiresias", "--out", dir.path("o")});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string before = slurp(dir.path("o/report.html"));

@@ -33,7 +33,7 @@ std::string data(const std::string& rel) { return dmlkit::data_path(rel); }
 
 std::vector<Family> families() {
   return {
-      {"cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "8x4", "--policy", "tiresias"}, "report.html",
+      {"cluster", {"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "tiresias"}, "report.html",
        3},
       {"comm",
        {"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler", "--iterations", "3", "--warmup",
@@ -64,7 +64,7 @@ std::vector<Family> families() {
        "report.html",
        1,
        false,
-       "command: cluster simulate\nargs: {cluster: 8x4, workload: pollux-1, policy: fifo}\naxes:\n  round: [30, 120]\n"
+       "command: cluster simulate\nargs: {cluster: 16x4, workload: pollux-1, policy: fifo}\naxes:\n  round: [30, 120]\n"
        "  seed: [1, 2]\n"},
   };
 }
