@@ -12,24 +12,6 @@ namespace dmlkit::app {
 namespace cl = dmlkit::cluster;
 using nlohmann::ordered_json;
 
-namespace {
-
-// The summary table. Average JCT keeps 4 decimals so it can be compared with published tables
-// printed to that precision; other times are rounded to 0.1 s.
-TextTable summary_table(const std::vector<cl::SimResult>& results, const std::vector<cl::Metrics>& metrics) {
-  TextTable t({"policy", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s", "gpu_util",
-               "preemptions", "finished"});
-  for (size_t i = 0; i < results.size(); ++i) {
-    const auto& m = metrics[i];
-    t.add_row({results[i].policy, fixed(m.avg_jct_s, 4), fixed(m.median_jct_s, 1), fixed(m.p95_jct_s, 1),
-               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1), fixed(m.gpu_utilization, 4),
-               std::to_string(m.preemptions), std::to_string(m.finished) + "/" + std::to_string(m.jobs)});
-  }
-  return t;
-}
-
-}  // namespace
-
 Results cluster_results(const RunDescription& d, const std::vector<cl::SimResult>& results,
                         const std::vector<cl::Metrics>& metrics) {
   Results res(d.command, "policy");
@@ -44,6 +26,7 @@ Results cluster_results(const RunDescription& d, const std::vector<cl::SimResult
   in["profile"] = d.profile;
   in["placement"] = d.placement;
   in["policy_params"] = d.policy_params;
+  in["effective_knobs"] = d.effective_knobs;
   in["seeds"] = ordered_json::array({d.seed});
   in["round_s"] = d.round_s;
   in["restart_delay_s"] = d.restart_delay_s;
@@ -75,7 +58,7 @@ std::string render_cluster_summary(const RunDescription& desc, const Results& re
                                    const std::vector<cl::SimResult>& results, const std::vector<cl::Metrics>& metrics,
                                    const std::string& format) {
   if (format == "json") return res.json_text();
-  TextTable t = summary_table(results, metrics);
+  TextTable t = cl::summary_table(results, metrics);
   if (format == "csv") return t.to_csv();
   std::string head = "workload " + desc.workload + " (" + std::to_string(desc.jobs) + " jobs";
   if (desc.dropped_oversized > 0) head += ", " + std::to_string(desc.dropped_oversized) + " oversized dropped";

@@ -24,6 +24,7 @@ struct RunDescription {
   std::string profile;
   std::string placement;
   std::map<std::string, std::string> policy_params;
+  std::map<std::string, std::string> effective_knobs;  // every knob of the policies, as used (inputs.effective_knobs)
   uint64_t seed = 0;
   double round_s = 0;
   double restart_delay_s = 0;

@@ -1,4 +1,5 @@
 #include "dmlkit/run_output.h"
+#include "dmlkit/trace_output.h"
 #include "dmlkit/cluster_run.h"
 
 #include <algorithm>
@@ -12,9 +13,11 @@
 #include "core/data_dir.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
+#include "cluster/report/trace.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
+#include "core/knob_use.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
 #include "core/progress.h"
@@ -88,6 +91,7 @@ namespace {
 
 void check_options(const ClusterRunOptions& o) {
   if (o.policies.empty()) throw Error("--policies: no policy given");
+  check_trace_target(o.trace, o.out);
   if (!(o.round_s > 0)) throw Error("--round: must be positive, got " + std::to_string(o.round_s));
   if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
   if (!(o.extra_server_slowdown >= 0)) throw Error("--extra-server-slowdown: must not be negative");
@@ -148,7 +152,14 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   const cl::PolicyOptions popts = policy_options(o);
   cl::check_policy_params(o.policies, popts.params);
   std::vector<std::unique_ptr<cl::Policy>> policies;
-  for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
+  // Every knob of the policies as used (issue 20): given, else the declared default, overridden by
+  // what the factories actually read (run-dependent defaults such as the profile's).
+  KnobValues effective;
+  {
+    KnobUseRecorder used;
+    for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
+    effective = effective_knobs(cl::policy_registry(), o.policies, popts.params, used.values());
+  }
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   const cl::Workload workload = load(o, cluster);
@@ -163,6 +174,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
   config.interference = cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
+  config.record_placements = !o.trace.empty();
 
   RunDescription desc;
   desc.command = o.command;
@@ -174,6 +186,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.profile = o.profile;
   desc.placement = cl::placement_kind_name(popts.placement);
   desc.policy_params = popts.params;
+  desc.effective_knobs = effective;
   desc.seed = o.seed;
   desc.round_s = config.round_s;  // +inf (JSON null): no rounds
   desc.restart_delay_s = config.restart_delay_s;
@@ -235,6 +248,11 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
 
   ctx.out << render_cluster_summary(desc, res, results, metrics, o.format);
   print_output_location(ctx, o.format, path);
+  if (!o.trace.empty()) {
+    TraceEvents trace;
+    for (const auto& r : results) cl::add_placement_trace(trace, r, cluster);
+    write_trace(ctx, o.format, o.trace, trace);
+  }
   return 0;
 }
 

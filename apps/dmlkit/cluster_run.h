@@ -37,6 +37,7 @@ struct ClusterRunOptions {
   int threads = 0;  // compare: policies run in parallel on this many threads (0 = hardware threads)
   std::string out;
   std::string format = "table";  // table | json | csv
+  std::string trace;             // simulate --trace FILE.json ("" = none)
   std::string data_dir;
   std::string command;  // "cluster simulate" / "cluster compare"
 };

@@ -1,6 +1,8 @@
 // `dmlkit cluster simulate`: one policy on one workload.
 #include "dmlkit/cluster_run.h"
 #include "dmlkit/python_plugin.h"
+#include "dmlkit/run_output.h"
+#include "dmlkit/trace_output.h"
 #include "core/error.h"
 
 namespace dmlkit::app {
@@ -12,6 +14,7 @@ void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
   auto* cmd = cluster.add_subcommand("simulate", "Simulate one scheduling policy on a workload");
   cmd->add_option("--policy", policy, "Policy name (see `dmlkit cluster policies`)")->capture_default_str();
   add_cluster_run_options(*cmd, o);
+  add_trace_option(*cmd, o.trace, "jobs on servers over time: each server a process, each GPU a thread");
   cmd->callback([&, cmd] {
     o.policies = {policy};
     o.command = "cluster simulate";

@@ -1,6 +1,8 @@
 // Options, runs and outputs of `dmlkit comm simulate|compare` (see comm_run.h).
 #include "dmlkit/run_output.h"
+#include "dmlkit/trace_output.h"
 #include "dmlkit/comm_run.h"
+#include "dmlkit/run_notes.h"
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "core/csv.h"
 #include "core/data_dir.h"
 #include "core/error.h"
+#include "core/knob_use.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/results.h"
@@ -73,6 +76,8 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
     cmd.add_option("--cycle-ms", o.cycle_ms, "horovod cycle time in ms. Default: 5");
     cmd.add_option("--bucket-mib", o.bucket_mib, "ddp bucket cap in MiB")->capture_default_str();
     cmd.add_option("--first-bucket-mib", o.first_bucket_mib, "ddp first bucket cap in MiB")->capture_default_str();
+    add_trace_option(cmd, o.trace,
+                     "the steady-state iteration: each scheduler a process, the GPU and each network resource a thread");
   }
   cmd.add_option("--seed", o.seed, "Random seed (recorded; the simulation itself is deterministic)")
       ->capture_default_str();
@@ -159,6 +164,22 @@ namespace {
 
 using comm::SchedulerRun;
 
+// The scheduler options the user gave, as knob values of the scheduler registry.
+KnobValues given_scheduler_knobs(const CommRunOptions& o) {
+  KnobValues given;
+  auto note = [&](const char* flag, bool set, const std::string& value) {
+    if (set) given[flag] = value;
+  };
+  note("--partition-mb", o.partition_mb != -1, fmt::format("{}", o.partition_mb));
+  note("--credit-mb", o.credit_mb != -1, fmt::format("{}", o.credit_mb));
+  note("--credit-mode", o.credit_mode != "any", o.credit_mode);
+  note("--fusion-mb", o.fusion_mb != -1, fmt::format("{}", o.fusion_mb));
+  note("--cycle-ms", o.cycle_ms != -1, fmt::format("{}", o.cycle_ms));
+  note("--bucket-mib", o.bucket_mib != 25, fmt::format("{}", o.bucket_mib));
+  note("--first-bucket-mib", o.first_bucket_mib != 1, fmt::format("{}", o.first_bucket_mib));
+  return given;
+}
+
 Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
   Results res(o.command, "scheduler");
   auto& in = res.inputs();
@@ -186,6 +207,8 @@ Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vec
   if (s.sched.fusion_bytes) in["fusion_bytes"] = *s.sched.fusion_bytes;
   if (s.sched.cycle_s) in["cycle_s"] = *s.sched.cycle_s;
   in["schedulers"] = o.schedulers;
+  // Every knob of the chosen schedulers as used: given, else its default (issue 20).
+  in["effective_knobs"] = effective_knobs(comm::scheduler_registry(), o.schedulers, given_scheduler_knobs(o));
   in["seeds"] = ordered_json::array({o.seed});
   auto& d = res.derived();
   d["compute_s"] = s.workload.compute_s();
@@ -199,7 +222,8 @@ Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vec
 
 TextTable summary(const std::vector<SchedulerRun>& rows, double lb) {
   TextTable t(
-      {"scheduler", "iteration_ms", "speedup_vs_fifo", "lower_bound_ms", "above_bound_pct", "overlap", "transfers"});
+      {"scheduler", "iteration_mean_ms", "speedup_over_fifo", "lower_bound_ms", "distance_to_lower_bound_pct", "overlap",
+       "transfers"});
   for (const auto& row : rows)
     t.add_row({row.r.scheduler, fixed(row.r.iteration_mean_s * 1e3, 3),
                std::isfinite(row.speedup_over_fifo) ? fixed(row.speedup_over_fifo, 3) : "", fixed(lb * 1e3, 3),
@@ -220,15 +244,39 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
                                      fixed(comm::comm_bound_s(s.workload, s.net) * 1e3, 2) + " ms of transfer)"}});
   rep.add_heading("Iteration time per scheduler");
   rep.add_table(summary(rows, comm::lower_bound_s(s.workload, s.net)),
-                "Steady state (mean after warm-up). overlap = fraction of communication time hidden under compute.");
+                "Steady state (mean after warm-up). overlap = fraction of communication time hidden under compute; "
+                "distance_to_lower_bound_pct = how far above the lower bound, in percent.");
   rep.add_heading("Timelines");
   rep.add_paragraph(
-      "One steady-state iteration per scheduler: row 0 is the GPU (high in forward, lower in "
-      "backward), the next rows are the network resources (PS server NICs or the ring); a raised "
-      "line means busy. Every span with its tensor is in timeline-<scheduler>.csv, and all of them in "
-      "trace.json, a Chrome/Perfetto trace (open it in ui.perfetto.dev or chrome://tracing).");
+      "One steady-state iteration per scheduler: the first row is the GPU (forward and backward "
+      "compute), the next rows are the network resources (PS server NICs or the ring), one bar per "
+      "transfer (hover a bar for its layer or tensor). Every span with its tensor is in timeline-<scheduler>.csv; "
+      "--trace FILE.json writes all of them as a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing).");
   for (const auto& row : rows) rep.add_chart(comm::iteration_gantt(row.r));
   return rep.render();
+}
+
+// One-line notes (issue 20): every scheduler at a compute-bound lower bound (scheduling cannot
+// help), or bytescheduler on its default knobs slower than fifo (they are far from
+// tuned: `comm tune` finds better ones).
+void print_comm_notes(Context& ctx, const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
+  const double compute = s.workload.compute_s(), transfer = comm::comm_bound_s(s.workload, s.net);
+  bool all_at_bound = !rows.empty();
+  for (const auto& row : rows) all_at_bound = all_at_bound && row.distance_to_bound < 0.01;
+  if (all_at_bound && compute >= transfer)
+    print_note(ctx, o.format,
+               "every scheduler is within 1% of the lower bound, the compute time (" + fixed(compute * 1e3, 1) +
+                   " ms against " + fixed(transfer * 1e3, 1) + " ms of transfer): " + o.model + " is compute-bound at " +
+                   o.bandwidth + ", so no scheduler can help; try a lower --bandwidth or --model vgg16");
+  const bool knobs_given = o.partition_mb != -1 || o.credit_mb != -1;
+  for (const auto& row : rows) {
+    const auto& name = row.r.scheduler;
+    if (knobs_given || name != "bytescheduler" || !(row.speedup_over_fifo < 1)) continue;
+    print_note(ctx, o.format,
+               name + " ran on its default --partition-mb/--credit-mb and is " + fixed(row.speedup_over_fifo, 2) +
+                   "x fifo here; its defaults are far from tuned: `dmlkit comm tune --scheduler bytescheduler` "
+                   "with the same options finds better ones (docs/comm.md)");
+  }
 }
 
 }  // namespace
@@ -236,19 +284,9 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
 CommSetup validate_comm_run(const CommRunOptions& o) {
   CommSetup s = make_comm_setup(o);
   if (o.schedulers.empty()) throw Error("", 0, "schedulers", "no scheduler given");
+  check_trace_target(o.trace, o.out);
   // A scheduler option none of the chosen schedulers reads is rejected (as a typo would be).
-  KnobValues given;
-  auto note = [&](const char* flag, bool set, const std::string& value) {
-    if (set) given[flag] = value;
-  };
-  note("--partition-mb", o.partition_mb != -1, fmt::format("{}", o.partition_mb));
-  note("--credit-mb", o.credit_mb != -1, fmt::format("{}", o.credit_mb));
-  note("--credit-mode", o.credit_mode != "any", o.credit_mode);
-  note("--fusion-mb", o.fusion_mb != -1, fmt::format("{}", o.fusion_mb));
-  note("--cycle-ms", o.cycle_ms != -1, fmt::format("{}", o.cycle_ms));
-  note("--bucket-mib", o.bucket_mib != 25, fmt::format("{}", o.bucket_mib));
-  note("--first-bucket-mib", o.first_bucket_mib != 1, fmt::format("{}", o.first_bucket_mib));
-  comm::scheduler_registry().check_knobs(o.schedulers, given);
+  comm::scheduler_registry().check_knobs(o.schedulers, given_scheduler_knobs(o));
   for (size_t i = 0; i < o.schedulers.size(); ++i) {
     comm::validate_scheduler(o.schedulers[i], s.sched, s.net.arch);
     for (size_t k = 0; k < i; ++k)
@@ -266,12 +304,7 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   const Results res = comm_results(o, s, rows);
   OutputDir out(o.out);
   res.write(out);
-  TraceEvents trace;  // trace.json: the same timelines for ui.perfetto.dev / chrome://tracing
-  for (size_t i = 0; i < rows.size(); ++i) {
-    out.write("timeline-" + rows[i].r.scheduler + ".csv", comm::timeline_table(rows[i].r).to_csv());
-    comm::add_iteration_trace(trace, static_cast<int>(i) + 1, rows[i].r);
-  }
-  out.write("trace.json", trace.json_text());
+  for (const auto& row : rows) out.write("timeline-" + row.r.scheduler + ".csv", comm::timeline_table(row.r).to_csv());
   out.write("report.html", report_html(o, s, rows));
   const std::string path = commit_output(out);
   if (o.format == "json") {
@@ -285,6 +318,12 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
             << summary(rows, lb).render();
   }
   print_output_location(ctx, o.format, path);
+  print_comm_notes(ctx, o, s, rows);
+  if (!o.trace.empty()) {  // the same timelines for ui.perfetto.dev / chrome://tracing
+    TraceEvents trace;
+    for (size_t i = 0; i < rows.size(); ++i) comm::add_iteration_trace(trace, static_cast<int>(i) + 1, rows[i].r);
+    write_trace(ctx, o.format, o.trace, trace);
+  }
   return 0;
 }
 

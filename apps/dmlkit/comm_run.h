@@ -39,6 +39,7 @@ struct CommRunOptions {
   uint64_t seed = 1;
   std::string out;
   std::string format = "table";
+  std::string trace;  // simulate/compare --trace FILE.json ("" = none)
   std::string data_dir;   // --data-dir: the bundled data folder (graphs in DATA_DIR/model-graphs)
   std::string graph_dir;  // --graph-dir: the model-graph folder itself (wins over --data-dir)
   std::string command;

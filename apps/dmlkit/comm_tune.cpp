@@ -14,6 +14,7 @@
 #include "core/table.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/comm_run.h"
+#include "dmlkit/run_notes.h"
 
 namespace dmlkit::app {
 
@@ -164,6 +165,17 @@ int run_tune(const TuneOptions& t, Context& ctx) {
     if (t.run.format == "table") ctx.out << "\nlower bound " << fixed(lb * 1e3, 3) << " ms\n";
   }
   print_output_location(ctx, t.run.format, path);
+  // A flat search or far-off defaults, said in one line (issue 20).
+  const double best = bayes.best_probe().value;
+  if (default_s <= lb * 1.01)
+    print_note(ctx, t.run.format,
+               "the default knobs are already within 1% of the lower bound, so no knob can help and the search is "
+               "flat: " + t.run.model + " is not network-bound at " + t.run.bandwidth +
+                   "; try a lower --bandwidth or --model vgg16");
+  else if (default_s > 1.2 * best)
+    print_note(ctx, t.run.format,
+               "the default knobs are far from tuned here: " + fixed(default_s * 1e3, 1) + " ms against " +
+                   fixed(best * 1e3, 1) + " ms (" + fixed(default_s / best, 2) + "x)");
   return 0;
 }
 

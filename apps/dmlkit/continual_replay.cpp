@@ -42,8 +42,8 @@ std::string tasks_text(const cont::ReplayExperimentConfig& c) {
 }
 
 TextTable points_table(const cont::ReplayExperimentResult& r) {
-  TextTable t({"strategy", "buffer_size", "runs", "old_task_accuracy_mean", "old_task_accuracy_std",
-               "average_forgetting_mean", "average_forgetting_std", "last_task_accuracy_mean"});
+  TextTable t({"strategy", "buffer_size", "runs", "old_task_accuracy_mean", "old_task_accuracy_sd",
+               "average_forgetting_mean", "average_forgetting_sd", "last_task_accuracy_mean"});
   for (const auto& p : r.points)
     t.add_row({p.strategy, std::to_string(p.buffer_size), std::to_string(p.runs), fixed(p.old_acc_mean, 4),
                fixed(p.old_acc_std, 4), fixed(p.forgetting_mean, 4), fixed(p.forgetting_std, 4),

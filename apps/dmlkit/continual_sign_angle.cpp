@@ -32,7 +32,7 @@ struct SignAngleOptions {
 
 TextTable points_table(const cont::SignTaskResult& r) {
   TextTable t({"old_class", "new_class", "angle_deg", "replay_size", "runs", "old_acc_before_mean",
-               "old_acc_after_mean", "old_acc_after_std", "new_acc_mean"});
+               "old_acc_after_mean", "old_acc_after_sd", "new_acc_mean"});
   for (const auto& p : r.points)
     t.add_row({std::to_string(p.old_class), std::to_string(p.new_class), fixed(p.angle_deg, 2),
                std::to_string(p.replay_size), std::to_string(p.runs), fixed(p.old_acc_before_mean, 4),

@@ -74,7 +74,7 @@ TextTable critical_table(const cont::AngleSweepResult& r) {
 }
 
 TextTable sweep_table(const cont::AngleSweepResult& r) {
-  TextTable t({"variant", "angle_deg", "runs", "task1_error_mean", "task1_error_std", "task1_error_min",
+  TextTable t({"variant", "angle_deg", "runs", "task1_error_mean", "task1_error_sd", "task1_error_min",
                "task1_error_max", "forgetting_mean", "task2_error_mean", "diverged_runs"});
   for (const auto& p : r.points)
     t.add_row({cont::variant_name(p.variant), fixed(p.angle_deg, 2), std::to_string(p.runs), fixed(p.error_mean, 4),

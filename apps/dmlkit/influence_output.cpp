@@ -66,8 +66,8 @@ namespace {
 std::string num(double v) { return fixed(v, 3); }
 
 TextTable steps_table(const std::vector<inf::AlgorithmSummary>& summary) {
-  TextTable t({"algorithm", "step", "activated_mean", "activated_stddev", "cumulative_mean", "cumulative_stddev",
-               "regret_oracle_mean", "regret_oracle_stddev", "regret_fixed_mean", "regret_fixed_stddev"});
+  TextTable t({"algorithm", "step", "activated_mean", "activated_sd", "cumulative_mean", "cumulative_sd",
+               "regret_oracle_mean", "regret_oracle_sd", "regret_fixed_mean", "regret_fixed_sd"});
   for (const auto& s : summary)
     for (size_t i = 0; i < s.reward.mean.size(); ++i)
       t.add_row({s.name, std::to_string(i), num(s.reward.mean[i]), num(s.reward.stddev[i]), num(s.cumulative.mean[i]),
@@ -91,15 +91,30 @@ TextTable runs_table(const inf::ExperimentResult& result) {
 }
 
 TextTable summary_table(const std::vector<inf::AlgorithmSummary>& summary) {
-  TextTable t({"algorithm", "activated_per_step", "total_activated", "total_stddev", "regret_vs_oracle",
-               "regret_vs_oracle_stddev", "regret_vs_best_fixed", "regret_vs_best_fixed_stddev", "weak_regret_growth"});
-  for (const auto& s : summary)
-    t.add_row({s.name, fixed(s.mean_per_step, 2), fixed(s.total_mean, 1), fixed(s.total_stddev, 1),
-               s.regret_oracle ? fixed(s.regret_oracle->mean.back(), 1) : "",
-               s.regret_oracle ? fixed(s.regret_oracle->stddev.back(), 1) : "",
-               s.regret_fixed ? fixed(s.regret_fixed->mean.back(), 1) : "",
-               s.regret_fixed ? fixed(s.regret_fixed->stddev.back(), 1) : "",
-               s.regret_fixed_growth ? fixed(*s.regret_fixed_growth, 3) : ""});
+  // Named as results.json's metrics (mean over runs, then the sample standard deviation `_sd`); the
+  // regret columns only when results.json has them (an oracle run, a best-fixed set).
+  bool oracle = false, fixed_set = false;
+  for (const auto& s : summary) {
+    oracle = oracle || s.regret_oracle.has_value();
+    fixed_set = fixed_set || s.regret_fixed.has_value();
+  }
+  std::vector<std::string> header{"algorithm", "activated_per_step_mean", "total_activated", "total_activated_sd"};
+  if (oracle) header.insert(header.end(), {"regret_oracle_final", "regret_oracle_final_sd"});
+  if (fixed_set) header.insert(header.end(), {"regret_fixed_final", "regret_fixed_final_sd", "regret_fixed_growth_exponent"});
+  TextTable t(header);
+  for (const auto& s : summary) {
+    std::vector<std::string> row{s.name, fixed(s.mean_per_step, 2), fixed(s.total_mean, 1), fixed(s.total_stddev, 1)};
+    if (oracle) {
+      row.push_back(s.regret_oracle ? fixed(s.regret_oracle->mean.back(), 1) : "");
+      row.push_back(s.regret_oracle ? fixed(s.regret_oracle->stddev.back(), 1) : "");
+    }
+    if (fixed_set) {
+      row.push_back(s.regret_fixed ? fixed(s.regret_fixed->mean.back(), 1) : "");
+      row.push_back(s.regret_fixed ? fixed(s.regret_fixed->stddev.back(), 1) : "");
+      row.push_back(s.regret_fixed_growth ? fixed(*s.regret_fixed_growth, 3) : "");
+    }
+    t.add_row(row);
+  }
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include "core/output_dir.h"
 #include "core/progress.h"
 #include "dmlkit/run_output.h"
+#include "dmlkit/run_notes.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/influence_output.h"
 #include "dmlkit/python_plugin.h"
@@ -73,6 +74,19 @@ int run(InfluenceRunOptions& o, Context& ctx) {
   const std::string path = commit_output(out);
   ctx.out << render_influence_summary(desc, res, summary, o.format);
   print_output_location(ctx, o.format, path);
+  // Where the published effect is not to be expected, say so (issue 20).
+  const bool churn = c.dynamics.edge_churn > 0 || c.dynamics.node_churn > 0;
+  if (!churn && c.dynamics.model != inf::ProbabilityModel::Fluctuating)
+    print_note(ctx, o.format,
+               "--dynamics " + o.dynamics +
+                   " without --edge-churn or --node-churn keeps the network nearly stationary, where RSB has "
+                   "little to adapt to; --dynamics weighted-cascade churns edges (docs/reproduction-influence.md)");
+  bool given_network = false;
+  for (const auto& a : c.algorithms) given_network = given_network || a == "static-greedy" || a == "oracle";
+  if (given_network)
+    print_note(ctx, o.format,
+               "static-greedy and oracle are given the network (IMM at step 0 / every step), not learners: RSB's "
+               "published advantage is over online learners (random, cucb, epsilon-greedy)");
   return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "comm/network.h"
 #include "core/error.h"
+#include "core/knob_use.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/results.h"
@@ -87,6 +88,7 @@ struct PsCompareInputs {
   CommSetup s;
   KnobValues params;
   ps::StragglerScenario st;
+  KnobValues effective_knobs;  // every knob of the policies as their factories read it
 };
 
 PsCompareInputs checked_inputs(PsCompareOptions& o) {
@@ -98,11 +100,13 @@ PsCompareInputs checked_inputs(PsCompareOptions& o) {
   if (o.policies.empty()) throw Error("", 0, "policies", "no policy given");
   add_knob_values(in.params, o.policy_params, "--policy-param");
   ps::policy_registry().check_knobs(o.policies, in.params);
+  KnobUseRecorder used;  // the values the factories read, run-dependent defaults included
   for (size_t i = 0; i < o.policies.size(); ++i) {
     (void)ps::make_policy(o.policies[i], in.params);
     for (size_t k = 0; k < i; ++k)
       if (o.policies[i] == o.policies[k]) throw Error("", 0, "policies", "'" + o.policies[i] + "' given twice");
   }
+  in.effective_knobs = effective_knobs(ps::policy_registry(), o.policies, in.params, used.values());
   in.st = ps::load_stragglers(o.stragglers, in.s.net.servers, o.comm.iterations);
   return in;
 }
@@ -138,6 +142,7 @@ int run_compare(PsCompareOptions& o, Context& ctx) {
   in["policies"] = o.policies;
   auto& pp = in["policy_params"] = nlohmann::ordered_json::object();
   for (const auto& [k, v] : params) pp[k] = v;
+  in["effective_knobs"] = checked.effective_knobs;
   in["seeds"] = nlohmann::ordered_json::array({o.comm.seed});
   auto& d = res.derived();
   d["compute_s"] = s.workload.compute_s();

@@ -41,8 +41,12 @@ void add_generate(CLI::App& app, Context& ctx) {
 
 }  // namespace
 
+// `dmlkit report DIR` (report_command.cpp).
+void add_report_command(CLI::App& app, Context& ctx);
+
 void add_tools_commands(CLI::App& app, Context& ctx) {
   add_generate(app, ctx);
+  add_report_command(app, ctx);
   auto& o = ctx.make<DiffOptions>();
   auto* cmd = app.add_subcommand("diff", "Compare two runs: per name and metric, both means, the change, and whether "
                                          "it exceeds the spread over seeds");

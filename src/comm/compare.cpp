@@ -47,45 +47,19 @@ void add_iteration_trace(TraceEvents& trace, int pid, const IterationResult& r) 
     trace.add(pid, s.row, s.label, s.row == 0 ? "compute" : "transfer", s.start_s, s.end_s);
 }
 
-LineChart iteration_gantt(const IterationResult& r) {
-  LineChart c;
+GanttChart iteration_gantt(const IterationResult& r) {
+  GanttChart c;
   c.title = "Timeline of one steady-state iteration: " + r.scheduler;
   c.x_title = "time in the iteration (ms)";
-  c.y_title = "resource (0 = GPU, then network)";
+  c.y_title = "resource";
   c.x_min = 0;
   c.x_max = r.iteration_mean_s * 1e3;
-  for (size_t row = 0; row < r.rows.size(); ++row) {
-    struct Bar {
-      double start, end, height;
-    };
-    std::vector<Bar> bars;
-    for (const auto& s : r.spans)
-      if (s.row == static_cast<int>(row))
-        bars.push_back({s.start_s, s.end_s, row == 0 && s.label.rfind("B ", 0) == 0 ? 0.5 : 0.8});
-    std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.start < b.start; });
-    ChartSeries series;
-    series.label = r.rows[row];
-    series.step = true;
-    const double base = static_cast<double>(row);
-    auto point = [&](double t_s, double y) {
-      series.x.push_back(t_s * 1e3);
-      series.y.push_back(y);
-    };
-    point(0, base);
-    double busy_until = -1, height = 0;
-    for (const auto& b : bars) {
-      if (b.start > busy_until + 1e-12) {
-        if (busy_until >= 0) point(busy_until, base);
-        point(b.start, base + b.height);
-      } else if (b.height != height) {
-        point(b.start, base + b.height);
-      }
-      busy_until = std::max(busy_until, b.end);
-      height = b.height;
-    }
-    if (busy_until >= 0) point(busy_until, base);
-    point(r.iteration_mean_s, base);
-    c.series.push_back(std::move(series));
+  c.rows = r.rows;
+  c.bars.reserve(r.spans.size());
+  for (const auto& s : r.spans) {
+    // Row 0 is the GPU: compute spans are named "F layer" (forward) or "B layer" (backward).
+    const char* category = s.row != 0 ? "transfer" : s.label.rfind("B ", 0) == 0 ? "backward" : "forward";
+    c.bars.push_back({static_cast<size_t>(s.row), s.start_s * 1e3, s.end_s * 1e3, category, s.label});
   }
   return c;
 }

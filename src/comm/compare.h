@@ -1,5 +1,5 @@
 // Comparing communication schedulers on one workload and network: speed-ups over fifo, distance
-// to the lower bound, the per-iteration timeline, a Gantt-like chart of it, and the records of
+// to the lower bound, the per-iteration timeline, a Gantt chart of it, and the records of
 // core/results.h (docs/results-schema.md, "comm").
 #pragma once
 #include <cstdint>
@@ -31,9 +31,9 @@ void add_scheduler_records(Results& results, const std::vector<SchedulerRun>& ru
 // Every span of one steady-state iteration: row, resource, start_s, end_s, what.
 TextTable timeline_table(const IterationResult& r);
 
-// A Gantt-like chart from step lines: each resource has a baseline at its row index and rises
-// while busy (the GPU rises to +0.8 in forward, +0.5 in backward), so busy periods read as bars.
-LineChart iteration_gantt(const IterationResult& r);
+// A Gantt chart of the steady-state iteration: one row per resource (GPU, then the network rows),
+// one bar per compute span (forward / backward) or transfer, named after its layer or tensor.
+GanttChart iteration_gantt(const IterationResult& r);
 // The same steady-state iteration as trace events (core/trace_events.h): process `pid` named after
 // the scheduler, one thread per resource (GPU, then the network rows), one event per span.
 void add_iteration_trace(TraceEvents& trace, int pid, const IterationResult& r);

@@ -44,6 +44,8 @@ table { border-collapse: collapse; font-size: .92rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
 th, td { padding: .3rem .7rem; border-bottom: 1px solid #e4e7ec; text-align: left; white-space: nowrap; }
 th { background: #f4f6f9; white-space: normal; vertical-align: bottom; }
+th::first-letter { text-transform: uppercase; }
+th code.key { display: block; font-weight: normal; font-size: .72rem; color: #5b6475; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure.chart { margin: 1rem 0 1.75rem; }
 figure.chart .chart-box { position: relative; height: 360px; }
@@ -88,7 +90,7 @@ constexpr const char* kErrorCaptureJs = R"JS(
 })();
 )JS";
 
-// Draws every chart from the JSON block. After a chart's first render it marks its canvas with
+// Draws every chart (line or Gantt) from the JSON block. After a chart's first render it marks its canvas with
 // data-drawn="1", data-ink=<painted pixels> and data-points=<points laid out over all series>, and
 // counts it in <body data-charts-drawn=N>
 // (data-charts-expected holds the number of charts in the page).
@@ -132,8 +134,48 @@ constexpr const char* kDrawJs = R"JS(
     if (integer) a.ticks = {precision: 0};
     return a;
   }
+  // A Gantt chart: floating horizontal bars, one dataset (colour, legend entry) per category.
+  function ganttConfig(spec) {
+    var datasets = spec.categories.map(function (category, k) {
+      var color = palette[k % palette.length];
+      return {label: category, data: [], backgroundColor: color, borderColor: color, borderWidth: 0,
+              borderSkipped: false, grouped: false, barPercentage: 0.9, categoryPercentage: 0.9, minBarLength: 1};
+    });
+    spec.bars.forEach(function (b) {
+      datasets[b[1]].data.push({x: [b[2], b[3]], y: spec.rows[b[0]], name: b.length > 4 ? b[4] : ''});
+    });
+    return {
+      type: 'bar',
+      data: {labels: spec.rows, datasets: datasets},
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false, false),
+                 y: {type: 'category', title: {display: spec.y_title.length > 0, text: spec.y_title}}},
+        plugins: {
+          legend: {position: 'bottom'},
+          tooltip: {callbacks: {label: function (ctx) {
+            var r = ctx.raw;
+            return (r.name ? r.name + ' (' + ctx.dataset.label + ')' : ctx.dataset.label) + ': ' +
+                   r.x[0] + ' to ' + r.x[1];
+          }}}
+        }
+      },
+      plugins: [drawnMarker]
+    };
+  }
   specs.forEach(function (spec, index) {
     var canvas = document.getElementById('dmlkit-chart-' + index);
+    if (spec.kind === 'gantt') {
+      try {
+        new Chart(canvas, ganttConfig(spec));
+      } catch (e) {
+        window.dmlkitRecordError('chart ' + index + ': ' + (e && e.message ? e.message : e));
+      }
+      return;
+    }
     var bands = [];
     var datasets = spec.series.map(function (s, k) {
       var color = palette[k % palette.length];
@@ -234,7 +276,51 @@ std::string read_chartjs(const std::string& path) {
   return js;
 }
 
+// The JSON a Gantt chart goes into the page as: rows, categories (in order of first appearance)
+// and bars as [row, category index, start, end] plus the name when there is one.
+nlohmann::json gantt_spec(const GanttChart& chart, size_t max_bars) {
+  std::vector<std::string> categories;
+  for (const auto& b : chart.bars)
+    if (std::find(categories.begin(), categories.end(), b.category) == categories.end())
+      categories.push_back(b.category);
+  nlohmann::json bars = nlohmann::json::array();
+  for (const GanttBar& b : reduce_gantt(chart, max_bars)) {
+    const auto k = std::find(categories.begin(), categories.end(), b.category) - categories.begin();
+    nlohmann::json bar = nlohmann::json::array({b.row, k, round_for_chart(b.start), round_for_chart(b.end)});
+    if (!b.name.empty()) bar.push_back(b.name);
+    bars.push_back(std::move(bar));
+  }
+  return {{"kind", "gantt"},
+          {"title", chart.title},
+          {"x_title", chart.x_title},
+          {"y_title", chart.y_title},
+          {"x_min", optional_number(chart.x_min)},
+          {"x_max", optional_number(chart.x_max)},
+          {"rows", chart.rows},
+          {"categories", categories},
+          {"bars", std::move(bars)}};
+}
+
 }  // namespace
+
+std::string column_title(std::string_view name) {
+  // Longest suffixes first; each maps to the unit shown.
+  static const std::pair<std::string_view, std::string_view> kUnits[] = {
+      {"_bytes", "bytes"}, {"_Bps", "bytes/s"}, {"_pct", "%"}, {"_deg", "degrees"}, {"_ms", "ms"}, {"_us", "µs"},
+      {"_MB", "MB"},       {"_GB", "GB"},       {"_MiB", "MiB"}, {"_s", "s"},       {"_h", "h"}};
+  std::string_view stem = name;
+  std::string_view unit;
+  for (const auto& [suffix, shown] : kUnits)
+    if (stem.size() > suffix.size() && stem.substr(stem.size() - suffix.size()) == suffix) {
+      stem.remove_suffix(suffix.size());
+      unit = shown;
+      break;
+    }
+  std::string out(stem);
+  std::replace(out.begin(), out.end(), '_', ' ');
+  if (!unit.empty()) out += " (" + std::string(unit) + ")";
+  return out;
+}
 
 std::string html_escape(std::string_view text) {
   std::string out;
@@ -379,6 +465,62 @@ ChartSeries reduce_series(const ChartSeries& series, size_t max_points) {
   return out;
 }
 
+std::vector<GanttBar> reduce_gantt(const GanttChart& chart, size_t max_bars) {
+  std::vector<GanttBar> bars;
+  bars.reserve(chart.bars.size());
+  for (const GanttBar& b : chart.bars)
+    if (std::isfinite(b.start) && std::isfinite(b.end) && b.end >= b.start && b.row < chart.rows.size())
+      bars.push_back(b);
+  std::stable_sort(bars.begin(), bars.end(), [](const GanttBar& a, const GanttBar& b) {
+    if (a.row != b.row) return a.row < b.row;
+    if (a.category != b.category) return a.category < b.category;
+    if (a.start != b.start) return a.start < b.start;
+    return a.end < b.end;
+  });
+  max_bars = std::max<size_t>(max_bars, 1);
+  // Merges neighbours of one row and category whose gap is at most `gap`.
+  auto merge = [&bars](double gap) {
+    std::vector<GanttBar> out;
+    out.reserve(bars.size());
+    for (GanttBar& b : bars) {
+      if (!out.empty() && out.back().row == b.row && out.back().category == b.category &&
+          b.start <= out.back().end + gap) {
+        GanttBar& m = out.back();
+        m.end = std::max(m.end, b.end);
+        if (m.name != b.name) m.name.clear();
+      } else {
+        out.push_back(std::move(b));
+      }
+    }
+    bars = std::move(out);
+  };
+  if (bars.size() <= max_bars) return bars;
+  merge(0);
+  if (bars.size() <= max_bars) return bars;
+  // Close the smallest gaps between neighbours of one row and category (ties: the earlier first),
+  // as many as needed.
+  std::vector<std::pair<double, size_t>> gaps;  // (gap, index of the bar before it)
+  for (size_t i = 0; i + 1 < bars.size(); ++i)
+    if (bars[i].row == bars[i + 1].row && bars[i].category == bars[i + 1].category)
+      gaps.push_back({bars[i + 1].start - bars[i].end, i});
+  const size_t close = std::min(gaps.size(), bars.size() - max_bars);
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(close), gaps.end());
+  std::vector<char> join(bars.size(), 0);
+  for (size_t g = 0; g < close; ++g) join[gaps[g].second] = 1;
+  std::vector<GanttBar> out;
+  out.reserve(bars.size() - close);
+  for (size_t i = 0; i < bars.size(); ++i) {
+    if (i > 0 && join[i - 1]) {
+      GanttBar& m = out.back();
+      m.end = std::max(m.end, bars[i].end);
+      if (m.name != bars[i].name) m.name.clear();
+    } else {
+      out.push_back(std::move(bars[i]));
+    }
+  }
+  return out;
+}
+
 std::string default_chartjs_path() { return DMLKIT_CHARTJS_PATH; }
 
 HtmlReport::HtmlReport(std::string title) : title_(std::move(title)) {}
@@ -395,11 +537,13 @@ void HtmlReport::add_facts(std::vector<std::pair<std::string, std::string>> fact
 
 void HtmlReport::add_table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows,
                            std::string caption) {
-  blocks_.push_back(Table{std::move(header), std::move(rows), std::move(caption)});
+  blocks_.push_back(Table{std::move(header), {}, std::move(rows), std::move(caption)});
 }
 
 void HtmlReport::add_table(const TextTable& table, std::string caption) {
-  add_table(table.header(), table.rows(), std::move(caption));
+  std::vector<std::string> header;
+  for (const auto& key : table.header()) header.push_back(column_title(key));
+  blocks_.push_back(Table{std::move(header), table.header(), table.rows(), std::move(caption)});
 }
 
 void HtmlReport::add_chart(LineChart chart) {
@@ -412,7 +556,22 @@ void HtmlReport::add_chart(LineChart chart) {
   charts_.push_back(std::move(chart));
 }
 
+void HtmlReport::add_chart(GanttChart chart) {
+  for (size_t i = 0; i < chart.rows.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (chart.rows[i] == chart.rows[k])
+        throw std::invalid_argument("chart '" + chart.title + "': row '" + chart.rows[i] + "' given twice");
+  for (const auto& b : chart.bars)
+    if (b.row >= chart.rows.size())
+      throw std::invalid_argument("chart '" + chart.title + "': bar '" + b.name + "' is on row " +
+                                  std::to_string(b.row) + " of " + std::to_string(chart.rows.size()));
+  blocks_.push_back(ChartRef{charts_.size()});
+  charts_.push_back(std::move(chart));
+}
+
 void HtmlReport::set_max_points_per_series(size_t max_points) { max_points_ = std::max<size_t>(max_points, 3); }
+
+void HtmlReport::set_max_bars_per_gantt(size_t max_bars) { max_bars_ = std::max<size_t>(max_bars, 1); }
 
 std::string HtmlReport::render() const { return render(default_chartjs_path()); }
 
@@ -462,7 +621,13 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
       put({"<div class=\"table-wrap\"><table>\n"});
       if (!b->caption.empty()) put({"<caption>", html_escape(b->caption), "</caption>\n"});
       put({"<thead><tr>"});
-      for (const auto& cell : b->header) put({"<th scope=\"col\">", html_escape(cell), "</th>"});
+      for (size_t c = 0; c < b->header.size(); ++c) {
+        const std::string key = c < b->keys.size() ? b->keys[c] : std::string();
+        if (key.empty() || key == b->header[c])
+          put({"<th scope=\"col\">", html_escape(b->header[c]), "</th>"});
+        else
+          put({"<th scope=\"col\">", html_escape(b->header[c]), "<code class=\"key\">", html_escape(key), "</code></th>"});
+      }
       put({"</tr></thead>\n<tbody>\n"});
       for (const auto& row : b->rows) {
         put({"<tr>"});
@@ -476,9 +641,14 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
       put({"</tbody>\n</table></div>\n"});
     } else if (const auto* b = std::get_if<ChartRef>(&block)) {
       const std::string index = std::to_string(b->index);
-      const std::string title = html_escape(charts_[b->index].title);
-      put({"<figure class=\"chart\">\n<figcaption>", title, "</figcaption>\n",
-           "<div class=\"chart-box\"><canvas id=\"dmlkit-chart-", index, "\" role=\"img\" aria-label=\"", title,
+      const auto& chart = charts_[b->index];
+      const std::string title = html_escape(std::visit([](const auto& c) { return c.title; }, chart));
+      // A Gantt chart is as tall as its rows need (26 px each, plus the axes and legend).
+      std::string height;
+      if (const auto* g = std::get_if<GanttChart>(&chart))
+        height = " style=\"height: " + std::to_string(std::max<size_t>(200, 26 * g->rows.size() + 110)) + "px\"";
+      put({"<figure class=\"chart\">\n<figcaption>", title, "</figcaption>\n", "<div class=\"chart-box\"", height,
+           "><canvas id=\"dmlkit-chart-", index, "\" role=\"img\" aria-label=\"", title,
            "\"></canvas></div>\n</figure>\n"});
     }
   }
@@ -502,7 +672,12 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
   put({"</main>\n"});
 
   nlohmann::json specs = nlohmann::json::array();
-  for (const LineChart& chart : charts_) {
+  for (const auto& any_chart : charts_) {
+    if (const auto* g = std::get_if<GanttChart>(&any_chart)) {
+      specs.push_back(gantt_spec(*g, max_bars_));
+      continue;
+    }
+    const LineChart& chart = std::get<LineChart>(any_chart);
     nlohmann::json series = nlohmann::json::array();
     for (const ChartSeries& s : chart.series) {
       const ChartSeries r = reduce_series(s, max_points_);
@@ -518,7 +693,8 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
                         {"points", std::move(points)},
                         {"band", std::move(band)}});
     }
-    specs.push_back({{"title", chart.title},
+    specs.push_back({{"kind", "line"},
+                     {"title", chart.title},
                      {"x_title", chart.x_title},
                      {"y_title", chart.y_title},
                      {"x_min", optional_number(chart.x_min)},

@@ -1,7 +1,8 @@
 // Writer of one self-contained HTML report: title, headings, paragraphs, key/value lists, tables
 // and line charts. Charts are drawn by Chart.js, whose bundle (Debian libjs-chart.js) is read when
 // the page is rendered and inlined into it, so the file works offline and references nothing on
-// the network. Every string from the caller is HTML-escaped; chart data go into the page as JSON
+// the network. Line charts (LineChart) and Gantt charts (GanttChart) share the page's drawing
+// code, palette and checks. Every string from the caller is HTML-escaped; chart data go into the page as JSON
 // with every '<' written as \u003c, so no string can close the script element.
 #pragma once
 #include <cstddef>
@@ -44,6 +45,40 @@ struct LineChart {
   bool x_log = false;                                // logarithmic x axis (values spanning decades)
 };
 
+// One bar of a Gantt chart: `row` (an index into GanttChart::rows) is busy from `start` to `end`
+// (x units of the chart) with work of the given category (bars of one category share a colour and
+// a legend entry). `name` is shown when the bar is hovered (e.g. the tensor sent).
+struct GanttBar {
+  size_t row = 0;
+  double start = 0, end = 0;
+  std::string category;
+  std::string name;
+};
+
+// A Gantt (floating horizontal bar) chart: one row per resource, top to bottom in `rows` order, one
+// bar per busy interval (Chart.js floating bars, indexAxis 'y').
+struct GanttChart {
+  std::string title;
+  std::string x_title;
+  std::string y_title;
+  std::vector<std::string> rows;
+  std::vector<GanttBar> bars;
+  std::optional<double> x_min, x_max;
+};
+
+// The bars as they go into the page, sorted by row, category and start: bars with a non-finite or
+// reversed interval or an unknown row dropped. When more than max_bars remain, bars of the same row
+// and category that overlap or touch are merged (they draw the same), then the smallest gaps between
+// such neighbours are closed until max_bars remain (or no two bars of one row and category are
+// left); a merged bar keeps its name only when all its parts had the same one.
+std::vector<GanttBar> reduce_gantt(const GanttChart& chart, size_t max_bars);
+
+// The readable header of a column named `name` (a results.json metric or CSV column): underscores
+// become spaces and a unit suffix becomes the unit in parentheses: "avg_jct_s" -> "avg jct (s)",
+// "iteration_mean_ms" -> "iteration mean (ms)", "distance_to_lower_bound_pct" -> "distance to lower
+// bound (%)", "network_GB" -> "network (GB)"; other names only lose their underscores.
+std::string column_title(std::string_view name);
+
 // Escapes & < > " ' so `text` can go into HTML text or a quoted attribute.
 std::string html_escape(std::string_view text);
 
@@ -81,13 +116,21 @@ class HtmlReport {
   // Rows shorter than the header are padded with empty cells. Cells that look like numbers are
   // right-aligned.
   void add_table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows, std::string caption = "");
+  // A table printed on screen too: every report shows it with the same header style, each column's
+  // column_title() with its name (as on screen, in results.json and the CSVs) under it.
   void add_table(const TextTable& table, std::string caption = "");
   // Throws std::invalid_argument if a series' x and y differ in size.
   void add_chart(LineChart chart);
+  // Throws std::invalid_argument if a bar's row is not one of chart.rows or two rows have the same
+  // name.
+  void add_chart(GanttChart chart);
 
   // Maximum points per series put into the page (default kDefaultMaxPointsPerSeries, min 3).
   void set_max_points_per_series(size_t max_points);
   size_t chart_count() const { return charts_.size(); }
+  // Maximum bars per Gantt chart put into the page (default kDefaultMaxBarsPerGantt, min 1).
+  static constexpr size_t kDefaultMaxBarsPerGantt = 4000;
+  void set_max_bars_per_gantt(size_t max_bars);
 
   // The whole page. Reads the Chart.js bundle from default_chartjs_path() / chartjs_path; throws
   // Error(path, 0, "", "Chart.js not found: install libjs-chart.js") if it cannot be read.
@@ -107,6 +150,7 @@ class HtmlReport {
   };
   struct Table {
     std::vector<std::string> header;
+    std::vector<std::string> keys;  // add_table(TextTable): the column names shown under the header
     std::vector<std::vector<std::string>> rows;
     std::string caption;
   };
@@ -117,8 +161,9 @@ class HtmlReport {
 
   std::string title_;
   std::vector<Block> blocks_;
-  std::vector<LineChart> charts_;
+  std::vector<std::variant<LineChart, GanttChart>> charts_;
   size_t max_points_ = kDefaultMaxPointsPerSeries;
+  size_t max_bars_ = kDefaultMaxBarsPerGantt;
 };
 
 }  // namespace dmlkit

@@ -1,5 +1,6 @@
 // Typed knobs; see knobs.h.
 #include "core/knobs.h"
+#include "core/knob_use.h"
 
 #include <fmt/format.h>
 
@@ -235,11 +236,24 @@ bool Knobs::given(std::string_view name) const {
   throw std::logic_error("knob '" + std::string(name) + "' is read but not declared");
 }
 
+namespace {
+thread_local KnobUseRecorder* current_recorder = nullptr;
+
+std::string number_text(double v) { return fmt::format("{}", v); }  // shortest round-trip form
+}  // namespace
+
+KnobUseRecorder::KnobUseRecorder() : outer_(current_recorder) { current_recorder = this; }
+KnobUseRecorder::~KnobUseRecorder() { current_recorder = outer_; }
+void KnobUseRecorder::note(const std::string& name, const std::string& value) {
+  if (current_recorder != nullptr) current_recorder->values_[name] = value;
+}
+
 long long Knobs::get_int(std::string_view name) const {
   const KnobSpec& k = spec(name, KnobType::Int);
   long v = 0;
   if (!parse_long(raw(k), v))
     throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  KnobUseRecorder::note(k.name, std::to_string(v));
   return v;
 }
 
@@ -248,6 +262,7 @@ double Knobs::get_double(std::string_view name) const {
   double v = 0;
   if (!parse_double(raw(k), v))
     throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  KnobUseRecorder::note(k.name, number_text(v));
   return v;
 }
 
@@ -256,25 +271,38 @@ bool Knobs::get_bool(std::string_view name) const {
   bool v = false;
   if (!parse_bool(raw(k), v))
     throw Error(flag_ + " " + k.name + ": expected " + k.describe() + ", got '" + raw(k) + "'");
+  KnobUseRecorder::note(k.name, v ? "true" : "false");
   return v;
 }
 
-std::string Knobs::get_string(std::string_view name) const { return raw(spec(name, KnobType::String)); }
+std::string Knobs::get_string(std::string_view name) const {
+  const KnobSpec& k = spec(name, KnobType::String);
+  KnobUseRecorder::note(k.name, raw(k));
+  return raw(k);
+}
 
 long long Knobs::get_int(std::string_view name, long long fallback) const {
-  return given(name) ? get_int(name) : (spec(name, KnobType::Int), fallback);
+  if (given(name)) return get_int(name);
+  KnobUseRecorder::note(spec(name, KnobType::Int).name, std::to_string(fallback));
+  return fallback;
 }
 
 double Knobs::get_double(std::string_view name, double fallback) const {
-  return given(name) ? get_double(name) : (spec(name, KnobType::Double), fallback);
+  if (given(name)) return get_double(name);
+  KnobUseRecorder::note(spec(name, KnobType::Double).name, number_text(fallback));
+  return fallback;
 }
 
 bool Knobs::get_bool(std::string_view name, bool fallback) const {
-  return given(name) ? get_bool(name) : (spec(name, KnobType::Bool), fallback);
+  if (given(name)) return get_bool(name);
+  KnobUseRecorder::note(spec(name, KnobType::Bool).name, fallback ? "true" : "false");
+  return fallback;
 }
 
 std::string Knobs::get_string(std::string_view name, const std::string& fallback) const {
-  return given(name) ? get_string(name) : (spec(name, KnobType::String), fallback);
+  if (given(name)) return get_string(name);
+  KnobUseRecorder::note(spec(name, KnobType::String).name, fallback);
+  return fallback;
 }
 
 }  // namespace dmlkit

@@ -180,15 +180,15 @@ TextTable summary_table(const Comparison& c) {
   const PairRun* ours = nullptr;
   for (const auto& r : c.runs)
     if (r.placement == "explore" && r.scheduler == "online") ours = &r;
-  TextTable t({"placement", "scheduler", "epoch_s", "iteration_ms", "gpu_util", "net_util", "busiest_link",
-               "network_GB", "explore+online_speedup"});
+  TextTable t({"placement", "scheduler", "epoch_s", "iteration_mean_ms", "gpu_utilization", "network_utilization",
+               "busiest_link", "network_GB", "explore+online_speedup_pct"});
   for (const auto& r : c.runs) {
     const int busiest = r.sim.busiest_link();
     const std::string link =
         busiest >= 0 ? r.sim.link_names[busiest] + " " + fixed(r.sim.link_utilization(busiest), 3) : "";
-    t.add_row({r.placement, r.scheduler, fixed(r.epoch_s, 3), fixed(r.iteration_mean_s * 1e3, 2),
+    t.add_row({r.placement, r.scheduler, fixed(r.epoch_s, 3), fixed(r.iteration_mean_s * 1e3, 3),
                fixed(r.gpu_utilization, 3), fixed(r.network_utilization, 3), link, fixed(r.sim.network_bytes / 1e9, 3),
-               ours ? fixed(100 * speedup(*ours, r), 1) + "%" : ""});
+               ours ? fixed(100 * speedup(*ours, r), 1) : ""});
   }
   return t;
 }
@@ -241,13 +241,13 @@ TextTable spans_table(const PairRun& r) {
 
 namespace {
 
-// Gantt from step lines (as comm's): per machine three rows (GPU compute, CPU sampling, NIC in),
-// each rising while busy, over the kept iterations.
-LineChart gantt(const Comparison& c, const PairRun& r) {
-  LineChart chart;
+// Gantt of the kept iterations: per machine used three rows (GPU compute, CPU sampling, NIC in),
+// one bar per task or incoming flow, coloured by kind (core/html_report.h's GanttChart, as comm's).
+GanttChart gantt(const Comparison& c, const PairRun& r) {
+  GanttChart chart;
   chart.title = "Gantt of the kept iterations per machine: " + r.name();
   chart.x_title = "time (ms)";
-  chart.y_title = "machine row (GPU, CPU, NIC in)";
+  chart.y_title = "machine and resource";
   double t0 = INFINITY, t1 = 0;
   for (const auto& s : r.sim.spans) t0 = std::min(t0, s.start_s), t1 = std::max(t1, s.end_s);
   if (!std::isfinite(t0)) return chart;
@@ -257,40 +257,20 @@ LineChart gantt(const Comparison& c, const PairRun& r) {
   std::vector<char> used(M, 0);
   for (int m : r.where) used[m] = 1;
   for (int m : c.cluster.store_machine) used[m] = 1;
-  int row = 0;
+  std::vector<size_t> first_row(M, 0);
   for (int m = 0; m < M; ++m) {
     if (!used[m]) continue;
-    for (int lane = 0; lane < 3; ++lane) {
-      std::vector<std::pair<double, double>> iv;
-      for (const auto& s : r.sim.spans) {
-        if (s.machine != m) continue;
-        const bool gpu = s.kind == SpanKind::compute, cpu = s.kind == SpanKind::sample;
-        const bool nic = s.kind != SpanKind::compute && s.kind != SpanKind::sample && s.kind != SpanKind::sync;
-        if ((lane == 0 && gpu) || (lane == 1 && cpu) || (lane == 2 && nic)) iv.push_back({s.start_s - t0, s.end_s - t0});
-      }
-      std::sort(iv.begin(), iv.end());
-      ChartSeries series;
-      series.label = "m" + std::to_string(m) + (lane == 0 ? " GPU" : lane == 1 ? " CPU" : " NIC in");
-      series.step = true;
-      const double base = row, high = row + 0.8;
-      auto point = [&](double x, double y) {
-        series.x.push_back(x * 1e3);
-        series.y.push_back(y);
-      };
-      point(0, base);
-      double busy_until = -1;
-      for (auto [a, b] : iv) {
-        if (a > busy_until + 1e-12) {
-          if (busy_until >= 0) point(busy_until, base);
-          point(a, high);
-        }
-        busy_until = std::max(busy_until, b);
-      }
-      if (busy_until >= 0) point(busy_until, base);
-      point(t1 - t0, base);
-      chart.series.push_back(std::move(series));
-      ++row;
-    }
+    first_row[m] = chart.rows.size();
+    for (const char* lane : {" GPU", " CPU", " NIC in"}) chart.rows.push_back("m" + std::to_string(m) + lane);
+  }
+  for (const auto& s : r.sim.spans) {
+    if (s.kind == SpanKind::sync || s.machine < 0 || s.machine >= M || !used[s.machine]) continue;
+    const size_t lane = s.kind == SpanKind::compute ? 0 : s.kind == SpanKind::sample ? 1 : 2;
+    std::string name = "iteration " + std::to_string(s.iteration);
+    if (s.trainer >= 0) name += ", trainer " + std::to_string(s.trainer);
+    if (s.source >= 0) name += ", from m" + std::to_string(s.source) + ", " + fixed(s.bytes / 1e6, 2) + " MB";
+    chart.bars.push_back({first_row[s.machine] + lane, (s.start_s - t0) * 1e3, (s.end_s - t0) * 1e3,
+                          to_string(s.kind), std::move(name)});
   }
   return chart;
 }
@@ -322,8 +302,8 @@ std::string report_html(const CompareOptions& o, const Comparison& c) {
                     "the abstracts of Luo, Bao and Wu (INFOCOM 2022, TNET 2024), not the papers' exact algorithms; "
                     "see docs/gnn.md.");
   rep.add_heading("Epoch time per placement and scheduler");
-  rep.add_table(summary_table(c), "explore+online_speedup = T(this) / T(explore+online) - 1. gpu_util: mean busy share of "
-                                  "the trainers' GPUs; net_util: bytes on the network / (sum of NIC bandwidths x time).");
+  rep.add_table(summary_table(c), "explore+online_speedup_pct = 100 x (T(this) / T(explore+online) - 1). gpu_utilization: mean busy share of "
+                                  "the trainers' GPUs; network_utilization: bytes on the network / (sum of NIC bandwidths x time).");
   rep.add_heading("Placements");
   rep.add_table(placement_table(c), "T = trainer, S = sampler, PS = parameter-server shard; stores = graph-store "
                                     "partitions (fixed).");

@@ -33,8 +33,8 @@ void add_comparisons(std::vector<PolicyRun>& runs, int warmup) {
     int n = 0;
     for (size_t k = static_cast<size_t>(std::max(0, warmup)); k < it.size(); ++k) sum += it[k], ++n;
     r.iteration_mean_s = n ? sum / n : 0;
-    r.speedup_vs_mxnet = mxnet ? mxnet->run.total_s / r.run.total_s : std::nan("");
-    r.speedup_vs_byteps = byteps ? byteps->run.total_s / r.run.total_s : std::nan("");
+    r.speedup_over_mxnet = mxnet ? mxnet->run.total_s / r.run.total_s : std::nan("");
+    r.speedup_over_byteps = byteps ? byteps->run.total_s / r.run.total_s : std::nan("");
     double imb = 0;
     for (const auto& l : r.run.load_bytes) imb += imbalance(l);
     r.mean_imbalance = r.run.load_bytes.empty() ? 1 : imb / r.run.load_bytes.size();
@@ -47,8 +47,8 @@ void add_policy_records(Results& results, const std::vector<PolicyRun>& runs, ui
     auto& m = rec.metrics;
     m["total_s"] = r.run.total_s;
     m["iteration_mean_s"] = r.iteration_mean_s;
-    m["speedup_vs_mxnet"] = number_or_null(r.speedup_vs_mxnet);
-    m["speedup_vs_byteps"] = number_or_null(r.speedup_vs_byteps);
+    m["speedup_over_mxnet"] = number_or_null(r.speedup_over_mxnet);
+    m["speedup_over_byteps"] = number_or_null(r.speedup_over_byteps);
     m["mean_imbalance"] = r.mean_imbalance;
     m["switches"] = static_cast<long>(r.run.events.size());
     m["migrated_bytes"] = r.run.migrated_bytes;
@@ -63,12 +63,12 @@ void add_policy_records(Results& results, const std::vector<PolicyRun>& runs, ui
 }
 
 TextTable summary_table(const std::vector<PolicyRun>& runs) {
-  TextTable t({"policy", "total_s", "iteration_ms", "speedup_vs_mxnet", "speedup_vs_byteps", "imbalance", "switches",
-               "migrated_MB"});
+  TextTable t({"policy", "total_s", "iteration_mean_ms", "speedup_over_mxnet", "speedup_over_byteps", "mean_imbalance",
+               "switches", "migrated_MB"});
   for (const auto& r : runs)
-    t.add_row({r.run.policy, fixed(r.run.total_s, 2), fixed(r.iteration_mean_s * 1e3, 1),
-               std::isfinite(r.speedup_vs_mxnet) ? fixed(r.speedup_vs_mxnet, 3) : "",
-               std::isfinite(r.speedup_vs_byteps) ? fixed(r.speedup_vs_byteps, 3) : "", fixed(r.mean_imbalance, 3),
+    t.add_row({r.run.policy, fixed(r.run.total_s, 2), fixed(r.iteration_mean_s * 1e3, 3),
+               std::isfinite(r.speedup_over_mxnet) ? fixed(r.speedup_over_mxnet, 3) : "",
+               std::isfinite(r.speedup_over_byteps) ? fixed(r.speedup_over_byteps, 3) : "", fixed(r.mean_imbalance, 3),
                std::to_string(r.run.events.size()), fixed(r.run.migrated_bytes / 1e6, 1)});
   return t;
 }

@@ -16,16 +16,16 @@ namespace dmlkit::ps {
 struct PolicyRun {
   PsRun run;
   double iteration_mean_s = 0;  // after warm-up
-  double speedup_vs_mxnet = 0;  // mxnet's total_s / this one's; NaN when mxnet did not run
-  double speedup_vs_byteps = 0;
+  double speedup_over_mxnet = 0;  // mxnet's total_s / this one's; NaN when mxnet did not run
+  double speedup_over_byteps = 0;
   double mean_imbalance = 0;    // mean over iterations of max/mean load of the servers holding load
 };
 
 // Fills the derived fields of every run.
 void add_comparisons(std::vector<PolicyRun>& runs, int warmup);
 
-// One record per policy (seed given): total_s, iteration_mean_s, speedup_vs_mxnet,
-// speedup_vs_byteps, mean_imbalance, switches, migrated_bytes, wait_s; detail iteration_s.
+// One record per policy (seed given): total_s, iteration_mean_s, speedup_over_mxnet,
+// speedup_over_byteps, mean_imbalance, switches, migrated_bytes, wait_s; detail iteration_s.
 void add_policy_records(Results& results, const std::vector<PolicyRun>& runs, uint64_t seed);
 
 TextTable summary_table(const std::vector<PolicyRun>& runs);

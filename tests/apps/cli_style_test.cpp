@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
@@ -148,10 +151,18 @@ namespace {
 
 TEST(CliStyle, CommWritesAPerfettoTraceAndHelpShowsPerSchedulerDefaults) {
   TempDir dir("style-trace");
+  // Without --trace, no trace is written; with it, the trace goes to the file given.
+  const auto plain = run_cli({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo", "--iterations", "3",
+                              "--warmup", "1", "--out", dir.path("plain")});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("plain/trace.json")));
   const auto r = run_cli({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler",
-                          "--iterations", "3", "--warmup", "1", "--out", dir.path("out")});
+                          "--iterations", "3", "--warmup", "1", "--out", dir.path("out"), "--trace",
+                          dir.path("comm-trace.json")});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto j = nlohmann::json::parse(slurp(dir.path("out/trace.json")));
+  EXPECT_NE(r.out.find("trace:   " + dir.path("comm-trace.json")), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out/trace.json")));
+  const auto j = nlohmann::json::parse(slurp(dir.path("comm-trace.json")));
   ASSERT_TRUE(j["traceEvents"].is_array());
   size_t complete = 0, processes = 0;
   for (const auto& e : j["traceEvents"]) {
@@ -198,6 +209,74 @@ TEST(CliStyle, Cli11MessagesInDmlkitStyleAndPolicyKindsSayWhatToRun) {
   EXPECT_EQ(opt.status, 2);
   EXPECT_NE(opt.err.find("--experiment optimus-testbed --policies optimus"), std::string::npos) << opt.err;
   EXPECT_NE(opt.err.find("optimus-oracle"), std::string::npos) << opt.err;
+}
+
+}  // namespace
+}  // namespace dmlkit::testing
+
+namespace dmlkit::testing {
+namespace {
+
+// `cluster simulate --trace`: jobs on servers over time. Each GPU lane of a server holds at most one
+// job at a time, lanes stay within the server's GPUs, and each job's events add up to the
+// GPU-seconds its jobs CSV row reports.
+TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
+  TempDir dir("style-cluster-trace");
+  const auto r = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy", "tiresias",
+                          "--out", dir.path("out"), "--trace", dir.path("cluster-trace.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("cluster-trace.json")));
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> lanes;
+  std::map<int, double> gpu_s;  // job id -> sum of event durations (s)
+  size_t servers = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") ++servers;
+    if (e["ph"] != "X") continue;
+    const int pid = e["pid"], tid = e["tid"];
+    EXPECT_GE(pid, 1);
+    EXPECT_LE(pid, 16);
+    EXPECT_GE(tid, 0);
+    EXPECT_LT(tid, 4) << "lane beyond the server's 4 GPUs";
+    const double ts = e["ts"].get<double>() / 1e6, dur = e["dur"].get<double>() / 1e6;
+    lanes[{pid, tid}].push_back({ts, ts + dur});
+    gpu_s[e["args"]["job"].get<int>()] += dur;
+  }
+  EXPECT_EQ(servers, 16u);
+  ASSERT_FALSE(gpu_s.empty());
+  for (auto& [lane, spans] : lanes) {
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i)
+      EXPECT_GE(spans[i].first, spans[i - 1].second - 1e-6)
+          << "lane " << lane.first << "/" << lane.second;
+  }
+  // The jobs CSV's gpu_s column (index 10), per job id (column 0).
+  const std::string csv = slurp(dir.path("out/jobs-tiresias-seed1.csv"));
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ls(line);
+    for (std::string c; std::getline(ls, c, ',');) cells.push_back(c);
+    ASSERT_GE(cells.size(), 11u) << line;
+    const int id = std::stoi(cells[0]);
+    EXPECT_NEAR(gpu_s[id], std::stod(cells[10]), 1e-2 + 1e-6 * std::stod(cells[10])) << "job " << id;
+    ++rows;
+  }
+  EXPECT_GT(rows, 0u);
+  // The trace cannot go inside --out (replaced as a whole) nor into a missing folder: exit 2.
+  const auto inside = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--out", dir.path("out"), "--trace",
+                               dir.path("out/trace.json")});
+  EXPECT_EQ(inside.status, 2);
+  EXPECT_NE(inside.err.find("must not be inside the --out folder"), std::string::npos) << inside.err;
+  const auto missing = run_cli({"cluster", "simulate", "--workload", "pollux-6", "--out", dir.path("out3"), "--trace",
+                                dir.path("nowhere/trace.json")});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  // compare has no --trace: an unknown option, not silently ignored.
+  const auto compare = run_cli({"cluster", "compare", "--trace", dir.path("t.json")});
+  EXPECT_EQ(compare.status, 2);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ TEST(PsCli, CompareWritesResultsCsvAndReport) {
   EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["command"], "ps compare");
   ASSERT_EQ(j["records"].size(), 3u);
-  EXPECT_DOUBLE_EQ(j["records"][0]["metrics"]["speedup_vs_mxnet"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["records"][0]["metrics"]["speedup_over_mxnet"].get<double>(), 1.0);
   EXPECT_EQ(j["records"][2]["detail"]["iteration_s"].size(), 8u);
   EXPECT_NE(slurp(dir.path("o/loads.csv")).find("psld,7,1,"), std::string::npos);
   EXPECT_NE(slurp(dir.path("o/iterations.csv")).find("byteps,0,"), std::string::npos);

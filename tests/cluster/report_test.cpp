@@ -86,9 +86,11 @@ TEST(ClusterReport, PageHasFactsMetricsWarningsAndThreeCharts) {
   EXPECT_NE(page.find("<dd>42</dd>"), std::string::npos);
   EXPECT_NE(page.find("<dt>Round length</dt><dd>60 s</dd>"), std::string::npos);
   // fifo: JCTs 7200, 3600, 10800 s -> average 7200, median 7200; 1 of 4 unfinished.
-  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">7200.0</td><td class=\"num\">7200.0</td>"),
+  // The screen's summary table (summary_table): avg_jct_s with 4 decimals, then finished and jobs.
+  EXPECT_NE(page.find("<tr><td>fifo</td><td class=\"num\">7200.0000</td><td class=\"num\">7200.0</td>"),
             std::string::npos);
-  EXPECT_NE(page.find("<td>3/4</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">3</td><td class=\"num\">4</td></tr>"), std::string::npos);
+  EXPECT_NE(page.find("<code class=\"key\">gpu_utilization</code>"), std::string::npos);
   EXPECT_NE(page.find("<td>&lt;srtf&gt;</td>"), std::string::npos);
   EXPECT_NE(page.find("Warning: policy fifo left 1 job(s) unfinished"), std::string::npos);
   EXPECT_EQ(page.find("<srtf>"), std::string::npos);

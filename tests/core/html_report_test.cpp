@@ -282,3 +282,83 @@ TEST(HtmlReport, BandsPointsOnlyAndLogAxesReachThePage) {
 
 }  // namespace
 }  // namespace dmlkit
+
+namespace dmlkit {
+namespace {
+
+GanttChart two_row_gantt() {
+  GanttChart g;
+  g.title = "Gantt " + kCloser;
+  g.x_title = "time (ms)";
+  g.rows = {"GPU " + kScript, "server0 NIC"};
+  g.bars = {{0, 0, 2, "forward", "F conv1"},  {0, 2, 5, "backward", "B conv1"}, {1, 3, 4, "transfer", "w 1 MB"},
+            {1, 4, 6, "transfer", "b 1 MB"}, {1, 8, 9, "transfer", "c 1 MB"}};
+  return g;
+}
+
+TEST(HtmlReport, GanttChartsGoIntoThePageAsFloatingBars) {
+  HtmlReport r("t");
+  r.add_chart(two_row_gantt());
+  EXPECT_EQ(r.chart_count(), 1u);
+  const std::string page = r.render();
+  const auto j = chart_data(page);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["kind"], "gantt");
+  EXPECT_EQ(j[0]["rows"].size(), 2u);
+  EXPECT_EQ(j[0]["categories"], nlohmann::json({"forward", "backward", "transfer"}));
+  // One bar per span, each [row, category, start, end, name], sorted by row, category, start.
+  ASSERT_EQ(j[0]["bars"].size(), 5u);
+  EXPECT_EQ(j[0]["bars"][0], nlohmann::json({0, 1, 2.0, 5.0, "B conv1"}));
+  EXPECT_EQ(j[0]["bars"][1], nlohmann::json({0, 0, 0.0, 2.0, "F conv1"}));
+  EXPECT_EQ(j[0]["bars"][4], nlohmann::json({1, 2, 8.0, 9.0, "c 1 MB"}));
+  // A Gantt chart is as tall as its rows need; hostile names stay inside the JSON.
+  EXPECT_NE(page.find("style=\"height: 200px\""), std::string::npos);
+  EXPECT_EQ(page.find(kCloser), std::string::npos);
+  EXPECT_EQ(page.find(kScript), std::string::npos);
+}
+
+TEST(HtmlReport, GanttRejectsUnknownRowsAndDuplicateRowNames) {
+  HtmlReport r("t");
+  GanttChart g = two_row_gantt();
+  g.bars.push_back({2, 0, 1, "transfer", "x"});
+  EXPECT_THROW(r.add_chart(g), std::invalid_argument);
+  GanttChart d = two_row_gantt();
+  d.rows[1] = d.rows[0];
+  EXPECT_THROW(r.add_chart(d), std::invalid_argument);
+  EXPECT_EQ(r.chart_count(), 0u);
+}
+
+TEST(ReduceGantt, KeepsEveryBarUnderTheLimitAndMergesNeighboursOverIt) {
+  GanttChart g = two_row_gantt();
+  g.bars.push_back({1, NAN, 3, "transfer", "nan"});
+  g.bars.push_back({1, 5, 4, "transfer", "reversed"});
+  EXPECT_EQ(reduce_gantt(g, 100).size(), 5u);  // the two invalid bars dropped, nothing merged
+  // Over the limit: the touching transfers 3-4 and 4-6 merge first (and lose their names).
+  const auto four = reduce_gantt(g, 4);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(four[2].row, 1u);
+  EXPECT_DOUBLE_EQ(four[2].start, 3);
+  EXPECT_DOUBLE_EQ(four[2].end, 6);
+  EXPECT_EQ(four[2].name, "");
+  // Then the smallest gap of a row and category (6-8) closes; forward and backward never merge.
+  const auto three = reduce_gantt(g, 3);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_DOUBLE_EQ(three[2].start, 3);
+  EXPECT_DOUBLE_EQ(three[2].end, 9);
+  // Bars of different categories or rows never merge, whatever the limit.
+  EXPECT_EQ(reduce_gantt(g, 1).size(), 3u);
+  // A long timeline is reduced to the limit in the page.
+  GanttChart many;
+  many.rows = {"NIC"};
+  for (int i = 0; i < 10000; ++i) many.bars.push_back({0, i * 1.0, i + 0.9, "transfer", ""});
+  HtmlReport r("t");
+  r.set_max_bars_per_gantt(500);
+  r.add_chart(many);
+  const auto j = chart_data(r.render());
+  EXPECT_EQ(j[0]["bars"].size(), 500u);
+  EXPECT_DOUBLE_EQ(j[0]["bars"][0][2].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(j[0]["bars"].back()[3].get<double>(), 9999.9);
+}
+
+}  // namespace
+}  // namespace dmlkit

@@ -12,21 +12,6 @@ namespace {
 constexpr double kSecondsPerHour = 3600.0;
 constexpr size_t kNoLimit = static_cast<size_t>(-1);
 
-std::string seconds(double v) { return fixed(v, 1); }
-
-std::vector<std::string> metrics_row(const SimResult& r, const Metrics& m) {
-  return {r.policy,
-          seconds(m.avg_jct_s),
-          seconds(m.median_jct_s),
-          seconds(m.p95_jct_s),
-          seconds(m.p99_jct_s),
-          seconds(m.makespan_s),
-          seconds(m.avg_queue_s),
-          fixed(100.0 * m.gpu_utilization, 1),
-          std::to_string(m.preemptions),
-          std::to_string(m.finished) + "/" + std::to_string(m.jobs)};
-}
-
 std::string join(const std::vector<SimResult>& results) {
   std::string out;
   for (const auto& r : results) {
@@ -58,7 +43,7 @@ void add_preemption_note(HtmlReport& report, const std::vector<SimResult>& resul
     for (size_t i = 0; i < top; ++i) {
       const JobRecord& j = *jobs[i];
       rows.push_back({r.policy, j.name, std::to_string(j.num_gpus), std::to_string(j.preemptions),
-                      std::to_string(j.restarts), j.finished() ? seconds(j.jct_s()) : "unfinished"});
+                      std::to_string(j.restarts), j.finished() ? fixed(j.jct_s(), 1) : "unfinished"});
     }
   }
   if (rows.empty()) return;
@@ -122,6 +107,18 @@ ChartSeries queue_length_series(const SimResult& result) {
   return s;
 }
 
+TextTable summary_table(const std::vector<SimResult>& results, const std::vector<Metrics>& metrics) {
+  TextTable t({"policy", "avg_jct_s", "median_jct_s", "p95_jct_s", "p99_jct_s", "makespan_s", "avg_queue_s",
+               "gpu_utilization", "preemptions", "finished", "jobs"});
+  for (size_t i = 0; i < results.size() && i < metrics.size(); ++i) {
+    const auto& m = metrics[i];
+    t.add_row({results[i].policy, fixed(m.avg_jct_s, 4), fixed(m.median_jct_s, 1), fixed(m.p95_jct_s, 1),
+               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1), fixed(m.gpu_utilization, 3),
+               std::to_string(m.preemptions), std::to_string(m.finished), std::to_string(m.jobs)});
+  }
+  return t;
+}
+
 HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& results,
                           const std::vector<Metrics>& metrics) {
   if (results.empty()) throw std::invalid_argument("cluster_report: no results");
@@ -156,12 +153,7 @@ HtmlReport cluster_report(const ReportInfo& info, const std::vector<SimResult>& 
   }
 
   report.add_heading("Summary metrics");
-  std::vector<std::vector<std::string>> rows;
-  rows.reserve(results.size());
-  for (size_t i = 0; i < results.size(); ++i) rows.push_back(metrics_row(results[i], metrics[i]));
-  report.add_table({"Policy", "Avg JCT (s)", "Median JCT (s)", "P95 JCT (s)", "P99 JCT (s)", "Makespan (s)",
-                    "Avg queueing (s)", "GPU util (%)", "Preemptions", "Finished jobs"},
-                   std::move(rows));
+  report.add_table(summary_table(results, metrics));
   report.add_paragraph(
       "JCT (job completion time) is finish minus arrival of each finished job; percentiles interpolate "
       "linearly between order statistics. Queueing delay is JCT minus the time a job held GPUs. GPU "

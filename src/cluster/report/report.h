@@ -10,6 +10,7 @@
 #include "cluster/sim/metrics.h"
 #include "cluster/sim/simulator.h"
 #include "core/html_report.h"
+#include "core/table.h"
 
 namespace dmlkit::cluster {
 
@@ -22,6 +23,13 @@ struct ReportInfo {
   // More facts shown after the ones above, in order (e.g. {"Round length", "60 s"}).
   std::vector<std::pair<std::string, std::string>> extra;
 };
+
+// The summary table, the same on screen (`--format table|csv`) and in the report: one row per
+// policy, its columns named as results.json's metrics (docs/results-schema.md, "Names on screen"):
+// policy, avg_jct_s (4 decimals, to compare with published tables), median/p95/p99_jct_s,
+// makespan_s and avg_queue_s (0.1 s), gpu_utilization (a fraction, 3 decimals), preemptions,
+// finished, jobs.
+TextTable summary_table(const std::vector<SimResult>& results, const std::vector<Metrics>& metrics);
 
 // Builds the report; results[i] and metrics[i] describe the same policy (the report's order).
 // Throws std::invalid_argument if the two vectors differ in size or are empty.

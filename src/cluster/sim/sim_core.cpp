@@ -176,8 +176,15 @@ void SimRun::set_running(int j, bool running) {
   }
 }
 
+void SimRun::close_placement(int j, double end_s) {
+  const SimJob& s = jobs_[j];
+  for (const Slice& slice : s.placement)
+    placements_.push_back({s.job->id, slice.server, slice.gpus, slice.workers, slice.ps, s.placed_since_s, end_s});
+}
+
 void SimRun::mark_finished(int j, double t_s) {
   SimJob& s = jobs_[j];
+  if (config_.record_placements) close_placement(j, t_s);
   s.finished = true;
   s.finish_s = t_s;
   busy_gpus_ -= s.gpus;
@@ -431,6 +438,10 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
   const bool scale_cost =
       !policy_.charges_restarts() && (config_.ps_scale_cost_worker_s > 0 || config_.ps_scale_cost_ps_s > 0);
   const std::pair<int, int> before = scale_cost ? task_counts(s.placement) : std::pair<int, int>{0, 0};
+  if (config_.record_placements) {
+    if (was_running) close_placement(j, now_s);
+    s.placed_since_s = now_s;
+  }
   busy_gpus_ -= s.gpus;
   take_gpus(s.placement, +1);
   take_gpus(next, -1);
@@ -554,6 +565,12 @@ SimResult SimRun::take_result(bool timed_out) {
   r.total_gpus = total_gpus_;
   r.dropped_oversized = workload_.dropped_oversized;
   r.timed_out = timed_out;
+  if (config_.record_placements) {
+    const double end_s = rounds_.empty() ? 0.0 : rounds_.back().time_s;
+    for (size_t j = 0; j < jobs_.size(); ++j)
+      if (!jobs_[j].finished && !jobs_[j].placement.empty()) close_placement(static_cast<int>(j), end_s);
+    r.placements = std::move(placements_);
+  }
   r.rounds = std::move(rounds_);
   r.jobs.reserve(jobs_.size());
   double first_arrival_s = 0, last_finish_s = 0;

@@ -36,6 +36,7 @@ struct SimJob {
   Placement placement;  // current placement (empty: not running)
   double first_start_s = -1;
   double finish_s = -1;
+  double placed_since_s = 0;  // when the current placement was applied (SimConfig::record_placements)
 };
 
 class SimRun {
@@ -113,6 +114,8 @@ class SimRun {
   void move_slot(size_t from, size_t to);
   void apply(int j, const Placement& next, double now_s);
   void fill_view(int j, JobView& v) const;
+  // SimConfig::record_placements: appends job j's current placement as intervals ending at end_s.
+  void close_placement(int j, double end_s);
   [[noreturn]] void invalid(double now_s, const Job& job, const std::string& what) const;
 
   const ClusterSpec& cluster_;
@@ -172,6 +175,7 @@ class SimRun {
   bool coloc_dirty_ = false;
 
   std::vector<RoundSample> rounds_;
+  std::vector<PlacementInterval> placements_;  // only with config_.record_placements
   uint64_t decisions_ = 0;
   double next_wakeup_s_ = std::numeric_limits<double>::infinity();
 };

@@ -55,6 +55,10 @@ struct SimConfig {
   // job's speed is multiplied by the factor this model gives for what shares its servers,
   // recomputed when a placement changes or a job finishes. Null: none.
   std::shared_ptr<const InterferenceModel> interference;
+  // Keep every placement interval (SimResult::placements: which job held what on which server,
+  // when), for a Chrome/Perfetto trace (`cluster simulate --trace`). Off: nothing is recorded and
+  // nothing allocated for it.
+  bool record_placements = false;
   // Called with (simulated time, jobs finished, jobs total) a few times per second of wall time
   // at most; may be empty.
   std::function<void(double, size_t, size_t)> on_progress;
@@ -84,6 +88,16 @@ struct RoundSample {
   int queued_jobs = 0;  // arrived, unfinished, not running
 };
 
+// One job on one server from start_s to end_s (SimConfig::record_placements).
+struct PlacementInterval {
+  int job = 0;     // JobRecord::id
+  int server = 0;  // index into the cluster's servers
+  int gpus = 0;
+  int workers = 0;  // parameter-server jobs: tasks on the server
+  int ps = 0;
+  double start_s = 0, end_s = 0;
+};
+
 struct SimResult {
   std::string policy;
   std::vector<JobRecord> jobs;      // in job id order
@@ -92,6 +106,9 @@ struct SimResult {
   int total_gpus = 0;
   int dropped_oversized = 0;
   bool timed_out = false;  // max_time_s reached with unfinished jobs
+  // With SimConfig::record_placements: every interval a job held a server, in the order they
+  // ended (intervals still open at the end of the run end at the last decision).
+  std::vector<PlacementInterval> placements;
 };
 
 // The configuration of SimProfile::TiresiasSim: no rounds (round_s = +inf), restart delay 0 (also on
