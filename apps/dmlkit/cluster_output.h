@@ -29,6 +29,9 @@ struct RunDescription {
   double restart_delay_s = 0;
   size_t jobs = 0;
   int dropped_oversized = 0;
+  // --calibration: the file and the latencies applied (model seconds); empty path: none.
+  std::string calibration;
+  double arrival_latency_s = 0, start_latency_s = 0, restart_latency_s = 0;
 };
 
 // The records (one per policy, all with desc.seed) and inputs of a run.

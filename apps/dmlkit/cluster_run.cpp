@@ -11,6 +11,7 @@
 #include "core/data_dir.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
+#include "cluster/sim/calibration.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
@@ -69,6 +70,17 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--vc", o.virtual_clusters, "Philly trace: keep only these virtual clusters")->delimiter(',');
   cmd.add_option("--synthetic-jobs", o.synthetic_jobs, "Number of jobs of the synthetic workload")
       ->capture_default_str();
+  cmd.add_option("--jobs", o.max_jobs, "Simulate only the first N jobs by arrival (0 = all)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd.add_option("--calibration", o.calibration,
+                 "Sim-to-real calibration file (calibration.json of `cluster replay --slurm`): adds the measured "
+                 "arrival, start and restart latencies of the real cluster");
+  cmd.add_option("--calibration-time-scale", o.calibration_time_scale,
+                 "Wall seconds per model second to convert the calibration's wall-second latencies with (0: the "
+                 "measured run's own)")
+      ->check(at_least(0))
+      ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
@@ -118,7 +130,14 @@ cl::Workload load(const ClusterRunOptions& o, const cl::ClusterSpec& cluster) {
   wo.virtual_clusters = o.virtual_clusters;
   wo.cluster_gpus = cluster.total_gpus();
   wo.drop_oversized = o.drop_oversized;
-  return cl::load_workload(o.workload, wo);
+  cl::Workload w = cl::load_workload(o.workload, wo);
+  if (o.max_jobs > 0 && static_cast<size_t>(o.max_jobs) < w.jobs.size()) {
+    std::stable_sort(w.jobs.begin(), w.jobs.end(),
+                     [](const cl::Job& a, const cl::Job& b) { return a.arrival_s < b.arrival_s; });
+    w.jobs.resize(static_cast<size_t>(o.max_jobs));
+    for (size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<int>(i);
+  }
+  return w;
 }
 
 }  // namespace
@@ -131,6 +150,7 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
+  if (!o.calibration.empty()) (void)cl::read_calibration(o.calibration);
 }
 
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
@@ -142,6 +162,8 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  const cl::Calibration calibration =
+      o.calibration.empty() ? cl::Calibration{} : cl::read_calibration(o.calibration);  // bad file: exit 2 first
   const cl::Workload workload = load(o, cluster);
   if (workload.jobs.empty()) throw Error(workload.path + ": the workload has no jobs");
 
@@ -153,6 +175,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.schedule_on_events = !o.no_event_replan;
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
+  if (!o.calibration.empty()) cl::apply_calibration(config, calibration, o.calibration_time_scale);
 
   RunDescription desc;
   desc.command = o.command;
@@ -169,6 +192,10 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.restart_delay_s = config.restart_delay_s;
   desc.jobs = workload.jobs.size();
   desc.dropped_oversized = workload.dropped_oversized;
+  desc.calibration = o.calibration;
+  desc.arrival_latency_s = config.arrival_latency_s;
+  desc.start_latency_s = config.start_latency_s;
+  desc.restart_latency_s = config.restart_latency_s;
 
   std::vector<cl::SimResult> results(policies.size());
   const int threads = std::min<int>(resolve_threads(o.threads), static_cast<int>(policies.size()));
