@@ -35,6 +35,7 @@ def main():
     ap.add_argument("--real", required=True)
     ap.add_argument("--calibration", required=True)
     ap.add_argument("--calibration-time-scale", type=float, default=0)
+    ap.add_argument("--calibration-statistic", default="mean", choices=["mean", "median"])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--dmlkit", default=os.path.join(root, "build", "bin", "dmlkit"))
     ap.add_argument("--format", default="table", choices=["table", "json"])
@@ -54,9 +55,11 @@ def main():
                "--placement", inp["placement"], "--round", str(inp["round_s"]),
                "--restart-delay", str(inp["restart_delay_s"]), "--calibration", a.calibration,
                "--calibration-time-scale", str(a.calibration_time_scale), "--out", out, "--format", "json"]
+        if a.calibration_statistic != "mean":
+            cmd += ["--calibration-statistic", a.calibration_statistic]
         for k, v in inp.get("policy_params", {}).items():
             cmd += ["--policy-param", f"{k}={v}"]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         after = {}
         with open(os.path.join(out, f"jobs-{inp['policy']}-seed1.csv")) as f:
             for row in csv.DictReader(f):

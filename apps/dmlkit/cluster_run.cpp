@@ -81,6 +81,9 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
                  "measured run's own)")
       ->check(at_least(0))
       ->capture_default_str();
+  cmd.add_option("--calibration-statistic", o.calibration_statistic,
+                 "Which statistic of the calibration's samples to apply: mean or median")
+      ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
@@ -150,6 +153,7 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
+  (void)cl::parse_calibration_statistic(o.calibration_statistic);
   if (!o.calibration.empty()) (void)cl::read_calibration(o.calibration);
 }
 
@@ -162,6 +166,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   for (const auto& name : o.policies) policies.push_back(cl::make_policy(name, popts));
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  const cl::CalibrationStatistic statistic = cl::parse_calibration_statistic(o.calibration_statistic);
   const cl::Calibration calibration =
       o.calibration.empty() ? cl::Calibration{} : cl::read_calibration(o.calibration);  // bad file: exit 2 first
   const cl::Workload workload = load(o, cluster);
@@ -175,7 +180,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.schedule_on_events = !o.no_event_replan;
   config.extra_server_slowdown = o.extra_server_slowdown;
   config.data_dir = o.data_dir;
-  if (!o.calibration.empty()) cl::apply_calibration(config, calibration, o.calibration_time_scale);
+  if (!o.calibration.empty()) cl::apply_calibration(config, calibration, o.calibration_time_scale, statistic);
 
   RunDescription desc;
   desc.command = o.command;

@@ -56,7 +56,8 @@ LineChart jct_scatter(const live::ReplayResult& r) {
   c.title = "JCT per job: simulator (x) against Slurm (y)";
   c.x_title = "simulated JCT (s)";
   c.y_title = "real JCT on Slurm (s)";
-  ChartSeries pts{"jobs", {}, {}};
+  ChartSeries pts;
+  pts.label = "jobs";
   pts.points_only = true;
   double hi = 0;
   for (const auto& j : r.jobs)
@@ -65,7 +66,11 @@ LineChart jct_scatter(const live::ReplayResult& r) {
       pts.y.push_back(j.real_jct_s);
       hi = std::max({hi, j.sim_jct_s, j.real_jct_s});
     }
-  c.series = {pts, ChartSeries{"real = simulated", {0, hi}, {0, hi}}};
+  ChartSeries diagonal;
+  diagonal.label = "real = simulated";
+  diagonal.x = {0, hi};
+  diagonal.y = {0, hi};
+  c.series = {pts, diagonal};
   c.x_min = 0;
   c.y_min = 0;
   return c;
@@ -74,7 +79,10 @@ LineChart jct_scatter(const live::ReplayResult& r) {
 // Step series of a quantity changed by (time, delta) events.
 ChartSeries step_series(std::string label, std::vector<std::pair<double, int>> events) {
   std::sort(events.begin(), events.end());
-  ChartSeries s{std::move(label), {0}, {0}};
+  ChartSeries s;
+  s.label = std::move(label);
+  s.x = {0};
+  s.y = {0};
   s.step = true;
   int level = 0;
   for (size_t i = 0; i < events.size(); ++i) {
@@ -93,7 +101,8 @@ LineChart timeline(const live::ReplayResult& r, bool gpus) {
   c.x_title = "time (model s)";
   c.y_title = gpus ? "GPUs busy" : "running jobs";
   c.y_integer = true;
-  ChartSeries sim{"simulator", {}, {}};
+  ChartSeries sim;
+  sim.label = "simulator";
   sim.step = true;
   for (const auto& s : r.sim.rounds) {
     sim.x.push_back(s.time_s);

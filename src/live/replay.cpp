@@ -189,6 +189,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   std::map<int64_t, size_t> by_id;
   std::map<int64_t, double> placed_at;     // slurm id -> wall time of its latest place/move
   std::map<int64_t, double> preempted_at;  // slurm id -> wall time of its latest preempt/move
+  std::map<int64_t, double> moved_at;      // slurm id -> wall time of a preemption to restart elsewhere
   size_t decisions_seen = 0;
   size_t finished = 0;
   bool timed_out = false;
@@ -202,6 +203,8 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       // A preemption is applied before its decision is logged; a move's requeuehold comes before
       // its placement, so the move's time is an upper bound of when the job was stopped.
       if (d.action == "preempt" || d.action == "move") preempted_at[d.slurm_id] = d.wall_s;
+      // A move (preempted to restart elsewhere): its restart cost counts from the stop.
+      if (d.action == "preempt" && d.note.rfind("restart on", 0) == 0) moved_at[d.slurm_id] = d.wall_s;
     }
     // Emulate every submitted job on what Slurm reports.
     std::map<int64_t, const SlurmJob*> jobs;
@@ -217,6 +220,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       }
       if (e.running && !j.active_running()) {  // stopped: preempted, failed or done
         if (!e.runs.empty()) e.runs.back().end_s = wall;
+        if (!j.finished()) e.done_wall_s = -1;  // stopped after its work was done: no completion sample
         auto pr = preempted_at.find(e.slurm_id);
         if (pr != preempted_at.end()) {
           if (!j.finished()) result.preemption_latency_s.push_back(std::max(0.0, wall - pr->second));
@@ -260,9 +264,17 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
           auto pa = placed_at.find(e.slurm_id);
           if (pa != placed_at.end()) {
             result.start_latency_s.push_back(wall - pa->second);
-            (e.starts == 0 ? result.first_start_latency_s : result.restart_latency_s).push_back(wall - pa->second);
+            // A restart after a move costs from the stop (requeue, settle, placement, start);
+            // one after a preemption from its placement (the time stopped was the policy's).
+            auto mv = moved_at.find(e.slurm_id);
+            const double from = mv != moved_at.end() ? std::min(mv->second, pa->second) : pa->second;
+            if (e.starts == 0)
+              result.first_start_latency_s.push_back(wall - pa->second);
+            else
+              result.restart_latency_s.push_back(wall - from);
             placed_at.erase(pa);
           }
+          moved_at.erase(e.slurm_id);
           ++e.starts;
         } else {
           double dt = (wall - e.last_wall_s) / o.time_scale;

@@ -41,7 +41,7 @@ struct ReplayRig {
     ro.restart_delay_s = 30;
     ro.poll_s = 0.1;
     ro.work_dir = (dir / "work").string();
-    ro.max_wall_s = 600;
+    ro.max_wall_s = 120;
     ro.log = &log;
   }
   ~ReplayRig() { fs::remove_all(dir); }
@@ -67,6 +67,8 @@ TEST(LiveCalibration, AnInjectedStartLatencyIsMeasuredBackAndThenPredicted) {
   rig.ro.policy = "fifo";
   rig.slurm.set_start_delay(1.5);  // wall seconds from release to RUNNING: 150 model s at 0.01
   const ReplayResult r = run_replay(rig.slurm, rig.ro);
+  for (const auto& j : rig.slurm.jobs()) rig.log << "job " << j.id << " " << j.state << " " << j.reason << "\n";
+  for (const auto& h : rig.slurm.history()) rig.log << h << "\n";
   ASSERT_TRUE(r.complete) << rig.log.str();
   const cl::Calibration cal = replay_calibration(r, rig.ro);
   EXPECT_EQ(cal.start.samples, 3);
@@ -143,7 +145,7 @@ TEST(LiveCalibration, AReplayRetriesAFailingJobThenReportsItFailed) {
   ASSERT_EQ(r.jobs.size(), 2u);
   EXPECT_EQ(r.jobs[0].real_state, "FAILED");
   EXPECT_LT(r.jobs[0].real_jct_s, 0);
-  EXPECT_EQ(r.jobs[0].real_starts, 2) << rig.log.str();  // the first run and one retry
+  EXPECT_EQ(r.jobs[0].real_restarts, 2) << rig.log.str();  // the first run and one retry
   EXPECT_EQ(r.jobs[1].real_state, "COMPLETED");
   EXPECT_GT(r.jobs[1].real_jct_s, 0);
   EXPECT_NE(rig.log.str().find("after 1 retry (--max-retries 1); reported as failed"), std::string::npos)

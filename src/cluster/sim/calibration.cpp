@@ -114,11 +114,18 @@ Calibration read_calibration(const std::string& path) {
   return c;
 }
 
-void apply_calibration(SimConfig& config, const Calibration& c, double time_scale) {
+CalibrationStatistic parse_calibration_statistic(const std::string& name) {
+  if (name == "mean") return CalibrationStatistic::Mean;
+  if (name == "median") return CalibrationStatistic::Median;
+  throw Error("--calibration-statistic: expected mean or median, got '" + name + "'");
+}
+
+void apply_calibration(SimConfig& config, const Calibration& c, double time_scale, CalibrationStatistic statistic) {
   const double ts = time_scale > 0 ? time_scale : c.time_scale;
-  const double restart = c.restart.samples > 0 ? c.restart.mean_s : c.start.mean_s;
-  config.arrival_latency_s = c.arrival.mean_s / ts;
-  config.start_latency_s = (c.start.mean_s + c.completion.mean_s) / ts;
+  auto of = [statistic](const LatencyStat& s) { return statistic == CalibrationStatistic::Median ? s.p50_s : s.mean_s; };
+  const double restart = c.restart.samples > 0 ? of(c.restart) : of(c.start);
+  config.arrival_latency_s = of(c.arrival) / ts;
+  config.start_latency_s = (of(c.start) + of(c.completion)) / ts;
   config.restart_latency_s = restart / ts;
 }
 

@@ -10,8 +10,8 @@
 // the workload's arrival); the start latency, plus the completion latency, is added to the delay
 // of a job's first start; the restart latency to the delay of every later start (after a
 // preemption or a move). The preemption latency is recorded only: the start latency of the job
-// that takes the freed GPUs already contains it. [A] means of the samples; a run without restarts
-// (restart samples 0) uses its start latency for restarts.
+// that takes the freed GPUs already contains it. [A] means of the samples by default (medians on
+// request); a run without restarts (restart samples 0) uses its start latency for restarts.
 #pragma once
 #include <string>
 #include <vector>
@@ -51,8 +51,15 @@ std::string calibration_json(const Calibration& c);
 // version, a non-positive time scale, or a negative or non-finite latency.
 Calibration read_calibration(const std::string& path);
 
+// Which statistic of the samples the simulator applies [A]: the mean (right for average JCTs) or
+// the median (robust to a loaded lab's outliers).
+enum class CalibrationStatistic { Mean, Median };
+// "mean" or "median"; Error naming --calibration-statistic otherwise.
+CalibrationStatistic parse_calibration_statistic(const std::string& name);
+
 // Sets config's arrival_latency_s, start_latency_s and restart_latency_s (model seconds) from `c`;
 // time_scale > 0 overrides c.time_scale (predicting a run at another scale).
-void apply_calibration(SimConfig& config, const Calibration& c, double time_scale = 0);
+void apply_calibration(SimConfig& config, const Calibration& c, double time_scale = 0,
+                       CalibrationStatistic statistic = CalibrationStatistic::Mean);
 
 }  // namespace dmlkit::cluster
