@@ -28,7 +28,7 @@ std::string calibration(double start_mean_s, double time_scale = 0.01) {
 
 std::vector<std::string> simulate(const TempDir& dir, const std::string& out, std::vector<std::string> extra) {
   std::vector<std::string> args = {"cluster", "simulate", "--workload", "pollux-6", "--jobs",  "6",     "--cluster",
-                                   "8x4",     "--policy", "fifo",      "--out",    dir.path(out), "--format", "json"};
+                                   "8x4",     "--policy", "fifo",      "--out",    dir.path(out), "--format", "json", "--drop-oversized"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
