@@ -34,6 +34,11 @@ Results cluster_results(const RunDescription& d, const std::vector<cl::SimResult
     in["interference"] = d.interference;
     if (!d.interference_file.empty()) in["interference_file"] = d.interference_file;
   }
+  if (!d.calibration.empty())
+    in["calibration"] = {{"file", d.calibration},
+                         {"arrival_latency_s", d.arrival_latency_s},
+                         {"start_latency_s", d.start_latency_s},
+                         {"restart_latency_s", d.restart_latency_s}};
   for (size_t i = 0; i < results.size(); ++i) cl::add_run_record(res, results[i], metrics[i], d.seed);
   return res;
 }
@@ -50,6 +55,10 @@ void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const Res
   info.extra = {{"Round length", std::isfinite(desc.round_s) ? fixed(desc.round_s, 0) + " s" : "none (events only)"},
                 {"Restart delay", fixed(desc.restart_delay_s, 0) + " s"},
                 {"Placement", desc.placement}};
+  if (!desc.calibration.empty())
+    info.extra.push_back({"Calibration", desc.calibration + ": arrival +" + fixed(desc.arrival_latency_s, 1) +
+                                             " s, first start +" + fixed(desc.start_latency_s, 1) +
+                                             " s, restart +" + fixed(desc.restart_latency_s, 1) + " s"});
   for (const auto& [k, v] : desc.policy_params) info.extra.push_back({"Policy knob " + k, v});
   out.write("report.html", cl::cluster_report_html(info, results, metrics));
 }

@@ -32,6 +32,9 @@ struct RunDescription {
   int dropped_oversized = 0;
   std::string interference = "none";  // co-location model (docs/harmony.md)
   std::string interference_file;
+  // --calibration: the file and the latencies applied (model seconds); empty path: none.
+  std::string calibration;
+  double arrival_latency_s = 0, start_latency_s = 0, restart_latency_s = 0;
 };
 
 // The records (one per policy, all with desc.seed) and inputs of a run.

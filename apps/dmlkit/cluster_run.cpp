@@ -14,6 +14,7 @@
 #include "cluster/sim/metrics.h"
 #include "cluster/policy.h"
 #include "cluster/report/trace.h"
+#include "cluster/sim/calibration.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
@@ -80,6 +81,20 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--vc", o.virtual_clusters, "Philly trace: keep only these virtual clusters")->delimiter(',');
   cmd.add_option("--synthetic-jobs", o.synthetic_jobs, "Number of jobs of the synthetic workload")
       ->capture_default_str();
+  cmd.add_option("--jobs", o.max_jobs, "Simulate only the first N jobs by arrival (0 = all)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd.add_option("--calibration", o.calibration,
+                 "Sim-to-real calibration file (calibration.json of `cluster replay --slurm`): adds the measured "
+                 "arrival, start and restart latencies of the real cluster");
+  cmd.add_option("--calibration-time-scale", o.calibration_time_scale,
+                 "Wall seconds per model second to convert the calibration's wall-second latencies with (0: the "
+                 "measured run's own)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd.add_option("--calibration-statistic", o.calibration_statistic,
+                 "Which statistic of the calibration's samples to apply: mean or median")
+      ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
@@ -130,7 +145,14 @@ cl::Workload load(const ClusterRunOptions& o, const cl::ClusterSpec& cluster) {
   wo.virtual_clusters = o.virtual_clusters;
   wo.cluster_gpus = cluster.total_gpus();
   wo.drop_oversized = o.drop_oversized;
-  return cl::load_workload(o.workload, wo);
+  cl::Workload w = cl::load_workload(o.workload, wo);
+  if (o.max_jobs > 0 && static_cast<size_t>(o.max_jobs) < w.jobs.size()) {
+    std::stable_sort(w.jobs.begin(), w.jobs.end(),
+                     [](const cl::Job& a, const cl::Job& b) { return a.arrival_s < b.arrival_s; });
+    w.jobs.resize(static_cast<size_t>(o.max_jobs));
+    for (size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<int>(i);
+  }
+  return w;
 }
 
 }  // namespace
@@ -144,6 +166,8 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
   (void)cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
+  (void)cl::parse_calibration_statistic(o.calibration_statistic);
+  if (!o.calibration.empty()) (void)cl::read_calibration(o.calibration);
 }
 
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
@@ -162,6 +186,9 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   }
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  const cl::CalibrationStatistic statistic = cl::parse_calibration_statistic(o.calibration_statistic);
+  const cl::Calibration calibration =
+      o.calibration.empty() ? cl::Calibration{} : cl::read_calibration(o.calibration);  // bad file: exit 2 first
   const cl::Workload workload = load(o, cluster);
   if (workload.jobs.empty()) throw Error(workload.path + ": the workload has no jobs");
 
@@ -175,6 +202,7 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   config.data_dir = o.data_dir;
   config.interference = cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
   config.record_placements = !o.trace.empty();
+  if (!o.calibration.empty()) cl::apply_calibration(config, calibration, o.calibration_time_scale, statistic);
 
   RunDescription desc;
   desc.command = o.command;
@@ -194,6 +222,10 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   desc.dropped_oversized = workload.dropped_oversized;
   desc.interference = o.interference;
   desc.interference_file = o.interference_file;
+  desc.calibration = o.calibration;
+  desc.arrival_latency_s = config.arrival_latency_s;
+  desc.start_latency_s = config.start_latency_s;
+  desc.restart_latency_s = config.restart_latency_s;
 
   std::vector<cl::SimResult> results(policies.size());
   const int threads = std::min<int>(resolve_threads(o.threads), static_cast<int>(policies.size()));

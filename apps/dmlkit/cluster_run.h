@@ -33,6 +33,10 @@ struct ClusterRunOptions {
   double window_end_s = -1;
   std::vector<std::string> virtual_clusters;
   int synthetic_jobs = 200;
+  int max_jobs = 0;                     // --jobs: the first N jobs by arrival (0 = all)
+  std::string calibration;              // --calibration FILE (cluster/sim/calibration.h)
+  double calibration_time_scale = 0;    // --calibration-time-scale (0: the file's)
+  std::string calibration_statistic = "mean";  // --calibration-statistic: mean | median
   uint64_t seed = 1;
   int threads = 0;  // compare: policies run in parallel on this many threads (0 = hardware threads)
   std::string out;

@@ -40,6 +40,7 @@ struct ReplayCliOptions {
   double poll_s = 0.1;
   double start_timeout_s = 60;
   bool no_gres_repair = false;
+  int max_retries = 0;
   double max_wall_s = 0;
   int jobs = 0;
   uint64_t seed = 0;
@@ -48,6 +49,76 @@ struct ReplayCliOptions {
   std::string format = "table";
   std::string data_dir;
 };
+
+// Simulated against real JCT per job, one point each, with the line where they are equal.
+LineChart jct_scatter(const live::ReplayResult& r) {
+  LineChart c;
+  c.title = "JCT per job: simulator (x) against Slurm (y)";
+  c.x_title = "simulated JCT (s)";
+  c.y_title = "real JCT on Slurm (s)";
+  ChartSeries pts;
+  pts.label = "jobs";
+  pts.points_only = true;
+  double hi = 0;
+  for (const auto& j : r.jobs)
+    if (j.sim_jct_s >= 0 && j.real_jct_s >= 0) {
+      pts.x.push_back(j.sim_jct_s);
+      pts.y.push_back(j.real_jct_s);
+      hi = std::max({hi, j.sim_jct_s, j.real_jct_s});
+    }
+  ChartSeries diagonal;
+  diagonal.label = "real = simulated";
+  diagonal.x = {0, hi};
+  diagonal.y = {0, hi};
+  c.series = {pts, diagonal};
+  c.x_min = 0;
+  c.y_min = 0;
+  return c;
+}
+
+// Step series of a quantity changed by (time, delta) events.
+ChartSeries step_series(std::string label, std::vector<std::pair<double, int>> events) {
+  std::sort(events.begin(), events.end());
+  ChartSeries s;
+  s.label = std::move(label);
+  s.x = {0};
+  s.y = {0};
+  s.step = true;
+  int level = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    level += events[i].second;
+    if (i + 1 < events.size() && events[i + 1].first == events[i].first) continue;
+    s.x.push_back(events[i].first);
+    s.y.push_back(level);
+  }
+  return s;
+}
+
+// What the cluster did over time, in the simulator (its rounds) and on Slurm (each run of a job).
+LineChart timeline(const live::ReplayResult& r, bool gpus) {
+  LineChart c;
+  c.title = gpus ? "GPUs busy over time: simulator vs Slurm" : "Running jobs over time: simulator vs Slurm";
+  c.x_title = "time (model s)";
+  c.y_title = gpus ? "GPUs busy" : "running jobs";
+  c.y_integer = true;
+  ChartSeries sim;
+  sim.label = "simulator";
+  sim.step = true;
+  for (const auto& s : r.sim.rounds) {
+    sim.x.push_back(s.time_s);
+    sim.y.push_back(gpus ? s.gpus_busy : s.running_jobs);
+  }
+  std::vector<std::pair<double, int>> events;
+  for (const auto& j : r.jobs)
+    for (const auto& run : j.real_runs) {
+      events.push_back({run.start_s, gpus ? run.gpus : 1});
+      if (run.end_s >= 0) events.push_back({run.end_s, gpus ? -run.gpus : -1});
+    }
+  c.series = {sim, step_series("Slurm", std::move(events))};
+  return c;
+}
+LineChart gpu_timeline(const live::ReplayResult& r) { return timeline(r, true); }
+LineChart running_timeline(const live::ReplayResult& r) { return timeline(r, false); }
 
 int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
@@ -77,6 +148,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   ro.poll_s = o.poll_s;
   ro.start_timeout_s = o.start_timeout_s;
   ro.repair_gres_leaks = !o.no_gres_repair;
+  ro.max_retries = o.max_retries;
   ro.max_wall_s = o.max_wall_s;
   ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
@@ -129,12 +201,14 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
                   {"seeds", nlohmann::ordered_json::array({o.seed})}};
   ResultRecord& rec = res.add(o.policy, o.seed);
   rec.metrics = {{"complete", r.complete},
+                 {"failed_jobs", r.failed},
                  {"sim_avg_jct_s", r.sim_avg_jct_s},
                  {"real_avg_jct_s", r.real_avg_jct_s},
                  {"gap_avg_jct_s", gap},
                  {"gap_avg_jct_rel", gap_rel},
                  {"mean_abs_job_gap_s", st.mean_abs_job_gap_s},
                  {"mean_rel_job_gap", st.mean_rel_job_gap},
+                 {"median_abs_rel_job_gap", st.median_abs_rel_job_gap},
                  {"sim_makespan_s", r.sim_makespan_s},
                  {"real_makespan_s", r.real_makespan_s},
                  {"rounds", r.rounds.size()},
@@ -146,7 +220,16 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
                  {"start_latency_s_mean", st.start_latency_s_mean},
                  {"start_latency_s_p50", st.start_latency_s_p50},
                  {"start_latency_s_max", st.start_latency_s_max}};
-  rec.files = {{"jobs_csv", "jobs.csv"}, {"rounds_csv", "rounds.csv"}, {"decisions_csv", "decisions.csv"}};
+  rec.files = {{"jobs_csv", "jobs.csv"},
+               {"rounds_csv", "rounds.csv"},
+               {"decisions_csv", "decisions.csv"},
+               {"calibration", "calibration.json"}};
+  const cluster::Calibration calibration = live::replay_calibration(r, ro);
+  rec.metrics["calibration_arrival_latency_s_mean"] = calibration.arrival.mean_s;
+  rec.metrics["calibration_start_latency_s_mean"] = calibration.start.mean_s;
+  rec.metrics["calibration_restart_latency_s_mean"] = calibration.restart.mean_s;
+  rec.metrics["calibration_preemption_latency_s_mean"] = calibration.preemption.mean_s;
+  rec.metrics["calibration_completion_latency_s_mean"] = calibration.completion.mean_s;
   auto& jobs_json = rec.detail["jobs"] = nlohmann::ordered_json::array();
   for (const auto& j : r.jobs)
     jobs_json.push_back(
@@ -158,7 +241,8 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
          {"sim_jct_s", j.sim_jct_s >= 0 ? nlohmann::ordered_json(j.sim_jct_s) : nlohmann::ordered_json()},
          {"real_jct_s", j.real_jct_s >= 0 ? nlohmann::ordered_json(j.real_jct_s) : nlohmann::ordered_json()},
          {"sim_preemptions", j.sim_preemptions},
-         {"real_starts", j.real_restarts}});
+         {"real_starts", j.real_restarts},
+         {"real_state", j.real_state}});
 
   HtmlReport report("dmlkit cluster replay: " + o.policy + " on " + o.workload + " (Slurm)");
   report.add_facts(
@@ -172,7 +256,12 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
        {"Mean |per-job gap|", fixed(st.mean_abs_job_gap_s, 1) + " s"},
        {"Decision latency per round (mean)", fixed(st.decide_ms_mean, 3) + " ms"},
        {"scontrol time per applied decision (mean)", fixed(st.apply_ms_per_action_mean, 1) + " ms"},
-       {"Release to RUNNING (mean)", fixed(st.start_latency_s_mean, 2) + " wall s"}});
+       {"Release to RUNNING (mean)", fixed(st.start_latency_s_mean, 2) + " wall s"},
+       {"Jobs failed", std::to_string(r.failed)},
+       {"Calibration (calibration.json, wall s)",
+        "arrival " + fixed(calibration.arrival.mean_s, 2) + ", first start " + fixed(calibration.start.mean_s, 2) +
+            ", restart " + fixed(calibration.restart.mean_s, 2) + ", preemption " +
+            fixed(calibration.preemption.mean_s, 2) + ", completion " + fixed(calibration.completion.mean_s, 2)}});
   report.add_paragraph(
       "Measured JCTs are in model seconds: (time Slurm reported the job COMPLETED - scheduled "
       "arrival) / time scale. Each job's work follows the simulator's speed model on the "
@@ -188,6 +277,10 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   }
   chart.series = {s_sim, s_real};
   report.add_chart(chart);
+  report.add_chart(jct_scatter(r));
+  report.add_heading("Timelines");
+  report.add_chart(gpu_timeline(r));
+  report.add_chart(running_timeline(r));
   report.add_heading("Jobs");
   report.add_table(jobs);
   report.add_heading("Decisions");
@@ -198,6 +291,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   out.write("jobs.csv", jobs.to_csv());
   out.write("rounds.csv", rounds.to_csv());
   out.write("decisions.csv", decisions.to_csv());
+  out.write("calibration.json", cluster::calibration_json(calibration));
   out.write("report.html", report.render());
   const std::string path = commit_output(out);
 
@@ -232,6 +326,11 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--poll", o.poll_s, "Wall seconds between polls of Slurm")->capture_default_str();
   cmd->add_option("--start-timeout", o.start_timeout_s,
                   "Wall seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd->add_option("--max-retries", o.max_retries,
+                  "Times a job that fails on its own (non-zero exit) is requeued and placed again before it is "
+                  "reported as failed")
       ->check(at_least(0))
       ->capture_default_str();
   cmd->add_flag("--no-gres-repair", o.no_gres_repair,

@@ -35,6 +35,7 @@ struct ServeOptions {
   double command_timeout_s = 8;
   double start_timeout_s = 60;
   bool repair_gres_leaks = false;
+  int max_retries = 0;
   bool until_idle = false;
 };
 
@@ -69,6 +70,7 @@ int run_serve(ServeOptions& o, Context& ctx) {
   co.poll_s = o.poll_s;
   co.start_timeout_s = o.start_timeout_s;
   co.repair_gres_leaks = o.repair_gres_leaks;
+  co.max_retries = o.max_retries;
   co.state_path = o.state;
   co.decision_log_path = o.decision_log;
   co.log = &ctx.err;
@@ -92,7 +94,9 @@ int run_serve(ServeOptions& o, Context& ctx) {
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
   ctx.out << "serve: " << controller.rounds().size() << " rounds, " << controller.decisions().size() << " decisions, "
-          << controller.finished().size() << " jobs seen finishing\n";
+          << controller.finished().size() << " jobs seen finishing, " << controller.failed_jobs().size()
+          << " failed; " << (g_stop_requested ? "stopped by signal" : "stopped") << ", state saved to " << o.state
+          << "\n";
   return 0;
 }
 
@@ -117,6 +121,11 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--start-timeout", o.start_timeout_s,
                   "Seconds a placed job may wait for Slurm to start it before it is placed elsewhere (0: never)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  cmd->add_option("--max-retries", o.max_retries,
+                  "Times a job that fails on its own (non-zero exit) is requeued and placed again before it is "
+                  "reported as failed")
       ->check(at_least(0))
       ->capture_default_str();
   cmd->add_flag("--repair-gres-leaks", o.repair_gres_leaks,

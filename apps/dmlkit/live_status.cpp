@@ -36,6 +36,7 @@ int run_status(const StatusOptions& o, Context& ctx) {
     j["policy"] = st.policy;
     j["last_poll_wall_s"] = st.last_poll_wall_s;
     j["last_decision_wall_s"] = st.last_decision_wall_s;
+    j["stopped_wall_s"] = st.stopped_wall_s;
     j["finished_jobs"] = st.finished_jobs;
     j["jobs"] = nlohmann::ordered_json::array();
     for (const auto& job : st.jobs)
@@ -46,18 +47,27 @@ int run_status(const StatusOptions& o, Context& ctx) {
                            {"gpus", job.gpus},
                            {"requested_gpus", job.requested_gpus},
                            {"attained_gpu_s", job.attained_gpu_s},
-                           {"preemptions", job.preemptions}});
+                           {"preemptions", job.preemptions},
+                           {"retries", job.retries}});
+    j["failed"] = nlohmann::ordered_json::array();
+    for (const auto& f : st.failed)
+      j["failed"].push_back({{"slurm_id", f.slurm_id}, {"name", f.name}, {"state", f.state}, {"retries", f.retries}});
     ctx.out << j.dump(2) << "\n";
     return 0;
   }
   ctx.out << "policy " << st.policy << ", state " << st.state_path << ": last poll " << ago(st.last_poll_wall_s, now)
-          << ", last decision " << ago(st.last_decision_wall_s, now) << ", " << st.jobs.size() << " jobs managed, "
-          << st.finished_jobs << " finished\n";
-  TextTable t({"slurm_id", "name", "status", "placement", "gpus", "requested_gpus", "attained_gpu_s", "preemptions"});
+ << ", last decision " << ago(st.last_decision_wall_s, now)
+          << (st.stopped_wall_s > 0 ? ", stopped cleanly " + ago(st.stopped_wall_s, now) : std::string()) << ", " << st.jobs.size() << " jobs managed, "
+          << st.finished_jobs << " finished, " << st.failed.size() << " failed\n";
+  TextTable t({"slurm_id", "name", "status", "placement", "gpus", "requested_gpus", "attained_gpu_s", "preemptions",
+               "retries"});
   for (const auto& job : st.jobs)
     t.add_row({std::to_string(job.slurm_id), job.name, job.status, job.placement.empty() ? "-" : job.placement,
                std::to_string(job.gpus), std::to_string(job.requested_gpus), fixed(job.attained_gpu_s, 1),
-               std::to_string(job.preemptions)});
+               std::to_string(job.preemptions), std::to_string(job.retries)});
+  for (const auto& f : st.failed)
+    t.add_row({std::to_string(f.slurm_id), f.name, "failed (" + f.state + ")", "-", "-", "-", "-", "-",
+               std::to_string(f.retries)});
   ctx.out << t.render();
   return 0;
 }

@@ -102,8 +102,14 @@ void Controller::load_state() {
                       options_.policy_name + "' (remove the file to start afresh)");
     t0_wall_s_ = doc.at("t0_wall_s").get<double>();
     last_observe_wall_s_ = doc.at("last_observe_wall_s").get<double>();
+    last_decision_wall_s_ = doc.value("last_decision_wall_s", 0.0);
     next_dense_id_ = doc.at("next_dense_id").get<int>();
     for (const auto& id : doc.at("finished")) finished_.insert(id.get<int64_t>());
+    if (doc.contains("failed"))
+      for (const auto& f : doc.at("failed"))
+        failed_jobs_.push_back({f.at("slurm_id").get<int64_t>(), f.at("name").get<std::string>(),
+                                f.at("state").get<std::string>(), f.at("retries").get<int>(),
+                                f.at("wall_s").get<double>()});
     for (const auto& r : doc.at("jobs")) {
       Tracked t;
       t.slurm_id = r.at("slurm_id").get<int64_t>();
@@ -128,6 +134,7 @@ void Controller::load_state() {
       t.account.preemptions = r.at("preemptions").get<int>();
       t.account.restarts = r.at("restarts").get<int>();
       t.was_running = r.at("was_running").get<bool>();
+      t.failures = r.value("failures", 0);
       for (const auto& s : r.at("segments")) {
         Segment seg;
         for (const auto& sl : s.at("placement")) seg.placement.push_back({sl.at(0).get<int>(), sl.at(1).get<int>()});
@@ -149,10 +156,15 @@ void Controller::save_state() const {
   doc["policy"] = options_.policy_name;
   doc["t0_wall_s"] = t0_wall_s_;
   doc["last_observe_wall_s"] = last_observe_wall_s_;
-  doc["last_decision_wall_s"] = decisions_.empty() ? 0.0 : decisions_.back().wall_s;
+  doc["last_decision_wall_s"] = decisions_.empty() ? last_decision_wall_s_ : decisions_.back().wall_s;
+  doc["stopped_wall_s"] = stopped_wall_s_;
   doc["next_dense_id"] = next_dense_id_;
   doc["finished"] = json::array();
   for (int64_t id : finished_) doc["finished"].push_back(id);
+  doc["failed"] = json::array();
+  for (const FailedJob& f : failed_jobs_)
+    doc["failed"].push_back(
+        {{"slurm_id", f.slurm_id}, {"name", f.name}, {"state", f.state}, {"retries", f.retries}, {"wall_s", f.wall_s}});
   doc["jobs"] = json::array();
   for (const auto& [id, t] : jobs_) {
     json r;
@@ -177,6 +189,7 @@ void Controller::save_state() const {
     r["preemptions"] = t.account.preemptions;
     r["restarts"] = t.account.restarts;
     r["was_running"] = t.was_running;
+    r["failures"] = t.failures;
     r["segments"] = json::array();
     for (const auto& s : t.segments) {
       json p = json::array();
@@ -199,8 +212,9 @@ void Controller::log_decision(const Decision& d) {
   log_line(line.str());
   if (!options_.decision_log_path.empty()) {
     std::ofstream f(options_.decision_log_path, std::ios::app);
-    f << json{{"t_s", d.model_time_s}, {"job", d.slurm_id},        {"name", d.job_name},
-              {"action", d.action},    {"placement", d.placement}, {"note", d.note}}
+    f << json{{"t_s", d.model_time_s}, {"wall_s", d.wall_s},   {"job", d.slurm_id},
+              {"name", d.job_name},    {"action", d.action}, {"placement", d.placement},
+              {"note", d.note}}
              .dump()
       << "\n";
   }
@@ -296,6 +310,11 @@ void Controller::observe_job(const SlurmJob& j, double now, double dt, double wa
   }
   if (j.finished()) {
     auto it = jobs_.find(j.id);
+    if (it != jobs_.end() && retry_failed(j, it->second, now, dt, wall_s)) {
+      o.seen.insert(j.id);
+      o.event = o.changed = true;
+      return;
+    }
     if (it != jobs_.end()) {
       finished_.insert(j.id);
       log_line("job " + std::to_string(j.id) + " (" + it->second.job.name + ") finished: " + j.state);
@@ -338,6 +357,39 @@ void Controller::observe_job(const SlurmJob& j, double now, double dt, double wa
     t.restart_pending = false;
     o.event = true;
   }
+}
+
+bool Controller::retry_failed(const SlurmJob& j, Tracked& t, double now, double dt, double wall_s) {
+  if (j.state != "FAILED" && j.state != "OUT_OF_MEMORY") return false;
+  const bool retry = t.failures < options_.max_retries;
+  if (retry) {
+    try {
+      backend_.requeue_hold(j.id);
+    } catch (const SlurmError& e) {
+      if (e.kind() != SlurmError::Kind::Command) throw;  // unreachable: the next poll tries again
+      log_line("job " + std::to_string(j.id) + " (" + t.job.name + ") failed (" + j.state +
+               "); requeue refused: " + e.what());
+      return false;
+    }
+    // It ran until it failed; then it is stopped like a preempted job and waits for the policy.
+    if (t.was_running) {
+      credit_run(t, dt);
+      note_stopped(t, now, wall_s);
+    }
+    t.released = false;
+    t.decided.clear();
+    ++t.failures;
+    t.slurm = nullptr;  // not shown to the policy until a poll shows it pending again
+    log_decision({now, wall_s, j.id, t.job.name, "retry", "",
+                  "failed on its own (" + j.state + "); retry " + std::to_string(t.failures) + " of " +
+                      std::to_string(options_.max_retries)});
+    return true;
+  }
+  failed_jobs_.push_back({j.id, t.job.name, j.state, t.failures, wall_s});
+  log_line("job " + std::to_string(j.id) + " (" + t.job.name + ") failed (" + j.state + ") after " +
+           std::to_string(t.failures) + " retr" + (t.failures == 1 ? "y" : "ies") + " (--max-retries " +
+           std::to_string(options_.max_retries) + "); reported as failed");
+  return false;
 }
 
 // Jobs gone from squeue (purged after MinJobAge, or cancelled long ago).
@@ -665,6 +717,9 @@ void Controller::run(const std::function<bool()>& stop,
     const double spent = backend_.now_s() - wall;
     if (spent < options_.poll_s) backend_.sleep_s(options_.poll_s - spent);
   }
+  stopped_wall_s_ = backend_.now_s();
+  save_state();
+  stopped_wall_s_ = 0;  // a later run() is running again
 }
 
 }  // namespace dmlkit::live

@@ -52,6 +52,11 @@ struct ControllerOptions {
   // controller logs it and, with repair_gres_leaks, runs `scontrol reconfigure`, which recounts.
   bool repair_gres_leaks = false;
   double leak_grace_s = 10;
+  // A job that fails on its own (Slurm state FAILED or OUT_OF_MEMORY: its script exited non-zero
+  // or ran out of memory) is requeued held (`scontrol requeuehold`, which Slurm allows on a
+  // finished batch job) and placed again by the policy at most this many times; after that it is
+  // reported as failed (failed_jobs(), the state file, `cluster status`). 0: never retried.
+  int max_retries = 0;
   std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
 };
 
@@ -63,6 +68,15 @@ struct Decision {
   std::string action;     // place, preempt, move, hold
   std::string placement;  // "node1:2,node2:2" (place/move)
   std::string note;       // e.g. "narrowed to uniform GPUs per node"
+};
+
+// A job the controller gave up on: it failed on its own more than max_retries times.
+struct FailedJob {
+  int64_t slurm_id = 0;
+  std::string name;
+  std::string state;  // Slurm's final state (FAILED, OUT_OF_MEMORY)
+  int retries = 0;    // times it was requeued after failing
+  double wall_s = 0;  // when the controller saw the last failure
 };
 
 struct RoundStat {
@@ -93,6 +107,8 @@ class Controller {
   // Poll / decide loop until `stop` returns true, on the backend's clock. Never throws for Slurm
   // being unreachable: it logs and retries with back-off. `on_poll` (may be empty) sees every
   // snapshot (replay's emulator).
+  // When `stop` ends the loop, the state file is written once more with the stop time (a clean
+  // stop: `cluster status` shows it).
   void run(const std::function<bool()>& stop, const std::function<void(const SlurmSnapshot&, double)>& on_poll = {});
 
   double model_time(double wall_s) const { return (wall_s - t0_wall_s_) / options_.time_scale; }
@@ -102,6 +118,8 @@ class Controller {
   const std::vector<RoundStat>& rounds() const { return rounds_; }
   // Jobs the controller has seen finish (Slurm ids).
   const std::set<int64_t>& finished() const { return finished_; }
+  // Jobs it gave up on after max_retries retries (kept in the state file).
+  const std::vector<FailedJob>& failed_jobs() const { return failed_jobs_; }
   // Jobs pending or running that the controller tracks (after the last observe).
   size_t tracked_jobs() const { return jobs_.size(); }
   // What the policy reads about a tracked job's history (null if the controller does not track it).
@@ -121,6 +139,7 @@ class Controller {
     Alloc decided;                // node, GPUs
     cluster::JobAccount account;  // what the policy reads (shared with the simulator)
     bool was_running = false;
+    int failures = 0;  // times it failed on its own and was requeued (ControllerOptions::max_retries)
     bool restart_pending = false;  // preempted to be placed elsewhere (transient, not saved)
     // Nodes it was requeued from and when (wall s): slurmd refuses to launch a job in the same
     // second its previous run there was killed ("Job N already killed"), so a restart on one of
@@ -156,6 +175,9 @@ class Controller {
   // observe()
   void observe_job(const SlurmJob& j, double model_now, double dt, double wall_s, Observed& o);
   void forget_departed(Observed& o);
+  // A tracked job Slurm reports finished: retried (requeued held) if it failed on its own and has
+  // retries left, else forgotten (and recorded in failed_jobs_ if it failed). True if retried.
+  bool retry_failed(const SlurmJob& j, Tracked& t, double model_now, double dt, double wall_s);
   Tracked& track(const SlurmJob& j, double model_now, double wall_s);
   void make_oracle(Tracked& t) const;
   void credit_run(Tracked& t, double dt);
@@ -188,6 +210,9 @@ class Controller {
   std::map<std::string, double> leak_since_;  // node -> wall s since its used GPUs exceed the jobs'
   bool leak_reported_ = false;
   std::set<int64_t> finished_;
+  std::vector<FailedJob> failed_jobs_;
+  double stopped_wall_s_ = 0;
+  double last_decision_wall_s_ = 0;  // from the state file (decisions_ holds this run's only)  // when run() returned (0: running, or never stopped cleanly)
   SlurmSnapshot snap_;
   std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot
   std::vector<Decision> decisions_;

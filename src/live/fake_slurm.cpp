@@ -1,6 +1,8 @@
 // The in-memory Slurm (see fake_slurm.h).
 #include "live/fake_slurm.h"
 
+#include <filesystem>
+
 #include <algorithm>
 
 #include "core/error.h"
@@ -68,6 +70,8 @@ int FakeSlurm::free_gpus(const Node& n) const {
 }
 
 void FakeSlurm::set_run_time(int64_t id, double seconds) { find(id, "set_run_time").run_s = seconds; }
+
+void FakeSlurm::set_failing_runs(int64_t id, int runs) { find(id, "set_failing_runs").failures_left = runs; }
 
 void FakeSlurm::finish(int64_t id, const std::string& state) {
   Job& j = find(id, "finish");
@@ -146,11 +150,27 @@ void FakeSlurm::tick() {
     if (j.record.active_running() && j.run_s && j.started_s + *j.run_s <= now_s_) due.push_back(&j);
   std::stable_sort(due.begin(), due.end(),
                    [](const Job* a, const Job* b) { return a->started_s + *a->run_s < b->started_s + *b->run_s; });
-  for (Job* j : due) end(*j, "COMPLETED", j->started_s + *j->run_s);
+  // Jobs set to fail without a run time exit non-zero at the first tick after they started.
+  for (auto& [id, j] : jobs_)
+    if (j.record.active_running() && !j.run_s && j.failures_left > 0 && j.started_s < now_s_) {
+      --j.failures_left;
+      end(j, "FAILED", now_s_);
+    }
+  // Replay jobs whose "done" file exists exit 0 now (the replay's batch script waits for it).
+  if (done_file_jobs_)
+    for (auto& [id, j] : jobs_)
+      if (j.record.active_running() && !j.done_file.empty() && std::filesystem::exists(j.done_file))
+        end(j, "COMPLETED", now_s_);
+  for (Job* j : due) {
+    const bool fails = j->failures_left > 0;  // its script exits non-zero this time
+    if (fails) --j->failures_left;
+    end(*j, fails ? "FAILED" : "COMPLETED", j->started_s + *j->run_s);
+  }
   // Starts, in job id order (Slurm's priority order among equal priorities).
   for (auto& [id, j] : jobs_) {
     SlurmJob& r = j.record;
     if (!r.pending() || r.held()) continue;
+    if (now_s_ < j.released_s + start_delay_s_) continue;  // the injected start latency
     std::vector<Node*> chosen;
     if (!j.required.empty()) {
       for (const auto& name : j.required) chosen.push_back(find_node(name));
@@ -224,6 +244,7 @@ void FakeSlurm::set_held(const char* command, int64_t id, bool held) {
     throw SlurmError(SlurmError::Kind::Command, std::string(command) + ": Job is no longer pending execution");
   j.record.priority = held ? 0 : 1;
   j.record.reason = held ? "JobHeldAdmin" : "None";
+  if (!held) j.released_s = now_s_;
   history_.push_back(std::string(command) + " " + std::to_string(id));
 }
 
@@ -234,7 +255,9 @@ void FakeSlurm::hold(int64_t id) { set_held("hold", id, true); }
 void FakeSlurm::requeue_hold(int64_t id) {
   enter("requeue_hold");
   Job& j = find(id, "requeue_hold");
-  if (!j.record.active_running()) throw SlurmError(SlurmError::Kind::Command, "requeuehold: Job is pending execution");
+  // Slurm requeues a running or a finished batch job (within MinJobAge); a pending one is refused.
+  if (!j.record.active_running() && !j.record.finished())
+    throw SlurmError(SlurmError::Kind::Command, "requeuehold: Job is pending execution");
   requeue(j, true, "job_requeued_in_held_state");
   history_.push_back("requeue_hold " + std::to_string(id));
 }
@@ -262,6 +285,8 @@ int64_t FakeSlurm::submit(const JobRequest& q) {
   j.record.submit_time = static_cast<int64_t>(now_s_);
   j.record.node_count = q.nodes;
   j.record.gpus_per_node = q.gpus_per_node;
+  if (!q.script_args.empty()) j.done_file = q.script_args.front();
+  if (auto f = failing_names_.find(j.record.name); f != failing_names_.end()) j.failures_left = f->second;
   const int64_t id = j.record.id;
   jobs_.emplace(id, std::move(j));
   history_.push_back("submit " + std::to_string(id));

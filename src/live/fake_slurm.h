@@ -8,7 +8,7 @@
 //   release       the job may start: it does at the next scheduler tick (advance()) if its nodes
 //                 are usable and have the GPUs free, else it stays PENDING (reason Resources);
 //   hold          a pending job may not start (refused for a running one);
-//   requeue_hold  a running job goes back to PENDING held, frees its GPUs, Restarts + 1;
+//   requeue_hold  a running (or finished) job goes back to PENDING held, frees its GPUs, Restarts + 1;
 //   cancel        the job ends CANCELLED.
 // Finished jobs stay listed for min_job_age_s (Slurm's MinJobAge), then disappear.
 // A job runs until finish() is called, or for its run time (set_run_time: wall seconds from its
@@ -52,6 +52,17 @@ class FakeSlurm final : public ClusterBackend {
 
   // --- jobs, as a test or a user changes them ---
   void set_run_time(int64_t id, double seconds);  // completes that long after each start
+  // Start latency: a released job starts at the first tick at least `seconds` after its release
+  // (0: the next tick). Lets a test inject a known latency and measure it back.
+  void set_start_delay(double seconds) { start_delay_s_ = seconds; }
+  // A running job whose first script argument names an existing file completes (exit 0) at the
+  // next tick, as the replay's batch script does when its "done" file appears.
+  void set_done_file_jobs(bool on) { done_file_jobs_ = on; }
+  // Its next `runs` runs end FAILED (a non-zero exit) when their run time is over, not COMPLETED;
+  // a job without a run time fails at the first tick after it starts.
+  void set_failing_runs(int64_t id, int runs);
+  // Jobs submitted from now on with this name (-J) get set_failing_runs(id, runs).
+  void fail_runs_of(const std::string& job_name, int runs) { failing_names_[job_name] = runs; }
   void finish(int64_t id, const std::string& state = "COMPLETED");
   const SlurmJob* job(int64_t id) const;  // null if no longer listed
 
@@ -102,6 +113,9 @@ class FakeSlurm final : public ClusterBackend {
     std::optional<double> run_s;
     double started_s = 0;
     double ended_s = 0;
+    int failures_left = 0;  // set_failing_runs
+    double released_s = -1e300;  // last release (set_start_delay)
+    std::string done_file;       // first script argument (set_done_file_jobs)
   };
 
   void enter(const std::string& command);  // counts the call, throws injected faults
@@ -120,6 +134,9 @@ class FakeSlurm final : public ClusterBackend {
   int64_t commands_run_ = 0;
   int reconfigures_ = 0;
   bool unreachable_ = false, auth_failure_ = false, operator_ = true;
+  double start_delay_s_ = 0;
+  std::map<std::string, int> failing_names_;
+  bool done_file_jobs_ = false;
   std::map<std::string, SlurmError::Kind> fail_next_;
   std::vector<Node> nodes_;
   std::map<int64_t, Job> jobs_;

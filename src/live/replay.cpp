@@ -61,6 +61,9 @@ struct Emulated {
   double finish_wall_s = -1;
   std::string final_state;
   int starts = 0;
+  bool seen = false;         // the controller has seen it (arrival latency measured)
+  double done_wall_s = -1;   // when the done file was created
+  std::vector<ReplayJob::Run> runs;  // wall start, end (-1: running), GPUs
 };
 
 // Cancels every submitted job when the replay ends, however it ends.
@@ -131,7 +134,8 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   sc.restart_delay_s = o.restart_delay_s;
   sc.data_dir = data_dir;
   auto sim_policy = cl::make_policy(o.policy, o.policy_options);
-  const cl::SimResult sim = cl::simulate(spec, w, o.policy, *sim_policy, sc);
+  result.sim = cl::simulate(spec, w, o.policy, *sim_policy, sc);
+  const cl::SimResult& sim = result.sim;
   result.sim_makespan_s = sim.makespan_s;
 
   // Work directory: job script, done files, output, controller state.
@@ -168,6 +172,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   co.poll_s = o.poll_s;
   co.start_timeout_s = o.start_timeout_s;
   co.repair_gres_leaks = o.repair_gres_leaks;
+  co.max_retries = o.max_retries;
   co.state_path = state_path;
   co.decision_log_path = o.work_dir + "/decisions.jsonl";
   co.data_dir = data_dir;
@@ -182,7 +187,9 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       o.max_wall_s > 0 ? o.max_wall_s : (std::max(sim.makespan_s, last_arrival) * 3 + 1200) * o.time_scale + 120;
 
   std::map<int64_t, size_t> by_id;
-  std::map<int64_t, double> placed_at;  // slurm id -> wall time of its latest place/move
+  std::map<int64_t, double> placed_at;     // slurm id -> wall time of its latest place/move
+  std::map<int64_t, double> preempted_at;  // slurm id -> wall time of its latest preempt/move
+  std::map<int64_t, double> moved_at;      // slurm id -> wall time of a preemption to restart elsewhere
   size_t decisions_seen = 0;
   size_t finished = 0;
   bool timed_out = false;
@@ -190,9 +197,15 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   auto on_poll = [&](const SlurmSnapshot& snap, double wall) {
     // New decisions: remember when each placement was applied (start-latency measurement).
     const auto& ds = controller.decisions();
-    for (; decisions_seen < ds.size(); ++decisions_seen)
-      if (ds[decisions_seen].action == "place" || ds[decisions_seen].action == "move")
-        placed_at[ds[decisions_seen].slurm_id] = ds[decisions_seen].wall_s;
+    for (; decisions_seen < ds.size(); ++decisions_seen) {
+      const Decision& d = ds[decisions_seen];
+      if (d.action == "place" || d.action == "move") placed_at[d.slurm_id] = d.wall_s;
+      // A preemption is applied before its decision is logged; a move's requeuehold comes before
+      // its placement, so the move's time is an upper bound of when the job was stopped.
+      if (d.action == "preempt" || d.action == "move") preempted_at[d.slurm_id] = d.wall_s;
+      // A move (preempted to restart elsewhere): its restart cost counts from the stop.
+      if (d.action == "preempt" && d.note.rfind("restart on", 0) == 0) moved_at[d.slurm_id] = d.wall_s;
+    }
     // Emulate every submitted job on what Slurm reports.
     std::map<int64_t, const SlurmJob*> jobs;
     for (const auto& j : snap.jobs) jobs[j.id] = &j;
@@ -201,7 +214,28 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       auto it = jobs.find(e.slurm_id);
       if (it == jobs.end()) continue;
       const SlurmJob& j = *it->second;
+      if (!e.seen) {  // the controller observes this snapshot right after this call
+        e.seen = true;
+        result.arrival_latency_s.push_back(wall - e.arrival_wall_s);
+      }
+      if (e.running && !j.active_running()) {  // stopped: preempted, failed or done
+        if (!e.runs.empty()) e.runs.back().end_s = wall;
+        if (!j.finished()) e.done_wall_s = -1;  // stopped after its work was done: no completion sample
+        auto pr = preempted_at.find(e.slurm_id);
+        if (pr != preempted_at.end()) {
+          if (!j.finished()) result.preemption_latency_s.push_back(std::max(0.0, wall - pr->second));
+          preempted_at.erase(pr);
+        }
+      }
+      // A job that failed on its own is final only once the controller gives up on it (it
+      // observes this snapshot after this call, so a job it retries is pending again next poll).
+      if (j.finished() && j.state != "COMPLETED" && !controller.finished().count(e.slurm_id)) {
+        if (e.running) e.progress->on_placement({});
+        e.running = false;
+        continue;
+      }
       if (j.finished()) {
+        if (j.state == "COMPLETED" && e.done_wall_s >= 0) result.completion_latency_s.push_back(wall - e.done_wall_s);
         e.finish_wall_s = wall;
         e.final_state = j.state;
         ++finished;
@@ -223,12 +257,25 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
           e.alloc = alloc;
           e.restarts_seen = j.restarts;
           e.last_wall_s = wall;
-          ++e.starts;
+          if (!e.runs.empty() && e.runs.back().end_s < 0) e.runs.back().end_s = wall;  // moved while seen running
+          int gpus = 0;
+          for (const auto& a : alloc) gpus += a.second;
+          e.runs.push_back({wall, -1, gpus});
           auto pa = placed_at.find(e.slurm_id);
           if (pa != placed_at.end()) {
             result.start_latency_s.push_back(wall - pa->second);
+            // A restart after a move costs from the stop (requeue, settle, placement, start);
+            // one after a preemption from its placement (the time stopped was the policy's).
+            auto mv = moved_at.find(e.slurm_id);
+            const double from = mv != moved_at.end() ? std::min(mv->second, pa->second) : pa->second;
+            if (e.starts == 0)
+              result.first_start_latency_s.push_back(wall - pa->second);
+            else
+              result.restart_latency_s.push_back(wall - from);
             placed_at.erase(pa);
           }
+          moved_at.erase(e.slurm_id);
+          ++e.starts;
         } else {
           double dt = (wall - e.last_wall_s) / o.time_scale;
           e.last_wall_s = wall;
@@ -240,6 +287,7 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
         if (e.progress->finished() && !e.done_marked) {
           std::ofstream(o.work_dir + "/done/" + e.name) << "done\n";
           e.done_marked = true;
+          e.done_wall_s = wall;
         }
       } else if (e.running) {
         e.progress->on_placement({});
@@ -295,6 +343,11 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
     r.arrival_s = e.job->arrival_s;
     r.slurm_id = e.slurm_id;
     r.real_restarts = e.starts;
+    r.real_state = e.final_state;
+    if (e.finish_wall_s >= 0 && e.final_state != "COMPLETED") ++result.failed;
+    for (const auto& run : e.runs)
+      r.real_runs.push_back(
+          {(run.start_s - t0) / o.time_scale, run.end_s < 0 ? -1.0 : (run.end_s - t0) / o.time_scale, run.gpus});
     const auto& sj = sim.jobs[i];
     if (sj.finished()) r.sim_jct_s = sj.jct_s();
     r.sim_preemptions = sj.preemptions;
@@ -320,6 +373,24 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   result.rounds = controller.rounds();
   result.decisions = controller.decisions();
   return result;
+}
+
+cl::Calibration replay_calibration(const ReplayResult& r, const ReplayOptions& o) {
+  cl::Calibration c;
+  c.time_scale = o.time_scale;
+  c.arrival = cl::latency_stat(r.arrival_latency_s);
+  c.start = cl::latency_stat(r.first_start_latency_s);
+  c.restart = cl::latency_stat(r.restart_latency_s);
+  c.preemption = cl::latency_stat(r.preemption_latency_s);
+  c.completion = cl::latency_stat(r.completion_latency_s);
+  c.source_command = "cluster replay --slurm";
+  c.source_workload = o.workload;
+  c.source_policy = o.policy;
+  c.source_jobs = static_cast<int>(r.jobs.size());
+  c.source_nodes = r.cluster_nodes;
+  c.source_gpus = r.cluster_gpus;
+  c.source_restart_delay_s = o.restart_delay_s;
+  return c;
 }
 
 }  // namespace dmlkit::live

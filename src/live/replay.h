@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "cluster/model/job.h"
+#include "cluster/sim/calibration.h"
+#include "cluster/sim/simulator.h"
 #include "live/controller.h"
 #include "live/slurm_client.h"
 
@@ -33,6 +35,7 @@ struct ReplayOptions {
   double max_wall_s = 0;        // give up after this many wall seconds (0 = automatic)
   double start_timeout_s = 60;  // ControllerOptions::start_timeout_s (wall seconds)
   bool repair_gres_leaks = true;  // ControllerOptions::repair_gres_leaks (replays run on labs)
+  int max_retries = 0;            // ControllerOptions::max_retries
   std::string work_dir;         // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;
@@ -48,6 +51,14 @@ struct ReplayJob {
   double real_jct_s = -1;  // measured (-1: did not finish)
   int sim_preemptions = 0;
   int real_restarts = 0;  // times Slurm started it
+  std::string real_state;  // Slurm's final state (COMPLETED, FAILED, ...; "" if it did not end)
+  // Real timeline: each run Slurm gave the job, in model seconds from the replay's start (end -1:
+  // still running when the replay ended) and the GPUs it held.
+  struct Run {
+    double start_s = 0, end_s = -1;
+    int gpus = 0;
+  };
+  std::vector<Run> real_runs;
   double gap_s() const { return real_jct_s - sim_jct_s; }
 };
 
@@ -62,7 +73,17 @@ struct ReplayResult {
   std::vector<RoundStat> rounds;
   std::vector<Decision> decisions;
   std::vector<double> start_latency_s;  // wall seconds from each place/move to RUNNING seen
+  // Calibration samples (wall seconds; cluster/sim/calibration.h): scheduled arrival -> the
+  // controller first sees the job; placement -> RUNNING for a first start and for a restart;
+  // preemption -> job seen stopped; work done -> job seen COMPLETED.
+  std::vector<double> arrival_latency_s, first_start_latency_s, restart_latency_s, preemption_latency_s,
+      completion_latency_s;
+  int failed = 0;  // jobs that ended FAILED (or another final state than COMPLETED)
+  cluster::SimResult sim;  // the simulator's run (timeline of the report)
 };
+
+// The calibration measured by a replay (cluster/sim/calibration.h), with its source filled in.
+cluster::Calibration replay_calibration(const ReplayResult& r, const ReplayOptions& o);
 
 // Runs the replay (Slurm must be reachable; the cluster is read from sinfo). Cancels every job it
 // submitted before returning, also on error.

@@ -39,6 +39,8 @@ LiveStatus read_live_status(const std::string& path) {
     st.last_poll_wall_s = doc.at(field).get<double>();
     field = "last_decision_wall_s";
     st.last_decision_wall_s = doc.value(field, 0.0);
+    field = "stopped_wall_s";
+    st.stopped_wall_s = doc.value(field, 0.0);
     field = "finished";
     st.finished_jobs = static_cast<int>(doc.at(field).size());
     field = "jobs";
@@ -50,6 +52,7 @@ LiveStatus read_live_status(const std::string& path) {
       j.requested_gpus = r.at("cap_gpus").get<int>();
       j.attained_gpu_s = r.at("attained_gpu_s").get<double>();
       j.preemptions = r.at("preemptions").get<int>();
+      j.retries = r.value("failures", 0);
       if (!r.at("last_alloc").empty() && r.at("was_running").get<bool>()) {
         j.status = "running";
         j.placement = alloc_field(r.at("last_alloc"));
@@ -61,6 +64,11 @@ LiveStatus read_live_status(const std::string& path) {
       }
       st.jobs.push_back(std::move(j));
     }
+    field = "failed";
+    if (doc.contains(field))
+      for (const auto& r : doc.at(field))
+        st.failed.push_back({r.at("slurm_id").get<long long>(), r.at("name").get<std::string>(),
+                             r.at("state").get<std::string>(), r.at("retries").get<int>()});
   } catch (const nlohmann::json::exception&) {
     throw Error(path, 0, field, "missing or of the wrong type in the controller state file");
   }

@@ -16,6 +16,15 @@ struct LiveJobStatus {
   std::string placement;   // "node1:4,node2:4" for running / placed
   double attained_gpu_s = 0;
   int preemptions = 0;
+  int retries = 0;  // times it failed on its own and was requeued (--max-retries)
+};
+
+// A job the controller gave up on (failed on its own more than --max-retries times).
+struct LiveFailedJob {
+  long long slurm_id = 0;
+  std::string name;
+  std::string state;  // FAILED, OUT_OF_MEMORY
+  int retries = 0;
 };
 
 struct LiveStatus {
@@ -23,8 +32,10 @@ struct LiveStatus {
   std::string policy;
   double last_poll_wall_s = 0;      // seconds since the epoch
   double last_decision_wall_s = 0;  // 0: none yet
+  double stopped_wall_s = 0;        // when it stopped cleanly (SIGTERM, --max-wall); 0: running or killed
   int finished_jobs = 0;
   std::vector<LiveJobStatus> jobs;  // by Slurm id
+  std::vector<LiveFailedJob> failed;  // in the order they were given up
 };
 
 // Throws Error naming the file (and the field) if it is missing or not a controller state file.

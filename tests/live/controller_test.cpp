@@ -440,6 +440,67 @@ TEST(LiveController, AJobThatFailsOnItsOwnIsReportedAndNotRetried) {
   EXPECT_EQ(rig.slurm.job(bad)->state, "FAILED");
 }
 
+// --max-retries N: a job whose script exits non-zero is requeued held and placed again at most N
+// times, then reported as failed (never retried forever); one that succeeds on a retry completes.
+TEST(LiveController, AFailingJobIsRetriedAtMostMaxRetriesTimesThenReportedFailed) {
+  Rig rig(2, 4);
+  const int64_t always = rig.submit(1, 4, 2);  // fails every time
+  rig.slurm.set_failing_runs(always, 1000);
+  const int64_t once = rig.submit(1, 4, 2);  // fails once, then succeeds
+  rig.slurm.set_failing_runs(once, 1);
+  auto policy = cl::make_policy("fifo", {});
+  rig.options.policy_name = "fifo";
+  rig.options.max_retries = 2;
+  rig.options.state_path = (std::filesystem::temp_directory_path() / "dmlkit-retry-state.json").string();
+  std::filesystem::remove(rig.options.state_path);
+  Controller c(rig.slurm, *policy, rig.options);
+  c.start();
+  rig.run(c, [&] { return c.failed_jobs().size() == 1 && rig.all_completed({once}); }, 120);
+  rig.run(c, [] { return false; }, 30);  // and nothing more happens afterwards
+  ASSERT_EQ(c.failed_jobs().size(), 1u) << rig.log.str();
+  EXPECT_EQ(c.failed_jobs()[0].slurm_id, always);
+  EXPECT_EQ(c.failed_jobs()[0].state, "FAILED");
+  EXPECT_EQ(c.failed_jobs()[0].retries, 2);
+  EXPECT_EQ(rig.slurm.job(always)->state, "FAILED");
+  EXPECT_EQ(rig.slurm.job(always)->restarts, 2);  // requeued twice, run three times
+  EXPECT_TRUE(rig.all_completed({once})) << rig.log.str();
+  int placed_always = 0, retried_always = 0, retried_once = 0;
+  for (const auto& d : c.decisions()) {
+    if (d.slurm_id == always && d.action == "place") ++placed_always;
+    if (d.slurm_id == always && d.action == "retry") ++retried_always;
+    if (d.slurm_id == once && d.action == "retry") ++retried_once;
+  }
+  EXPECT_EQ(placed_always, 3) << rig.log.str();
+  EXPECT_EQ(retried_always, 2);
+  EXPECT_EQ(retried_once, 1);
+  EXPECT_NE(rig.log.str().find("failed (FAILED) after 2 retries (--max-retries 2); reported as failed"),
+            std::string::npos)
+      << rig.log.str();
+  // The failure is kept in the state file, for `cluster status`.
+  const LiveStatus st = read_live_status(rig.options.state_path);
+  ASSERT_EQ(st.failed.size(), 1u);
+  EXPECT_EQ(st.failed[0].slurm_id, always);
+  EXPECT_EQ(st.failed[0].retries, 2);
+  std::filesystem::remove(rig.options.state_path);
+}
+
+// The default (0) never retries: the job is placed once and reported failed.
+TEST(LiveController, ByDefaultAFailingJobIsNotRetried) {
+  Rig rig(1, 4);
+  const int64_t id = rig.submit(1, 4, 2);
+  rig.slurm.set_failing_runs(id, 1);
+  auto policy = cl::make_policy("fifo", {});
+  rig.options.policy_name = "fifo";
+  Controller c(rig.slurm, *policy, rig.options);
+  c.start();
+  rig.run(c, [&] { return !c.failed_jobs().empty(); }, 60);
+  rig.run(c, [] { return false; }, 20);
+  ASSERT_EQ(c.failed_jobs().size(), 1u) << rig.log.str();
+  EXPECT_EQ(c.failed_jobs()[0].retries, 0);
+  EXPECT_EQ(rig.slurm.job(id)->state, "FAILED");
+  EXPECT_EQ(rig.slurm.job(id)->restarts, 0);
+}
+
 TEST(LiveController, APendingJobReleasedBySomeoneElseIsHeldAgain) {
   Rig rig(2, 4);
   const int64_t id = rig.submit(1, 4);

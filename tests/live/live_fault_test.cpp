@@ -53,6 +53,41 @@ TEST(LiveFaults, ControllerKilledAndRestartedLosesAndDuplicatesNothing) {
   for (const auto& [id, j] : jobs_by_id(slurm)) EXPECT_EQ(j.restarts, 0) << "job " << id;
 }
 
+// `cluster serve` as a service: one JSON line per decision, and SIGTERM stops it cleanly (exit 0)
+// with its state saved and marked stopped; `cluster status` then shows the jobs and the stop.
+TEST(LiveFaults, ServeStopsCleanlyOnSigtermWithItsStateSaved) {
+  DMLKIT_LIVE_LAB(lab, 2, 4);
+  SlurmClient slurm(lab.client_options());
+  const std::vector<int64_t> ids = {submit_sleep(slurm, lab, 1, 4, 60), submit_sleep(slurm, lab, 1, 4, 60)};
+  const std::string state = lab.dir() + "/serve-state.json";
+  const std::string decisions = lab.dir() + "/decisions.jsonl";
+  // `timeout` sends SIGTERM after 6 s; --preserve-status returns serve's own exit status.
+  const ProcessResult r = run_process({"timeout", "--preserve-status", "-s", "TERM", "6", DMLKIT_BINARY, "cluster",
+                                       "serve", "--slurm", "--policy", "fifo", "--slurm-conf", lab.conf(), "--state",
+                                       state, "--decision-log", decisions, "--round", "1", "--poll", "0.2"},
+                                      {}, 40);
+  EXPECT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("stopped by signal, state saved to " + state), std::string::npos) << r.out << r.err;
+  const auto doc = nlohmann::json::parse(std::ifstream(state));
+  EXPECT_GT(doc["stopped_wall_s"].get<double>(), 0);
+  EXPECT_EQ(doc["jobs"].size(), 2u);
+  std::ifstream in(decisions);
+  std::string line;
+  int places = 0;
+  while (std::getline(in, line)) {
+    const auto d = nlohmann::json::parse(line);
+    for (const char* key : {"t_s", "wall_s", "job", "name", "action", "placement", "note"})
+      EXPECT_TRUE(d.contains(key)) << key << " in " << line;
+    places += d["action"] == "place";
+  }
+  EXPECT_EQ(places, 2) << r.err;
+  const ProcessResult st = run_process({DMLKIT_BINARY, "cluster", "status", "--slurm", "--state", state}, {}, 20);
+  EXPECT_TRUE(st.ok()) << st.err;
+  EXPECT_NE(st.out.find("stopped cleanly"), std::string::npos) << st.out;
+  for (int64_t id : ids) EXPECT_NE(st.out.find(std::to_string(id)), std::string::npos) << st.out;
+  EXPECT_NE(st.out.find("running"), std::string::npos) << st.out;
+}
+
 TEST(LiveFaults, JobsOfAFailedNodeAreRequeuedAndPlacedAgain) {
   DMLKIT_LIVE_LAB(lab, 4, 4);
   SlurmClient slurm(lab.client_options());

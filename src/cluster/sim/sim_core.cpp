@@ -37,6 +37,10 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
   if (!(config_.restart_delay_s >= 0) || !std::isfinite(config_.restart_delay_s))
     throw Error("simulator: the restart delay must be a non-negative number of seconds (got " +
                 format_time(config_.restart_delay_s) + ")");
+  for (const double latency_s : {config_.arrival_latency_s, config_.start_latency_s, config_.restart_latency_s})
+    if (!(latency_s >= 0) || !std::isfinite(latency_s))
+      throw Error("simulator: a cluster-manager latency must be a non-negative number of seconds (got " +
+                  format_time(latency_s) + ")");
   int max_per_server = 0;
   for (const auto& s : cluster_.servers) {
     if (s.gpus < 0) throw Error("simulator: server '" + s.name + "' has a negative GPU count");
@@ -459,7 +463,8 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
     const bool first = s.first_start_s < 0;
     if (first) s.first_start_s = now_s;
     const bool free = !policy_.charges_restarts() || (first && !config_.charge_first_start);
-    s.restart_left_s = free ? 0.0 : config_.restart_delay_s;
+    s.restart_left_s = (free ? 0.0 : config_.restart_delay_s) +
+                       (first ? config_.start_latency_s : config_.restart_latency_s);
     if (scale_cost) {
       const auto [w, p] = task_counts(s.placement);
       s.restart_left_s = std::abs(w - before.first) * config_.ps_scale_cost_worker_s +

@@ -31,6 +31,14 @@ struct SimConfig {
   double round_s = 60.0;           // scheduling round length; +inf: no rounds (event-driven profiles)
   double restart_delay_s = 30.0;   // charged whenever a job's placement changes
   bool charge_first_start = true;  // also charge the restart delay when a job first starts
+  // Cluster-manager latencies (model seconds; 0 = an ideal manager), set from a live run's
+  // calibration file (cluster/sim/calibration.h): how long after its arrival the scheduler sees a
+  // job (its JCT still counts from the arrival); extra delay of a job's first start and of every
+  // later start, paid like the restart delay (GPUs held, no progress) whether or not the policy
+  // charges restarts.
+  double arrival_latency_s = 0.0;
+  double start_latency_s = 0.0;
+  double restart_latency_s = 0.0;
   // Fixed-duration jobs: fractional slowdown per server used beyond the fewest that could hold the
   // job (0 = off) [A]; profile jobs get this from their measured step times instead.
   double extra_server_slowdown = 0.0;
