@@ -244,14 +244,7 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   cmd->add_flag("--resume", o.c.resume, "Continue from the output folder's checkpoint.json");
   cmd->add_option("--threads", o.threads, "Threads for validation runs (0: all cores)")->check(at_least(0));
   cmd->callback([&o, &ctx, &argv, cmd] {
-    argv.clear();
-    argv.push_back("dmlkit cluster train dl2");
-    for (const auto* opt : cmd->get_options())
-      if (opt->count() > 0 && !opt->get_lnames().empty()) {
-        std::string v;
-        for (const auto& r : opt->results()) v += (v.empty() ? "" : ",") + r;
-        argv.push_back("--" + opt->get_lnames()[0] + (opt->get_expected_min() > 0 ? " " + v : ""));
-      }
+    argv = given_options(*cmd, "dmlkit cluster train dl2");
     ctx.run = [&o, &ctx, &argv] { return run_train_dl2(o, ctx, argv); };
   });
 }

@@ -256,14 +256,7 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   cmd->add_option("--rm-policies", o.c.rm_policies, "Reward model: placers whose runs give the samples")->delimiter(',')->capture_default_str();
   cmd->add_option("--threads", o.threads, "Threads for sample collection and validation (0: all cores)")->check(at_least(0));
   cmd->callback([&o, &ctx, &argv, cmd] {
-    argv.clear();
-    argv.push_back("dmlkit cluster train harmony");
-    for (const auto* opt : cmd->get_options())
-      if (opt->count() > 0 && !opt->get_lnames().empty()) {
-        std::string v;
-        for (const auto& r : opt->results()) v += (v.empty() ? "" : ",") + r;
-        argv.push_back("--" + opt->get_lnames()[0] + (opt->get_expected_min() > 0 ? " " + v : ""));
-      }
+    argv = given_options(*cmd, "dmlkit cluster train harmony");
     ctx.run = [&o, &ctx, &argv] { return run_train_harmony(o, ctx, argv); };
   });
 }

@@ -73,4 +73,15 @@ void add_runs_option(CLI::App& cmd, int& runs, const std::string& help) {
           "", ""));
 }
 
+std::vector<std::string> given_options(const CLI::App& cmd, const std::string& head) {
+  std::vector<std::string> out{head};
+  for (const auto* opt : cmd.get_options())
+    if (opt->count() > 0 && !opt->get_lnames().empty()) {
+      std::string v;
+      for (const auto& r : opt->results()) v += (v.empty() ? "" : ",") + r;
+      out.push_back("--" + opt->get_lnames()[0] + (opt->get_expected_min() > 0 ? " " + v : ""));
+    }
+  return out;
+}
+
 }  // namespace dmlkit::app

@@ -15,12 +15,16 @@ CLI::Validator above(double lo);
 // Adds "must not be negative" to every unsigned (CLI11 type UINT) option of `app` and of all its
 // subcommands.
 void reject_negative_unsigned(CLI::App& app);
-// Throws Error("--<long name>: <why>") for the first option of `cmd` given on the
-// command line whose long name is not in `allowed`: for modes in which the other options would
-// silently do nothing.
 // --runs N, the number of independent runs (seed indices 0..N-1 split from --seed), and a hidden
 // --seeds that says so: in dmlkit --seeds is a list of seeds (`cluster compare --experiment`).
 void add_runs_option(CLI::App& cmd, int& runs, const std::string& help);
+// Throws Error("--<long name>: <why>") for the first option of `cmd` given on the
+// command line whose long name is not in `allowed`: for modes in which the other options would
+// silently do nothing.
 void reject_options_given(const CLI::App& cmd, const std::vector<std::string>& allowed, const std::string& why);
+// `head` followed by every option of `cmd` given on the command line, as "--name value" (values
+// of a list joined by commas; flags without a value): what a trained model records as the command
+// that produced it (`cluster train dl2|harmony`).
+std::vector<std::string> given_options(const CLI::App& cmd, const std::string& head);
 
 }  // namespace dmlkit::app
