@@ -209,6 +209,9 @@ constexpr const char* kDrawJs = R"JS(
         tension: 0
       };
     });
+    var xCategories = spec.series.length > 0 && spec.series.every(function (s) {
+      return s.points_only && s.points.every(function (p) { return Number.isInteger(p[0]); });
+    });
     try {
       new Chart(canvas, {
         type: 'line',
@@ -219,7 +222,8 @@ constexpr const char* kDrawJs = R"JS(
           maintainAspectRatio: false,
           parsing: false,
           interaction: {mode: 'nearest', intersect: false},
-          scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, false, spec.x_log),
+          // Points-only series at whole x values are categories (seeds): ticks only at whole numbers.
+          scales: {x: axis(spec.x_title, spec.x_min, spec.x_max, xCategories, spec.x_log),
                    y: axis(spec.y_title, spec.y_min, spec.y_max, spec.y_integer, false)},
           plugins: {legend: {position: 'bottom',
                              labels: {filter: function (item) { return item.text !== ''; }}}}
