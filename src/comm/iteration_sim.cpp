@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "comm/ps_control.h"
+#include "comm/simgrid_engine.h"
 #include "core/error.h"
 #include "core/subprocess.h"
 
@@ -496,13 +497,7 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
   sim.validate();
   auto scheduler = make_scheduler(scheduler_name, options, net.arch);
   scheduler->setup(workload, net);
-  std::vector<std::string> args = {"dmlkit-comm", "--log=root.thres:critical", "--cfg=network/model:CM02",
-                                   "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(args.size());
-  sg4::Engine engine(&argc, argv.data());
+  const auto engine = comm::make_simgrid_engine("dmlkit-comm");
   State st{workload, net,   *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {},
            {},       false, false,      0,   0,  0,  {},      {},      {},      {},
            nullptr,  nullptr, {},       {},  0,  nullptr};
@@ -524,7 +519,7 @@ IterationResult simulate_in_process(const TrainingWorkload& workload, const Netw
     sg4::Actor::create("compute", st.workers[0], [&st]() { compute(st); });
     sg4::Actor::create("dispatcher", st.workers[0], [&st]() { dispatcher(st); });
   });
-  engine.run();
+  engine->run();
   if (st.fwd_start.size() != static_cast<size_t>(sim.iterations + 1))
     throw std::runtime_error("simulation ended early (deadlock): " + std::to_string(st.fwd_start.size()) +
                              " forward passes");

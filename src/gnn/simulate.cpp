@@ -9,6 +9,7 @@
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 
+#include "comm/simgrid_engine.h"
 #include "core/error.h"
 #include "core/subprocess.h"
 
@@ -643,13 +644,7 @@ void validate(const ClusterSpec& c, const Job& job, const Placement& p, const Si
 SimResult simulate_in_process(const ClusterSpec& cluster, const Job& job, const Placement& placement,
                               const Scheduler& scheduler, const SimConfig& cfg) {
   validate(cluster, job, placement, cfg);
-  std::vector<std::string> args = {"dmlkit-gnn", "--log=root.thres:critical", "--cfg=network/model:CM02",
-                                   "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  int argc = static_cast<int>(args.size());
-  sg4::Engine engine(&argc, argv.data());
+  const auto engine = comm::make_simgrid_engine("dmlkit-gnn");
   Sim sim(cluster, job, placement, scheduler, cfg);
   sim.build_platform();
   std::string failure;
@@ -660,7 +655,7 @@ SimResult simulate_in_process(const ClusterSpec& cluster, const Job& job, const 
       failure = e.what();
     }
   });
-  engine.run();
+  engine->run();
   if (!failure.empty()) throw std::runtime_error(failure);
   return sim.take();
 }
