@@ -76,6 +76,16 @@ std::vector<MetricDiff> diff_results(const ordered_json& a, const ordered_json& 
     if (g.contains("params")) d.params = g["params"];
     return d;
   };
+  // A metric of group g that A lacks (the group or the metric).
+  auto only_in_b = [&](const ordered_json& g, const std::string& metric, const ordered_json& mb) {
+    MetricDiff d = base(g);
+    d.metric = metric;
+    d.in_b = true;
+    const Stat sb = stat_of(g, mb);
+    d.b_mean = sb.mean, d.b_sd = sb.sd, d.b_n = sb.n;
+    d.verdict = "only in B";
+    out.push_back(std::move(d));
+  };
   for (const auto& ga : a["summary"]) {
     const ordered_json* gb = find_group(b["summary"], group_key(ga));
     for (const auto& [metric, ma] : ga["metrics"].items()) {
@@ -98,29 +108,12 @@ std::vector<MetricDiff> diff_results(const ordered_json& a, const ordered_json& 
       out.push_back(std::move(d));
     }
     if (gb != nullptr)
-      for (const auto& [metric, mb] : (*gb)["metrics"].items()) {
-        if (ga["metrics"].contains(metric)) continue;
-        MetricDiff d = base(*gb);
-        d.metric = metric;
-        d.in_b = true;
-        const Stat sb = stat_of(*gb, mb);
-        d.b_mean = sb.mean, d.b_sd = sb.sd, d.b_n = sb.n;
-        d.verdict = "only in B";
-        out.push_back(std::move(d));
-      }
+      for (const auto& [metric, mb] : (*gb)["metrics"].items())
+        if (!ga["metrics"].contains(metric)) only_in_b(*gb, metric, mb);
   }
-  for (const auto& gb : b["summary"]) {
-    if (find_group(a["summary"], group_key(gb)) != nullptr) continue;
-    for (const auto& [metric, mb] : gb["metrics"].items()) {
-      MetricDiff d = base(gb);
-      d.metric = metric;
-      d.in_b = true;
-      const Stat sb = stat_of(gb, mb);
-      d.b_mean = sb.mean, d.b_sd = sb.sd, d.b_n = sb.n;
-      d.verdict = "only in B";
-      out.push_back(std::move(d));
-    }
-  }
+  for (const auto& gb : b["summary"])
+    if (find_group(a["summary"], group_key(gb)) == nullptr)
+      for (const auto& [metric, mb] : gb["metrics"].items()) only_in_b(gb, metric, mb);
   return out;
 }
 
