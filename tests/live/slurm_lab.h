@@ -41,8 +41,8 @@ class SlurmLab {
     if (!mkdtemp(tmpl)) return;
     dir_ = tmpl;
     // up: munged <= 10 s, slurmctld <= 2 x 30 s (it is restarted once if it does not answer),
-    // nodes idle <= 30 s.
-    const ProcessResult r = script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node)}, 150);
+    // nodes idle <= 30 s, or 30 s more after the slurmd of the nodes not idle restarted.
+    const ProcessResult r = script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node)}, 200);
     up_ = r.ok();
     if (!up_) error_ = "slurm-lab.sh up failed: " + r.err + r.out;
   }
