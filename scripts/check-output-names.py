@@ -7,8 +7,8 @@ then
 
 For every column of the printed table (the CSV header) and of the report's tables (the names under
 their headers), it says which ones are not a metric, input or derived value of results.json (or a column of one
-of the folder's CSV files, for detail tables) under the same name or a unit variant of it (X_ms / X_us for X_s, X_pct for a fraction X, X_MB / X_GB for
-X_bytes, X_sd for the spread of X). It also flags "-0.000"-style negative zeros and percent signs in
+of the folder's CSV files, for detail tables) under the same name or a unit variant of it (X_ms / X_us / X_slots
+for X_s, X_pct for a fraction X, X_MB / X_GB for X_bytes; X_mean, X_sd, X_min, X_max for X over seeds or runs). It also flags "-0.000"-style negative zeros and percent signs in
 printed cells. Exit status 1 when anything is found. Standard library only."""
 import csv
 import glob
@@ -25,8 +25,8 @@ KEYS = {"policy", "scheduler", "algorithm", "variant", "strategy", "method", "pl
 
 def variants(col):
     yield col
-    for suffix, repl in (("_ms", "_s"), ("_us", "_s"), ("_MB", "_bytes"), ("_GB", "_bytes"), ("_pct", ""),
-                         ("_sd", ""), ("_mean", ""), ("_std", ""), ("_stddev", "")):
+    for suffix, repl in (("_ms", "_s"), ("_us", "_s"), ("_slots", "_s"), ("_MB", "_bytes"), ("_GB", "_bytes"),
+                         ("_pct", ""), ("_sd", ""), ("_mean", ""), ("_min", ""), ("_max", "")):
         if col.endswith(suffix):
             yield col[: -len(suffix)] + repl
 
@@ -39,9 +39,11 @@ def known_names(res):
     derived = res.get("derived", {})
     if isinstance(derived, dict):
         names |= set(derived)
-        for value in derived.values():  # per-name entries (e.g. derived.algorithms[i])
-            if isinstance(value, list):
-                names |= {k for item in value if isinstance(item, dict) for k in item}
+        for value in derived.values():  # per-name entries (derived.algorithms[i], derived.per_class[label])
+            items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+            if isinstance(value, dict):
+                names |= set(value)
+            names |= {k for item in items if isinstance(item, dict) for k in item}
     return names
 
 

@@ -215,7 +215,9 @@ bool command_options(const std::vector<std::string>& words, std::vector<std::str
 }
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"dmlkit: the systems side of distributed machine learning"};
+  // Named "dmlkit", so usage lines say "dmlkit cluster ..." and never the program's path (a build
+  // or install folder).
+  CLI::App app{"dmlkit: the systems side of distributed machine learning", "dmlkit"};
   Context ctx{out, err, {}, {}, false, {}};
   build_app(app, ctx);
   begin_invocation(std::vector<std::string>(argv, argv + argc));  // core/provenance.h

@@ -71,7 +71,7 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   OutputDir out(out_path);
   res.write(out);
   for (const auto& r : runs) cl::write_run_detail_files(out, r.result, r.seed);
-  out.write("report.html", cl::experiment_report_html(e, cluster, res));
+  cl::experiment_report(e, cluster, res).write(out);
   const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << res.json_text();

@@ -40,7 +40,7 @@ int run_oasis_experiment_cli(const std::string& path, const ExperimentCliOptions
   const Results res = oa::oasis_results(e, runs);
   OutputDir out(out_path);
   res.write(out);
-  out.write("report.html", oa::oasis_report_html(e, res));
+  oa::oasis_report(e, res).write(out);
   const std::string final_path = commit_output(out);
   if (o.format == "json") {
     ctx.out << res.json_text();

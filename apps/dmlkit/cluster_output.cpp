@@ -60,7 +60,7 @@ void write_cluster_outputs(OutputDir& out, const RunDescription& desc, const Res
                                              " s, first start +" + fixed(desc.start_latency_s, 1) +
                                              " s, restart +" + fixed(desc.restart_latency_s, 1) + " s"});
   for (const auto& [k, v] : desc.policy_params) info.extra.push_back({"Policy knob " + k, v});
-  out.write("report.html", cl::cluster_report_html(info, results, metrics));
+  cl::cluster_report(info, results, metrics).write(out);
 }
 
 std::string render_cluster_summary(const RunDescription& desc, const Results& res,

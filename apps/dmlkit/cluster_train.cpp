@@ -17,6 +17,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/results.h"
+#include "core/results_table.h"
 #include "core/table.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
@@ -57,7 +58,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
     throw Error("--resume: " + dir + " holds no checkpoint.json to continue from");
   prepare_incremental_output(dir,
                              {"sl.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
-                              "summary.csv", "training.csv", "report.html"},
+                              "summary.csv", "training.csv", "report.html", "report.json"},
                              c.resume);
   ProgressBar sl_bar("dl2 SL", static_cast<double>(c.sl_steps));
   ProgressBar rl_bar("dl2 RL", static_cast<double>(c.rl_steps));
@@ -120,7 +121,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
                   {"Steps", "SL " + std::to_string(c.sl_steps) + ", RL " + std::to_string(c.rl_steps)},
                   {"Actors", std::to_string(c.actors)},
                   {"Exploration", o.exploration}});
-  page.add_table(res.records_table(), "Average JCT (s) on the preset's evaluation seeds");
+  page.add_table(rounded_records_table(res), "Average JCT (s) on the preset's evaluation seeds");
   LineChart acc{"SL: batch accuracy against the teacher", "SL step", "accuracy", {}, {}, {}, 0.0, 1.0, false};
   ChartSeries a{"accuracy", {}, {}, false};
   LineChart val{"Validation average JCT", "step", "average JCT (s)", {}, {}, {}, {}, {}, false};
@@ -145,6 +146,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   page.add_chart(acc);
   if (!val.series.empty()) page.add_chart(val);
   write_file_atomic(path("report.html"), page.render(default_chartjs_path()));
+  write_file_atomic(path("report.json"), page.to_json().dump() + "\n");
 
   if (o.format == "json") {
     ctx.out << res.json_text();
@@ -153,7 +155,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   } else {
     ctx.out << "DL2 on " << c.experiment.name << " (validation: " << c.experiment.seeds.size()
             << " evaluation seeds)\n\n"
-            << res.records_table().render();
+            << rounded_records_table(res).render();
   }
   print_output_location(ctx, o.format, std::filesystem::absolute(dir).lexically_normal().string());
   return 0;

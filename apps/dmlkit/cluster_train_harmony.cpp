@@ -17,6 +17,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/results.h"
+#include "core/results_table.h"
 #include "core/table.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
@@ -56,7 +57,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   const std::string dir = o.out.empty() ? "out/harmony-train-" + c.experiment.name : o.out;
   prepare_incremental_output(dir,
                              {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
-                              "summary.csv", "training.csv", "reward_model.csv", "report.html"},
+                              "summary.csv", "training.csv", "reward_model.csv", "report.html", "report.json"},
                              false);
   ProgressBar samples_bar("harmony samples", 0);
   ProgressBar rm_bar("harmony reward model", static_cast<double>(c.rm_epochs));
@@ -154,7 +155,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
                                        fixed(100 * r.rm_fit.holdout.mean_rel_err, 1) + " %"},
                   {"DRL", std::to_string(c.rl_steps) + " updates over " + std::to_string(r.intervals) +
                               " intervals of " + std::to_string(r.episodes) + " episodes"}});
-  page.add_table(res.records_table(), "Average JCT (s) on the validation traces (simulator, ground truth)");
+  page.add_table(rounded_records_table(res), "Average JCT (s) on the validation traces (simulator, ground truth)");
   LineChart rm{"Reward model: hold-out MSE", "epoch", "MSE (speed / type scale)^2", {}, {}, {}, {}, {}, false};
   ChartSeries rs{"hold-out", {}, {}, false};
   for (size_t i = 0; i < r.rm_fit.holdout_mse_curve.size(); ++i) {
@@ -185,6 +186,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   loss.series = {pl, vl};
   page.add_chart(loss);
   write_file_atomic(path("report.html"), page.render(default_chartjs_path()));
+  write_file_atomic(path("report.json"), page.to_json().dump() + "\n");
 
   if (o.format == "json") {
     ctx.out << res.json_text();
@@ -197,7 +199,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
             << " % over " << r.rm_fit.holdout_rows.size() << " rows\n"
             << "wall time: samples + reward model " << fixed(r.rm_seconds, 1) << " s, DRL " << fixed(r.rl_seconds, 1)
             << " s\n\n"
-            << res.records_table().render();
+            << rounded_records_table(res).render();
   }
   print_output_location(ctx, o.format, std::filesystem::absolute(dir).lexically_normal().string());
   return 0;

@@ -13,10 +13,10 @@
 
 #include "comm/compare.h"
 #include "comm/model_graph.h"
+#include "comm/scheduler_knobs.h"
 #include "core/csv.h"
 #include "core/data_dir.h"
 #include "core/error.h"
-#include "core/knob_use.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/results.h"
@@ -207,8 +207,8 @@ Results comm_results(const CommRunOptions& o, const CommSetup& s, const std::vec
   if (s.sched.fusion_bytes) in["fusion_bytes"] = *s.sched.fusion_bytes;
   if (s.sched.cycle_s) in["cycle_s"] = *s.sched.cycle_s;
   in["schedulers"] = o.schedulers;
-  // Every knob of the chosen schedulers as used: given, else its default (issue 20).
-  in["effective_knobs"] = effective_knobs(comm::scheduler_registry(), o.schedulers, given_scheduler_knobs(o));
+  // Every knob of the chosen schedulers as used: given, else its default resolved for this run (issue 20).
+  in["effective_knobs"] = comm::resolved_scheduler_knobs(o.schedulers, s.sched, s.net.arch, s.workload, s.net);
   in["seeds"] = ordered_json::array({o.seed});
   auto& d = res.derived();
   d["compute_s"] = s.workload.compute_s();
@@ -231,7 +231,7 @@ TextTable summary(const std::vector<SchedulerRun>& rows, double lb) {
   return t;
 }
 
-std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
+HtmlReport report(const CommRunOptions& o, const CommSetup& s, const std::vector<SchedulerRun>& rows) {
   HtmlReport rep("dmlkit comm: " + o.model + " on " + std::to_string(s.net.workers) + " workers (" + o.arch + ")");
   rep.add_facts({{"Model", o.model + " (" + std::to_string(s.workload.tensors.size()) + " gradient tensors, " +
                                fixed(s.workload.total_bytes() / 1e6, 1) + " MB)"},
@@ -253,7 +253,7 @@ std::string report_html(const CommRunOptions& o, const CommSetup& s, const std::
       "transfer (hover a bar for its layer or tensor). Every span with its tensor is in timeline-<scheduler>.csv; "
       "--trace FILE.json writes all of them as a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing).");
   for (const auto& row : rows) rep.add_chart(comm::iteration_gantt(row.r));
-  return rep.render();
+  return rep;
 }
 
 // One-line notes (issue 20): every scheduler at a compute-bound lower bound (scheduling cannot
@@ -305,7 +305,7 @@ int run_comm_schedulers(const CommRunOptions& o, Context& ctx) {
   OutputDir out(o.out);
   res.write(out);
   for (const auto& row : rows) out.write("timeline-" + row.r.scheduler + ".csv", comm::timeline_table(row.r).to_csv());
-  out.write("report.html", report_html(o, s, rows));
+  report(o, s, rows).write(out);
   const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << res.json_text();

@@ -148,7 +148,7 @@ int run_tune(const TuneOptions& t, Context& ctx) {
   rep.add_chart(c);
   rep.add_heading("Bayesian optimisation probes");
   rep.add_table(probes_table(dims, bayes));
-  out.write("report.html", rep.render());
+  rep.write(out);
   const std::string path = commit_output(out);
 
   if (t.run.format == "json") {

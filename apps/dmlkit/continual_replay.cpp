@@ -45,9 +45,9 @@ TextTable points_table(const cont::ReplayExperimentResult& r) {
   TextTable t({"strategy", "buffer_size", "runs", "old_task_accuracy_mean", "old_task_accuracy_sd",
                "average_forgetting_mean", "average_forgetting_sd", "last_task_accuracy_mean"});
   for (const auto& p : r.points)
-    t.add_row({p.strategy, std::to_string(p.buffer_size), std::to_string(p.runs), fixed(p.old_acc_mean, 4),
-               fixed(p.old_acc_std, 4), fixed(p.forgetting_mean, 4), fixed(p.forgetting_std, 4),
-               fixed(p.last_acc_mean, 4)});
+    t.add_row({p.strategy, std::to_string(p.buffer_size), std::to_string(p.runs), fixed(p.old_acc_mean, 3),
+               fixed(p.old_acc_std, 3), fixed(p.forgetting_mean, 3), fixed(p.forgetting_std, 3),
+               fixed(p.last_acc_mean, 3)});
   return t;
 }
 
@@ -89,7 +89,7 @@ Results replay_results(const ReplayOptions& o, const cont::ReplayExperimentResul
   return res;
 }
 
-std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
+HtmlReport report(const ReplayOptions& o, const cont::ReplayExperimentResult& r) {
   const auto& c = o.config;
   HtmlReport rep("Continual learning: replay sampling strategies on " + o.run.dataset);
   const bool class_il = c.scenario == cont::Scenario::class_il;
@@ -148,7 +148,7 @@ std::string report_html(const ReplayOptions& o, const cont::ReplayExperimentResu
   rep.add_heading("Angle between consecutive tasks");
   rep.add_paragraph("Angle between the signed class-mean directions mean(x|+1) - mean(x|-1) of consecutive tasks.");
   rep.add_table(angles_table(r));
-  return rep.render();
+  return rep;
 }
 
 int run(ReplayOptions& o, Context& ctx) {
@@ -173,7 +173,7 @@ int run(ReplayOptions& o, Context& ctx) {
   const Results res = replay_results(o, result);
   res.write(out);
   out.write("task_angles.csv", angles_table(result).to_csv());
-  out.write("report.html", report_html(o, result));
+  report(o, result).write(out);
   finish_image_run(out, ctx, o.run, res.to_json().dump(2), points_table(result));
   return 0;
 }

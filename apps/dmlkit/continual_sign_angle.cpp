@@ -35,8 +35,8 @@ TextTable points_table(const cont::SignTaskResult& r) {
                "old_acc_after_mean", "old_acc_after_sd", "new_acc_mean"});
   for (const auto& p : r.points)
     t.add_row({std::to_string(p.old_class), std::to_string(p.new_class), fixed(p.angle_deg, 2),
-               std::to_string(p.replay_size), std::to_string(p.runs), fixed(p.old_acc_before_mean, 4),
-               fixed(p.old_acc_mean, 4), fixed(p.old_acc_std, 4), fixed(p.new_acc_mean, 4)});
+               std::to_string(p.replay_size), std::to_string(p.runs), fixed(p.old_acc_before_mean, 3),
+               fixed(p.old_acc_mean, 3), fixed(p.old_acc_std, 3), fixed(p.new_acc_mean, 3)});
   return t;
 }
 
@@ -109,7 +109,7 @@ int run(SignAngleOptions& o, Context& ctx) {
 
   OutputDir out(o.run.out);
   res.write(out);
-  out.write("report.html", rep.render());
+  rep.write(out);
   finish_image_run(out, ctx, o.run, res.to_json().dump(2), points_table(r));
   return 0;
 }

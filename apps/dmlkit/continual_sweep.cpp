@@ -67,7 +67,7 @@ Results sweep_results(const cont::AngleSweepConfig& c, const cont::AngleSweepRes
 }
 
 TextTable critical_table(const cont::AngleSweepResult& r) {
-  TextTable t({"variant", "critical_angle_deg", "max_task1_error"});
+  TextTable t({"variant", "critical_angle_deg", "max_task1_error_mean"});
   for (const auto& s : r.summary)
     t.add_row({cont::variant_name(s.variant), opt_angle(s.critical_angle_deg), fixed(s.max_error_mean, 3)});
   return t;
@@ -75,15 +75,16 @@ TextTable critical_table(const cont::AngleSweepResult& r) {
 
 TextTable sweep_table(const cont::AngleSweepResult& r) {
   TextTable t({"variant", "angle_deg", "runs", "task1_error_mean", "task1_error_sd", "task1_error_min",
-               "task1_error_max", "forgetting_mean", "task2_error_mean", "diverged_runs"});
+               "task1_error_max", "forgetting_mean", "task2_error_mean", "diverged_mean"});
   for (const auto& p : r.points)
-    t.add_row({cont::variant_name(p.variant), fixed(p.angle_deg, 2), std::to_string(p.runs), fixed(p.error_mean, 4),
-               fixed(p.error_std, 4), fixed(p.error_min, 4), fixed(p.error_max, 4), fixed(p.forgetting_mean, 4),
-               fixed(p.task2_error_mean, 4), std::to_string(p.diverged_runs)});
+    t.add_row({cont::variant_name(p.variant), fixed(p.angle_deg, 2), std::to_string(p.runs), fixed(p.error_mean, 3),
+               fixed(p.error_std, 3), fixed(p.error_min, 3), fixed(p.error_max, 3), fixed(p.forgetting_mean, 3),
+               fixed(p.task2_error_mean, 3),
+               fixed(p.runs > 0 ? static_cast<double>(p.diverged_runs) / static_cast<double>(p.runs) : 0, 3)});
   return t;
 }
 
-std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
+HtmlReport report(const cont::AngleSweepConfig& c, const cont::AngleSweepResult& r) {
   HtmlReport rep("Continual learning: forgetting vs angle between tasks");
   rep.add_paragraph(
       "Two-layer CNN with ReLU^" + std::to_string(c.power_q) + " (" + std::to_string(c.filters_per_class) +
@@ -129,7 +130,7 @@ std::string report_html(const cont::AngleSweepConfig& c, const cont::AngleSweepR
   rep.add_table(critical_table(r));
   rep.add_heading("All points");
   rep.add_table(sweep_table(r));
-  return rep.render();
+  return rep;
 }
 
 int run(AngleSweepOptions& o, Context& ctx) {
@@ -148,7 +149,7 @@ int run(AngleSweepOptions& o, Context& ctx) {
   const Results res = sweep_results(c, result);
   res.write(out);
   out.write("critical_angles.csv", critical_table(result).to_csv());
-  out.write("report.html", report_html(c, result));
+  report(c, result).write(out);
   const std::string path = commit_output(out);
   if (o.format == "json") {
     ctx.out << res.json_text();

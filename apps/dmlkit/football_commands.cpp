@@ -267,7 +267,7 @@ void add_evaluate(CLI::App& football, Context& ctx) {
       const std::string setup = !trainable ? std::string("rules (nothing trained)")
                                 : o.lomo   ? std::string("leave-one-match-out (trained per held-out match on the others)")
                                            : "model as given (" + (c.model_path.empty() ? std::string("shipped") : c.model_path) + ")";
-      out.write("report.html", football_report_html(ev, c.tagger, setup));
+      football_report(ev, c.tagger, setup).write(out);
       const std::string path = commit_output(out);
       if (o.format == "json") {
         ctx.out << res.json_text();

@@ -93,8 +93,9 @@ void add_football_records(Results& res, const fb::Evaluation& ev, const std::str
 }
 
 TextTable football_summary_table(const fb::Evaluation& ev) {
-  TextTable t = ev.timed ? TextTable({"match", "lag", "lines", "macro_f1", "accuracy", "units", "segments", "truth",
-                                      "mean_tiou", "R@0.5", "amap_loose", "amap_tight"})
+  // Column names as in results.json (docs/results-schema.md, "Names on screen and in reports").
+  TextTable t = ev.timed ? TextTable({"match", "lag_s", "lines", "macro_f1", "accuracy", "units", "segments",
+                                      "truth_segments", "mean_tiou", "recall_iou0.5", "amap_loose", "amap_tight"})
                          : TextTable({"match", "lines", "macro_f1", "accuracy"});
   auto row = [&](const std::string& name, const fb::TaggingScores& ts, const fb::LagRun* r, int units, bool timed) {
     std::vector<std::string> cells{name};
@@ -165,7 +166,7 @@ TextTable football_segments_table(const fb::Evaluation& ev) {
   return t;
 }
 
-std::string football_report_html(const fb::Evaluation& ev, const std::string& tagger, const std::string& setup) {
+HtmlReport football_report(const fb::Evaluation& ev, const std::string& tagger, const std::string& setup) {
   HtmlReport rep("dmlkit football: tagger " + tagger);
   int lines = 0;
   for (const auto& me : ev.matches) lines += static_cast<int>(me.match->lines.size());
@@ -227,7 +228,7 @@ std::string football_report_html(const fb::Evaluation& ev, const std::string& ta
     rep.add_table(t, "Lines whose true or tagged label is a highlight (not other); times are video m:ss, the "
                      "feed's own wall clock since the first kick-off standing in for the video.");
   }
-  return rep.render();
+  return rep;
 }
 
 }  // namespace dmlkit::app

@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 
+#include "core/html_report.h"
 #include "core/results.h"
 #include "core/table.h"
 #include "football/evaluate.h"
@@ -19,6 +20,6 @@ TextTable football_confusion_table(const football::TaggingScores& s);
 TextTable football_lines_table(const football::Evaluation& ev);
 // Every segment of both lag settings and the truth.
 TextTable football_segments_table(const football::Evaluation& ev);
-std::string football_report_html(const football::Evaluation& ev, const std::string& tagger, const std::string& setup);
+HtmlReport football_report(const football::Evaluation& ev, const std::string& tagger, const std::string& setup);
 
 }  // namespace dmlkit::app

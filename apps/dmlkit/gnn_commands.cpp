@@ -158,7 +158,7 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   res.write(out);
   for (const auto& r : cmp.runs) out.write("spans-" + r.placement + "-" + r.scheduler + ".csv", gnn::spans_table(r).to_csv());
   out.write("placements.csv", gnn::placement_table(cmp).to_csv());
-  out.write("report.html", gnn::report_html(o, cmp));
+  gnn::report(o, cmp).write(out);
   const std::string path = commit_output(out);
   if (c.format == "json") {
     ctx.out << res.json_text();

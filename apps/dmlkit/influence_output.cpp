@@ -138,8 +138,8 @@ LineChart chart(const std::string& title, const std::string& y_title, const std:
   return c;
 }
 
-std::string report_html(const InfluenceRunDescription& d, const inf::ExperimentResult& result,
-                        const std::vector<inf::AlgorithmSummary>& summary) {
+HtmlReport report(const InfluenceRunDescription& d, const inf::ExperimentResult& result,
+                  const std::vector<inf::AlgorithmSummary>& summary) {
   const auto& c = d.config;
   HtmlReport report("Online influence maximization: " + d.graph + ", " + inf::to_string(c.dynamics.model));
   std::vector<std::pair<std::string, std::string>> facts = {
@@ -184,7 +184,7 @@ std::string report_html(const InfluenceRunDescription& d, const inf::ExperimentR
                            [](const inf::AlgorithmSummary& s) -> const inf::Curve* {
                              return s.regret_fixed ? &*s.regret_fixed : nullptr;
                            }));
-  return report.render();
+  return report;
 }
 
 }  // namespace
@@ -194,7 +194,7 @@ void write_influence_outputs(OutputDir& out, const InfluenceRunDescription& desc
   res.write(out);
   out.write("steps.csv", steps_table(summary).to_csv());
   out.write("runs.csv", runs_table(result).to_csv());
-  out.write("report.html", report_html(desc, result, summary));
+  report(desc, result, summary).write(out);
 }
 
 std::string render_influence_summary(const InfluenceRunDescription& desc, const Results& res,

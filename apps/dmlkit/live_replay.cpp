@@ -292,7 +292,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   out.write("rounds.csv", rounds.to_csv());
   out.write("decisions.csv", decisions.to_csv());
   out.write("calibration.json", cluster::calibration_json(calibration));
-  out.write("report.html", report.render());
+  report.write(out);
   const std::string path = commit_output(out);
 
   if (o.format == "json") {

@@ -46,8 +46,8 @@ void add_list(CLI::App& ps, Context& ctx) {
   });
 }
 
-std::string report_html(const PsCompareOptions& o, const CommSetup& s, const ps::StragglerScenario& st,
-                        const std::vector<ps::PolicyRun>& runs) {
+HtmlReport report(const PsCompareOptions& o, const CommSetup& s, const ps::StragglerScenario& st,
+                  const std::vector<ps::PolicyRun>& runs) {
   HtmlReport rep("dmlkit ps: " + o.comm.model + ", " + std::to_string(s.net.workers) + " workers, " +
                  std::to_string(s.net.servers) + " PSs, stragglers " + o.stragglers);
   rep.add_facts({{"Model", o.comm.model + " (" + std::to_string(s.workload.tensors.size()) + " gradient tensors, " +
@@ -80,7 +80,7 @@ std::string report_html(const PsCompareOptions& o, const CommSetup& s, const ps:
     rep.add_table(ps::stragglers_table(st), "cpu: slowdown factor of the server CPU; bandwidth: background flows "
                                             "into and out of the server NIC. Iterations [start, end).");
   }
-  return rep.render();
+  return rep;
 }
 
 // What run_compare checks and builds before a simulation starts; alone, it is Context::validate.
@@ -155,7 +155,7 @@ int run_compare(PsCompareOptions& o, Context& ctx) {
   out.write("loads.csv", ps::loads_table(runs).to_csv());
   out.write("events.csv", ps::events_table(runs).to_csv());
   out.write("stragglers.csv", ps::stragglers_table(st).to_csv());
-  out.write("report.html", report_html(o, s, st, runs));
+  report(o, s, st, runs).write(out);
   const std::string path = commit_output(out);
   if (o.comm.format == "json") {
     ctx.out << res.json_text();

@@ -156,7 +156,9 @@ void write_collected(const std::string& dir, const sw::Plan& plan, const sw::Col
   write_file_atomic((fs::path(dir) / "results.json").string(), c.results.json_text());
   write_file_atomic((fs::path(dir) / "records.csv").string(), c.results.records_table().to_csv());
   write_file_atomic((fs::path(dir) / "summary.csv").string(), c.results.summary_table().to_csv());
-  write_file_atomic((fs::path(dir) / "report.html").string(), sw::sweep_report_html(plan, c));
+  const HtmlReport rep = sw::sweep_report(plan, c);
+  write_file_atomic((fs::path(dir) / "report.html").string(), rep.render());
+  write_file_atomic((fs::path(dir) / "report.json").string(), rep.to_json().dump() + "\n");
 }
 
 void print_failed(Context& ctx, const std::vector<std::string>& failed) {
@@ -361,7 +363,7 @@ void add_collect(CLI::App& sweep, Context& ctx) {
       } else {
         OutputDir o(out, {dir});
         c.results.write(o);
-        o.write("report.html", sw::sweep_report_html(plan, c));
+        sw::sweep_report(plan, c).write(o);
         path = commit_output(o);
       }
       if (format == "json")
@@ -371,7 +373,7 @@ void add_collect(CLI::App& sweep, Context& ctx) {
       else
         ctx.out << c.results.records().size() << " records from " << c.cells - c.missing.size() << " of " << c.cells
                 << " cells\n\n"
-                << sw::compact_summary(c.results, "+-").render();
+                << sw::compact_summary(c.results).render();
       if (!c.missing.empty())
         ctx.err << c.missing.size() << " cells have no results yet (dmlkit sweep status " << dir << ")\n";
       print_output_location(ctx, format, path);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/output_dir.h"
 #include "core/table.h"
 
 #ifndef DMLKIT_CHARTJS_PATH
@@ -657,10 +658,11 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
     }
   }
   // How to regenerate this page (core/provenance.h): version, command line, input checksums.
-  if (const auto inv = invocation_json(); !inv.is_null()) {
+  const nlohmann::json inv = invocation_.empty() ? nlohmann::json(invocation_json()) : nlohmann::json::parse(invocation_);
+  if (inv.is_object() && inv.contains("command_line") && inv["command_line"].is_string()) {
     put({"<footer class=\"provenance\">\n<h2>How to regenerate</h2>\n<p>dmlkit ", DMLKIT_VERSION,
          ", run as:</p>\n<pre><code>", html_escape(inv["command_line"].get<std::string>()), "</code></pre>\n"});
-    if (!inv["input_files"].empty()) {
+    if (inv.contains("input_files") && inv["input_files"].is_array() && !inv["input_files"].empty()) {
       // Folded: a run may read dozens of files (every application profile).
       put({"<details><summary>Input files read (", std::to_string(inv["input_files"].size()),
            ", with their SHA-256)</summary>\n<div class=\"table-wrap\"><table>\n<thead><tr><th "
@@ -714,5 +716,162 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
        kDrawJs, "</script>\n", "</body>\n</html>\n"});
   return h;
 }
+
+namespace {
+
+constexpr const char* kReportModelSchema = "dmlkit-report";
+constexpr int kReportModelVersion = 1;
+
+const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(where + "." + key + ": missing");
+  return j[key];
+}
+
+template <class T>
+T get_field(const nlohmann::json& j, const char* key, const std::string& where) {
+  try {
+    return field(j, key, where).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(where + "." + key + ": wrong type");
+  }
+}
+
+std::optional<double> optional_field(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_number()) return j[key].get<double>();
+  return std::nullopt;
+}
+
+std::vector<double> rounded(const std::vector<double>& v) {
+  std::vector<double> r;
+  r.reserve(v.size());
+  for (double x : v) r.push_back(round_for_chart(x));
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json HtmlReport::to_json() const {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const Block& block : blocks_) {
+    if (const auto* b = std::get_if<Heading>(&block)) {
+      blocks.push_back({{"kind", "heading"}, {"text", b->text}, {"level", b->level}});
+    } else if (const auto* b = std::get_if<Paragraph>(&block)) {
+      blocks.push_back({{"kind", "paragraph"}, {"text", b->text}});
+    } else if (const auto* b = std::get_if<Facts>(&block)) {
+      nlohmann::json items = nlohmann::json::array();
+      for (const auto& [k, v] : b->items) items.push_back({k, v});
+      blocks.push_back({{"kind", "facts"}, {"items", std::move(items)}});
+    } else if (const auto* b = std::get_if<Table>(&block)) {
+      blocks.push_back({{"kind", "table"}, {"header", b->header}, {"keys", b->keys}, {"rows", b->rows},
+                        {"caption", b->caption}});
+    } else if (const auto* b = std::get_if<ChartRef>(&block)) {
+      const auto& any_chart = charts_[b->index];
+      if (const auto* g = std::get_if<GanttChart>(&any_chart)) {
+        nlohmann::json bars = nlohmann::json::array();
+        for (const GanttBar& bar : reduce_gantt(*g, max_bars_))
+          bars.push_back({bar.row, bar.category, round_for_chart(bar.start), round_for_chart(bar.end), bar.name});
+        blocks.push_back({{"kind", "gantt"}, {"title", g->title}, {"x_title", g->x_title}, {"y_title", g->y_title},
+                          {"x_min", optional_number(g->x_min)}, {"x_max", optional_number(g->x_max)},
+                          {"rows", g->rows}, {"bars", std::move(bars)}});
+        continue;
+      }
+      const LineChart& c = std::get<LineChart>(any_chart);
+      nlohmann::json series = nlohmann::json::array();
+      for (const ChartSeries& s : c.series) {
+        const ChartSeries r = reduce_series(s, max_points_);
+        series.push_back({{"label", r.label}, {"x", rounded(r.x)}, {"y", rounded(r.y)}, {"step", r.step},
+                          {"points_only", r.points_only}, {"y_low", rounded(r.y_low)},
+                          {"y_high", rounded(r.y_high)}});
+      }
+      blocks.push_back({{"kind", "line"}, {"title", c.title}, {"x_title", c.x_title}, {"y_title", c.y_title},
+                        {"x_min", optional_number(c.x_min)}, {"x_max", optional_number(c.x_max)},
+                        {"y_min", optional_number(c.y_min)}, {"y_max", optional_number(c.y_max)},
+                        {"y_integer", c.y_integer}, {"x_log", c.x_log}, {"series", std::move(series)}});
+    }
+  }
+  return {{"schema", kReportModelSchema}, {"schema_version", kReportModelVersion}, {"title", title_},
+          {"blocks", std::move(blocks)}};
+}
+
+HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
+  if (!model.is_object() || model.value("schema", "") != kReportModelSchema)
+    throw std::invalid_argument(std::string("schema: expected \"") + kReportModelSchema + "\"");
+  if (model.value("schema_version", 0) != kReportModelVersion)
+    throw std::invalid_argument("schema_version: this dmlkit reads version " + std::to_string(kReportModelVersion));
+  HtmlReport rep(get_field<std::string>(model, "title", "report"));
+  const nlohmann::json& blocks = field(model, "blocks", "report");
+  if (!blocks.is_array()) throw std::invalid_argument("report.blocks: not an array");
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const nlohmann::json& b = blocks[i];
+    const std::string where = "blocks[" + std::to_string(i) + "]";
+    const std::string kind = get_field<std::string>(b, "kind", where);
+    if (kind == "heading") {
+      rep.add_heading(get_field<std::string>(b, "text", where), get_field<int>(b, "level", where));
+    } else if (kind == "paragraph") {
+      rep.add_paragraph(get_field<std::string>(b, "text", where));
+    } else if (kind == "facts") {
+      rep.add_facts(get_field<std::vector<std::pair<std::string, std::string>>>(b, "items", where));
+    } else if (kind == "table") {
+      rep.blocks_.push_back(Table{get_field<std::vector<std::string>>(b, "header", where),
+                                  get_field<std::vector<std::string>>(b, "keys", where),
+                                  get_field<std::vector<std::vector<std::string>>>(b, "rows", where),
+                                  get_field<std::string>(b, "caption", where)});
+    } else if (kind == "line") {
+      LineChart c;
+      c.title = get_field<std::string>(b, "title", where);
+      c.x_title = get_field<std::string>(b, "x_title", where);
+      c.y_title = get_field<std::string>(b, "y_title", where);
+      c.x_min = optional_field(b, "x_min");
+      c.x_max = optional_field(b, "x_max");
+      c.y_min = optional_field(b, "y_min");
+      c.y_max = optional_field(b, "y_max");
+      c.y_integer = get_field<bool>(b, "y_integer", where);
+      c.x_log = get_field<bool>(b, "x_log", where);
+      const nlohmann::json& series = field(b, "series", where);
+      for (size_t k = 0; k < series.size(); ++k) {
+        const std::string w = where + ".series[" + std::to_string(k) + "]";
+        ChartSeries s;
+        s.label = get_field<std::string>(series[k], "label", w);
+        s.x = get_field<std::vector<double>>(series[k], "x", w);
+        s.y = get_field<std::vector<double>>(series[k], "y", w);
+        s.step = get_field<bool>(series[k], "step", w);
+        s.points_only = get_field<bool>(series[k], "points_only", w);
+        s.y_low = get_field<std::vector<double>>(series[k], "y_low", w);
+        s.y_high = get_field<std::vector<double>>(series[k], "y_high", w);
+        c.series.push_back(std::move(s));
+      }
+      rep.add_chart(std::move(c));
+    } else if (kind == "gantt") {
+      GanttChart g;
+      g.title = get_field<std::string>(b, "title", where);
+      g.x_title = get_field<std::string>(b, "x_title", where);
+      g.y_title = get_field<std::string>(b, "y_title", where);
+      g.x_min = optional_field(b, "x_min");
+      g.x_max = optional_field(b, "x_max");
+      g.rows = get_field<std::vector<std::string>>(b, "rows", where);
+      const nlohmann::json& bars = field(b, "bars", where);
+      for (size_t k = 0; k < bars.size(); ++k) {
+        const nlohmann::json& bar = bars[k];
+        if (!bar.is_array() || bar.size() != 5 || !bar[0].is_number_unsigned() || !bar[1].is_string() ||
+            !bar[2].is_number() || !bar[3].is_number() || !bar[4].is_string())
+          throw std::invalid_argument(where + ".bars[" + std::to_string(k) +
+                                      "]: expected [row, category, start, end, name]");
+        g.bars.push_back({bar[0].get<size_t>(), bar[2].get<double>(), bar[3].get<double>(), bar[1].get<std::string>(),
+                          bar[4].get<std::string>()});
+      }
+      rep.add_chart(std::move(g));
+    } else {
+      throw std::invalid_argument(where + ".kind: unknown block kind '" + kind + "'");
+    }
+  }
+  return rep;
+}
+
+void HtmlReport::write(OutputDir& out) const {
+  out.write("report.html", render());
+  out.write("report.json", to_json().dump() + "\n");
+}
+
+void HtmlReport::set_invocation(const nlohmann::json& invocation) { invocation_ = invocation.dump(); }
 
 }  // namespace dmlkit

@@ -17,6 +17,7 @@
 
 namespace dmlkit {
 
+class OutputDir;
 class TextTable;
 
 // One line of a chart: points (x[i], y[i]) in the given order.
@@ -137,6 +138,18 @@ class HtmlReport {
   std::string render() const;
   std::string render(const std::string& chartjs_path) const;
 
+  // The page's content as data ("report.json", docs/results-schema.md): title, blocks in order,
+  // and every chart with the points and bars the page draws (after reduce_series/reduce_gantt).
+  // from_json() rebuilds a report that renders the same page with the current page code (style,
+  // drawing, headers); it throws std::invalid_argument naming the field of a malformed model.
+  nlohmann::json to_json() const;
+  static HtmlReport from_json(const nlohmann::json& model);
+  // Writes report.html and report.json into `out` (what `dmlkit report DIR` re-renders).
+  void write(OutputDir& out) const;
+  // The footer's "How to regenerate" shows this invocation (results.json's "invocation") instead
+  // of the running process's: for a page re-rendered by `dmlkit report`.
+  void set_invocation(const nlohmann::json& invocation);
+
  private:
   struct Heading {
     std::string text;
@@ -164,6 +177,7 @@ class HtmlReport {
   std::vector<std::variant<LineChart, GanttChart>> charts_;
   size_t max_points_ = kDefaultMaxPointsPerSeries;
   size_t max_bars_ = kDefaultMaxBarsPerGantt;
+  std::string invocation_;  // set_invocation() as JSON text; empty: the process's invocation
 };
 
 }  // namespace dmlkit

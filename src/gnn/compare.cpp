@@ -277,7 +277,7 @@ GanttChart gantt(const Comparison& c, const PairRun& r) {
 
 }  // namespace
 
-std::string report_html(const CompareOptions& o, const Comparison& c) {
+HtmlReport report(const CompareOptions& o, const Comparison& c) {
   HtmlReport rep("dmlkit gnn: " + c.graph.name + ", " + std::to_string(c.parts.parts) + " partitions, " +
                  std::to_string(c.cluster.machines.size()) + " machines");
   std::string fanouts;
@@ -326,7 +326,7 @@ std::string report_html(const CompareOptions& o, const Comparison& c) {
     }
   rep.add_heading("Gantt of a few iterations per machine");
   for (const auto& r : c.runs) rep.add_chart(gantt(c, r));
-  return rep.render();
+  return rep;
 }
 
 }  // namespace dmlkit::gnn

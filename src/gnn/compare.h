@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/html_report.h"
 #include "core/knobs.h"
 #include "core/results.h"
 #include "core/table.h"
@@ -75,6 +76,6 @@ void add_records(Results& res, const Comparison& c, uint64_t seed);
 TextTable summary_table(const Comparison& c);
 TextTable placement_table(const Comparison& c);
 TextTable spans_table(const PairRun& r);
-std::string report_html(const CompareOptions& o, const Comparison& c);
+HtmlReport report(const CompareOptions& o, const Comparison& c);
 
 }  // namespace dmlkit::gnn

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/suggest.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
@@ -339,6 +340,10 @@ Graph load_graph(const std::string& spec, GraphFormat format, const std::string&
     out.default_feature_dim = features;
     return out;
   }
+  if (!std::filesystem::is_regular_file(path))  // a mistyped bundled name: say which one was meant
+    throw Error(path, 0, "graph",
+                "no such graph file" + did_you_mean(spec, bundled_graph_names()) +
+                    " (bundled: NetHEPT, cora, citeseer, pubmed; generated: rmat:nodes=N,edge_factor=F)");
   Graph g = read_graph_file(path, format);
   if (spec == "NetHEPT") g.name = "NetHEPT";
   return g;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/suggest.h"
 #include "core/data_dir.h"
 #include "core/csv.h"
 #include "core/error.h"
@@ -83,7 +84,9 @@ EdgeList load_graph(const std::string& spec, GraphFormat format, const std::stri
     return g;
   }
   if (!std::filesystem::exists(spec))
-    throw Error(spec, 0, "", "no such graph file (bundled: NetHEPT; generated: er:nodes=N,degree=D, ba:nodes=N,m=M)");
+    throw Error(spec, 0, "",
+                "no such graph file" + did_you_mean(spec, {"NetHEPT"}) +
+                    " (bundled: NetHEPT; generated: er:nodes=N,degree=D, ba:nodes=N,m=M)");
   return read_graph(spec, format);
 }
 

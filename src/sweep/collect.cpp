@@ -2,6 +2,7 @@
 #include "sweep/collect.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/results_table.h"
 #include "core/stats.h"
 #include "core/table.h"
 
@@ -144,11 +146,9 @@ std::string line_label(const ResultRecord& r, const Plan& plan, const std::strin
   return label;
 }
 
-std::string short_number(double v) { return fmt::format("{:.4g}", v); }
-
 }  // namespace
 
-TextTable compact_summary(const Results& res, const std::string& pm) {
+TextTable compact_summary(const Results& res) {
   const auto groups = res.summary();
   std::vector<std::string> params;
   for (const auto& g : groups)
@@ -159,30 +159,43 @@ TextTable compact_summary(const Results& res, const std::string& pm) {
     for (const auto& ms : g.metrics)
       if (std::find(all_metrics.begin(), all_metrics.end(), ms.metric) == all_metrics.end())
         all_metrics.push_back(ms.metric);
+  bool spread = false;  // an X_sd column per metric only when some configuration ran more than once
+  for (const auto& g : groups) spread = spread || g.runs > 1;
+  // One precision per column (core/results_table.h): integers when every value is whole.
+  std::vector<int> digits;
+  for (const auto& k : all_metrics) {
+    double largest = 0;
+    bool whole = true;
+    for (const auto& g : groups)
+      if (const MetricSummary* ms = g.find(k)) {
+        largest = std::max(largest, std::fabs(ms->stats.mean));
+        for (double v : {ms->stats.mean, ms->stats.sd}) whole = whole && std::isfinite(v) && v == std::floor(v);
+      }
+    digits.push_back(whole ? 0 : column_digits(k, largest));
+  }
   std::vector<std::string> header{res.record_kind()};
   header.insert(header.end(), params.begin(), params.end());
   header.push_back("runs");
-  header.insert(header.end(), all_metrics.begin(), all_metrics.end());
+  for (const auto& k : all_metrics) {
+    header.push_back(k);
+    if (spread) header.push_back(k + "_sd");
+  }
   TextTable table(header);
   for (const auto& g : groups) {
     std::vector<std::string> row{g.name};
     for (const auto& k : params) row.push_back(g.params.contains(k) ? value_text(g.params[k]) : "");
     row.push_back(std::to_string(g.runs));
-    for (const auto& k : all_metrics) {
-      const MetricSummary* ms = g.find(k);
-      if (ms == nullptr)
-        row.push_back("");
-      else if (g.runs > 1)
-        row.push_back(short_number(ms->stats.mean) + " " + pm + " " + short_number(ms->stats.sd));
-      else
-        row.push_back(short_number(ms->stats.mean));
+    for (size_t i = 0; i < all_metrics.size(); ++i) {
+      const MetricSummary* ms = g.find(all_metrics[i]);
+      row.push_back(ms ? fixed(ms->stats.mean, digits[i]) : "");
+      if (spread) row.push_back(ms ? fixed(ms->stats.sd, digits[i]) : "");
     }
     table.add_row(std::move(row));
   }
   return table;
 }
 
-std::string sweep_report_html(const Plan& plan, const Collected& c) {
+HtmlReport sweep_report(const Plan& plan, const Collected& c) {
   const Results& res = c.results;
   std::string command;
   for (const auto& w : plan.command) command += (command.empty() ? "" : " ") + w;
@@ -261,7 +274,7 @@ std::string sweep_report_html(const Plan& plan, const Collected& c) {
   }
 
   rep.add_heading("Summary over seeds");
-  rep.add_table(compact_summary(res), "mean ± sample standard deviation over the seeds of each configuration; every record is in "
+  rep.add_table(compact_summary(res), "mean (and X_sd, the sample standard deviation) over the seeds of each configuration; every record is in "
                        "records.csv, the full summary (mean, sd, min, max) in summary.csv.");
   if (!c.missing.empty()) {
     rep.add_heading("Cells without results");
@@ -269,7 +282,7 @@ std::string sweep_report_html(const Plan& plan, const Collected& c) {
     for (const auto& m : c.missing) rows.push_back({m});
     rep.add_table({"cell"}, rows);
   }
-  return rep.render();
+  return rep;
 }
 
 }  // namespace dmlkit::sweep

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/html_report.h"
 #include "core/results.h"
 #include "core/table.h"
 #include "sweep/sweep_dir.h"
@@ -25,12 +26,13 @@ struct Collected {
 Collected collect_sweep(const std::string& dir, const Plan& plan);
 
 // The HTML report (core/html_report.h) of a collected sweep.
-std::string sweep_report_html(const Plan& plan, const Collected& c);
+HtmlReport sweep_report(const Plan& plan, const Collected& c);
 
-// The summary over seeds as one compact table: name, params, runs, then per metric "mean ± sd"
-// (or the value for one run), 4 significant digits, `pm` between them. The report's table and
-// what collect prints (with "+-": the text table aligns bytes).
-TextTable compact_summary(const Results& results, const std::string& pm = "±");
+// The summary over seeds as one table: name, params, runs, then per metric its mean under the
+// metric's name and, when a configuration ran more than once, X_sd (sample standard deviation),
+// one precision per column (core/results_table.h: column_digits; integers when all are whole).
+// The report's table and what collect prints.
+TextTable compact_summary(const Results& results);
 
 // The numeric axes (every cell's value a number), `seed` left out: the x axes of the charts.
 std::vector<std::string> numeric_axes(const Plan& plan);

@@ -74,7 +74,7 @@ Plan plan_from_json(const ordered_json& j, const std::string& path) {
 
 const std::vector<std::string>& sweep_dir_files() {
   static const std::vector<std::string> files = {"sweep.json", "results.json", "records.csv", "summary.csv",
-                                                 "report.html"};
+                                                 "report.html", "report.json"};
   return files;
 }
 

@@ -75,8 +75,19 @@ TEST(Cli, TyposSayWhatWasMeant) {
   const auto pol = run_cli({"cluster", "simulate", "--policy", "tiresia", "--workload", "pollux-1"});
   EXPECT_EQ(pol.status, 2);
   EXPECT_NE(pol.err.find("did you mean 'tiresias'?"), std::string::npos) << pol.err;
-  for (const auto* r : {&cmd, &sub, &opt, &pol})
+  // A mistyped model, scheduler or bundled graph too (graphs: influence and gnn).
+  const auto model = run_cli({"comm", "compare", "--model", "vgg61"});
+  EXPECT_NE(model.err.find("did you mean 'vgg16'?"), std::string::npos) << model.err;
+  const auto sched = run_cli({"comm", "compare", "--schedulers", "bytesched"});
+  EXPECT_NE(sched.err.find("did you mean 'bytescheduler'?"), std::string::npos) << sched.err;
+  const auto inf = run_cli({"influence", "run", "--graph", "NetHEP"});
+  EXPECT_NE(inf.err.find("did you mean 'NetHEPT'?"), std::string::npos) << inf.err;
+  const auto gnn = run_cli({"gnn", "compare", "--graph", "pubmd"});
+  EXPECT_NE(gnn.err.find("did you mean 'pubmed'?"), std::string::npos) << gnn.err;
+  for (const auto* r : {&cmd, &sub, &opt, &pol, &model, &sched, &inf, &gnn}) {
+    EXPECT_EQ(r->status, 2) << r->err;
     EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
+  }
 }
 
 TEST(Cli, HelpOnEveryCommand) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apps/cli_test_util.h"
+#include "cluster/workload/experiment.h"
 #include "core/html_report.h"
 
 namespace dmlkit::testing {
@@ -30,7 +31,9 @@ std::set<std::string> results_names(const nlohmann::json& j) {
   if (j.contains("derived"))
     for (const auto& [k, v] : j["derived"].items()) {
       names.insert(k);
-      if (v.is_array())
+      if (v.is_object())
+        for (const auto& [kk, vv] : v.items()) names.insert(kk);
+      if (v.is_array() || v.is_object())  // derived.algorithms[i], derived.per_class[label]
         for (const auto& item : v)
           if (item.is_object())
             for (const auto& [kk, vv] : item.items()) names.insert(kk);
@@ -40,8 +43,10 @@ std::set<std::string> results_names(const nlohmann::json& j) {
 
 bool is_results_name(const std::string& col, const std::set<std::string>& names) {
   if (names.count(col)) return true;
-  const std::pair<const char*, const char*> units[] = {{"_ms", "_s"}, {"_us", "_s"}, {"_MB", "_bytes"},
-                                                       {"_GB", "_bytes"}, {"_pct", ""}, {"_sd", ""}};
+  const std::pair<const char*, const char*> units[] = {{"_ms", "_s"},   {"_us", "_s"},    {"_slots", "_s"},
+                                                       {"_MB", "_bytes"}, {"_GB", "_bytes"}, {"_pct", ""},
+                                                       {"_sd", ""},     {"_mean", ""},    {"_min", ""},
+                                                       {"_max", ""}};
   for (const auto& [suffix, repl] : units) {
     const std::string s = suffix;
     if (col.size() > s.size() && col.compare(col.size() - s.size(), s.size(), s) == 0 &&
@@ -114,6 +119,60 @@ TEST(OutputNames, ClusterCommPsAndInfluencePrintResultsNames) {
                                    "--hindsight-rr-sets", "2000"});
 }
 
+// The families whose tables kept their own names until issue 20's last pass: continual, football,
+// the OASiS model and experiment presets (the sweep's table: tests/sweep/collect_test.cpp).
+TEST(OutputNames, ContinualFootballOasisAndExperimentsPrintResultsNames) {
+  expect_names_agree("continual", {"continual", "angle-sweep", "--angles", "30,120", "--epochs", "1", "--runs", "2"});
+  TempDir f("names-football");
+  const std::string lines = f.write("lines.csv",
+                                    "minute,text,label\n3',Corner awarded to the home side.,corner\n"
+                                    "10',\"Goal! Smith scores with a header.\",goal\n"
+                                    "22',Brown is booked for a late tackle.,card\n");
+  expect_names_agree("football", {"football", "evaluate", "--lines", lines, "--tagger", "keywords"});
+  TempDir e("names-experiment");
+  const std::string oasis = e.write(
+      "oasis-tiny.yaml",
+      "experiment: oasis-tiny\nengine: oasis\ndescription: test\nseeds: [1, 2]\n"
+      "policies: [oasis, fifo]\nhorizon_slots: 20\n"
+      "cluster:\n  worker_servers: 3\n  ps_servers: 1\n"
+      "  worker_server: {gpus: 4, cpus: 16, mem_gb: 64, net_gbps: 10}\n"
+      "  ps_server: {gpus: 0, cpus: 16, mem_gb: 64, net_gbps: 10}\n"
+      "loads: [1]\nservers: [4]\n"
+      "workload:\n  load: 1\n  arrivals: poisson\n  arrival_slots: 10\n  chunks: [2, 6]\n"
+      "  per_worker_slots: [1, 4]\n  workers_per_ps: [2, 4]\n  target_slots: [1, 4]\n");
+  expect_names_agree("oasis", {"cluster", "compare", "--experiment", oasis});
+  const std::string exp = e.write(
+      "exp.yaml", "experiment: tiny\ndescription: test\ncluster: " + dmlkit::cluster::default_experiments_dir() +
+                      "/clusters/optimus-testbed.yaml\nseeds: [1, 2]\npolicies: [drf, fifo]\n"
+                      "round_s: 600\nworkload:\n  num_jobs: 4\n  arrivals: window\n  window_slots: 2\n"
+                      "  slot_s: 600\n  max_num_epochs: 1000\n  demands: testbed\n");
+  expect_names_agree("experiment", {"cluster", "compare", "--experiment", exp});
+}
+
+// The experiment report's per-run table (records at full precision in records.csv) is shown with
+// one precision per column, and the summary splits finished and jobs into two columns.
+TEST(OutputNames, ExperimentTablesRoundAndSplitFinishedFromJobs) {
+  TempDir e("experiment-precision");
+  const std::string exp = e.write(
+      "exp.yaml", "experiment: tiny\ndescription: test\ncluster: " + dmlkit::cluster::default_experiments_dir() +
+                      "/clusters/optimus-testbed.yaml\nseeds: [1, 2]\npolicies: [drf, fifo]\n"
+                      "round_s: 600\nworkload:\n  num_jobs: 4\n  arrivals: window\n  window_slots: 2\n"
+                      "  slot_s: 600\n  max_num_epochs: 1000\n  demands: testbed\n");
+  const auto r = run_cli({"cluster", "compare", "--experiment", exp, "--out", e.path("o")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::regex ratio("\\b[0-9]+/[0-9]+\\b");
+  EXPECT_FALSE(std::regex_search(r.out.substr(0, r.out.find("results:")), ratio)) << r.out;
+  EXPECT_NE(r.out.find("finished"), std::string::npos);
+  EXPECT_NE(r.out.find("jobs"), std::string::npos);
+  const std::string html = slurp(e.path("o/report.html"));
+  // Every number in the report's tables has at most 3 decimals (records.csv keeps full precision).
+  const std::regex long_number("<td class=\"num\">-?[0-9]+\\.[0-9]{4,}</td>");
+  EXPECT_FALSE(std::regex_search(html, long_number));
+  EXPECT_EQ(html.find("<td class=\"num\">-0.0"), std::string::npos);
+  const std::string records = slurp(e.path("o/records.csv"));
+  EXPECT_TRUE(std::regex_search(records, std::regex("[0-9]\\.[0-9]{5,}"))) << "records.csv at full precision";
+}
+
 TEST(OutputNames, ColumnTitlesAreReadableWithUnits) {
   EXPECT_EQ(dmlkit::column_title("avg_jct_s"), "avg jct (s)");
   EXPECT_EQ(dmlkit::column_title("iteration_mean_ms"), "iteration mean (ms)");
@@ -151,9 +210,23 @@ TEST(EffectiveKnobs, ResultsRecordEveryKnobAsUsed) {
   const auto comm = inputs({"comm", "compare", "--model", "resnet50", "--arch", "allreduce", "--schedulers",
                             "fifo,bytescheduler,horovod",
                             "--iterations", "3", "--warmup", "1", "--credit-mb", "8"});
-  EXPECT_EQ(comm["effective_knobs"]["--credit-mb"], "8");
-  EXPECT_EQ(comm["effective_knobs"]["--cycle-ms"], "5");
-  EXPECT_TRUE(comm["effective_knobs"].contains("--partition-mb"));
+  EXPECT_EQ(comm["effective_knobs"]["bytescheduler.credit-mb"], "8");
+  // Architecture-dependent defaults are recorded as resolved values, not as their description.
+  EXPECT_EQ(comm["effective_knobs"]["bytescheduler.partition-mb"], "32");  // all-reduce default
+  EXPECT_EQ(comm["effective_knobs"]["horovod.cycle-ms"], "5");
+  EXPECT_EQ(comm["effective_knobs"]["horovod.fusion-mb"], "64");
+  const auto ps = inputs({"comm", "compare", "--model", "resnet50", "--arch", "ps", "--servers", "4", "--schedulers",
+                          "bytescheduler,p3", "--iterations", "3", "--warmup", "1"});
+  EXPECT_EQ(ps["effective_knobs"]["bytescheduler.partition-mb"], "4");
+  EXPECT_EQ(ps["effective_knobs"]["bytescheduler.credit-mb"], "16");
+  EXPECT_EQ(ps["effective_knobs"]["p3.partition-mb"], "0.2");
+  EXPECT_EQ(ps["effective_knobs"]["p3.credit-mb"], "0.8");  // one 0.2 MB slice per server
+  const auto pace = inputs({"comm", "compare", "--model", "resnet50", "--arch", "allreduce", "--schedulers", "pace",
+                            "--iterations", "3", "--warmup", "1"});
+  const std::string unit = pace["effective_knobs"]["pace.partition-mb"].get<std::string>();
+  EXPECT_NE(unit.find_first_of("0123456789"), std::string::npos) << unit;  // the oracle's pick, a number
+  for (const auto& [k, v] : comm["effective_knobs"].items())
+    EXPECT_EQ(v.get<std::string>().find('('), std::string::npos) << k << ": " << v;
 }
 
 }  // namespace
@@ -169,43 +242,55 @@ std::string between(const std::string& s, const std::string& open, const std::st
   return b == std::string::npos ? "" : s.substr(a, b - a);
 }
 
-// `dmlkit report DIR` rebuilds a cluster report from the results folder alone: the same summary
-// table (from results.json's metrics) and the same charts with the same number of points; other
-// commands are a one-line error naming what it covers.
-TEST(ReportCommand, RerendersAClusterReportFromItsResultsFolder) {
+nlohmann::json chart_data(const std::string& page) {
+  const size_t tag = page.find("id=\"dmlkit-chart-data\">");
+  const size_t start = page.find('>', tag) + 1;
+  return nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+}
+
+// `dmlkit report DIR` re-renders any family's report from its folder (report.json, one mechanism):
+// the same tables and the same chart data, and the footer names the run's command line, not
+// `dmlkit report`. A folder without report.json, a malformed one, or no folder: one line, exit 2.
+TEST(ReportCommand, RerendersEveryFamilysReportFromItsResultsFolder) {
   TempDir dir("report-rerender");
-  const auto r = run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies",
-                          "fifo,tiresias", "--out", dir.path("o")});
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::string before = slurp(dir.path("o/report.html"));
-  std::filesystem::remove(dir.path("o/report.html"));
-  const auto again = run_cli({"report", dir.path("o")});
-  ASSERT_EQ(again.status, 0) << again.err;
-  const std::string after = slurp(dir.path("o/report.html"));
-  const std::string table = between(before, "<div class=\"table-wrap\"><table>", "</table>");
-  ASSERT_FALSE(table.empty());
-  EXPECT_EQ(between(after, "<div class=\"table-wrap\"><table>", "</table>"), table);
-  const auto charts = [](const std::string& page) {
-    const size_t tag = page.find("id=\"dmlkit-chart-data\">");
-    const size_t start = page.find('>', tag) + 1;
-    return nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"cluster", {"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies", "fifo,tiresias"}},
+      {"comm", {"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler", "--iterations", "3",
+                "--warmup", "1"}},
+      {"ps", {"ps", "compare", "--model", "vgg16", "--workers", "4", "--servers", "2", "--iterations", "8", "--policies",
+              "mxnet,psld"}},
+      {"continual", {"continual", "angle-sweep", "--angles", "30,120", "--epochs", "1", "--runs", "2"}},
   };
-  const auto a = charts(before), b = charts(after);
-  ASSERT_EQ(a.size(), b.size());
-  ASSERT_GE(a.size(), 3u);
-  for (size_t c = 0; c < a.size(); ++c) {
-    ASSERT_EQ(a[c]["series"].size(), b[c]["series"].size()) << "chart " << c;
-    for (size_t s = 0; s < a[c]["series"].size(); ++s)
-      EXPECT_EQ(a[c]["series"][s]["points"].size(), b[c]["series"][s]["points"].size()) << "chart " << c;
+  for (const auto& [name, args] : runs) {
+    SCOPED_TRACE(name);
+    auto a = args;
+    a.insert(a.end(), {"--out", dir.path(name)});
+    const auto r = run_cli(a);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string before = slurp(dir.path(name + "/report.html"));
+    ASSERT_TRUE(std::filesystem::exists(dir.path(name + "/report.json")));
+    std::filesystem::remove(dir.path(name + "/report.html"));
+    const auto again = run_cli({"report", dir.path(name)});
+    ASSERT_EQ(again.status, 0) << again.err;
+    const std::string after = slurp(dir.path(name + "/report.html"));
+    EXPECT_EQ(between(after, "<main>", "</main>"), between(before, "<main>", "</main>")) << "same blocks and footer";
+    const auto ca = chart_data(before), cb = chart_data(after);
+    EXPECT_EQ(ca, cb) << "same chart data";
+    EXPECT_GE(ca.size(), 1u);
+    EXPECT_NE(after.find("dmlkit " + args[0] + " " + args[1]), std::string::npos) << "the original command";
+    EXPECT_EQ(after.find("dmlkit report"), std::string::npos);
   }
-  EXPECT_NE(after.find("dmlkit cluster compare --workload pollux-6"), std::string::npos) << "the original command";
-  // Other families: one line, exit 2.
-  const auto comm = run_cli({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo", "--iterations", "3",
-                             "--warmup", "1", "--out", dir.path("c")});
-  ASSERT_EQ(comm.status, 0) << comm.err;
-  const auto no = run_cli({"report", dir.path("c")});
+  // Not a report folder, a malformed model, no folder: one line, exit 2.
+  std::filesystem::remove(dir.path("comm/report.json"));
+  auto no = run_cli({"report", dir.path("comm")});
   EXPECT_EQ(no.status, 2);
-  EXPECT_NE(no.err.find("re-renders cluster simulate and cluster compare runs only"), std::string::npos) << no.err;
+  EXPECT_NE(no.err.find("report.json: missing"), std::string::npos) << no.err;
+  dir.write("continual/report.json", "{\"schema\": \"dmlkit-report\", \"schema_version\": 1, \"title\": \"x\", "
+                                     "\"blocks\": [{\"kind\": \"heading\"}]}");
+  no = run_cli({"report", dir.path("continual")});
+  EXPECT_EQ(no.status, 2);
+  EXPECT_NE(no.err.find("blocks[0].text: missing"), std::string::npos) << no.err;
+  EXPECT_EQ(std::count(no.err.begin(), no.err.end(), '\n'), 1) << no.err;
   EXPECT_EQ(run_cli({"report", dir.path("nowhere")}).status, 2);
 }
 

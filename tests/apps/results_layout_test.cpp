@@ -107,7 +107,8 @@ TEST(ResultsLayout, BothComparePathsWriteTheSameLayout) {
     for (const auto& [name, content] : folder(dir.path(d)))
       if (!std::regex_match(name, detail)) names.insert(name);
     EXPECT_EQ(names,
-              (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "results.json", "summary.csv"}))
+              (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "report.json", "results.json",
+                                     "summary.csv"}))
         << d;
     for (const auto& rec : nlohmann::json::parse(slurp(dir.path(std::string(d) + "/results.json")))["records"])
       for (const auto& [k, f] : rec["files"].items()) EXPECT_TRUE(fs::exists(dir.path(d) + "/" + f.get<std::string>()));

@@ -24,6 +24,7 @@ struct Family {
   size_t min_charts = 1;
   bool gantt = false;  // the report holds Gantt charts (floating bars)
   std::string file;    // written to <dir>/input.yaml, which "@FILE" in args stands for
+  bool rerender = false;  // report.html deleted and re-rendered by `dmlkit report <dir>/out` first
 };
 
 // gtest prints a failing parameter by its name.
@@ -66,6 +67,21 @@ std::vector<Family> families() {
        false,
        "command: cluster simulate\nargs: {cluster: 16x4, workload: pollux-1, policy: fifo}\naxes:\n  round: [30, 120]\n"
        "  seed: [1, 2]\n"},
+      // `dmlkit report DIR` (report.json): a re-rendered page draws the same way (lines and Gantt).
+      {"comm_rerendered",
+       {"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,p3", "--iterations", "3", "--warmup", "1"},
+       "report.html",
+       2,
+       true,
+       "",
+       true},
+      {"cluster_rerendered",
+       {"cluster", "compare", "--workload", "pollux-1", "--cluster", "16x4", "--policies", "fifo,tiresias"},
+       "report.html",
+       3,
+       false,
+       "",
+       true},
   };
 }
 
@@ -89,6 +105,11 @@ TEST_P(ReportFamily, ChartsAreDrawnWithoutPageErrors) {
   const dmlkit::ProcessResult run = dmlkit::run_process(argv, {}, 300);
   ASSERT_TRUE(run.ok()) << f.name << ": " << run.err;
   const fs::path page = fs::path(out) / f.report;
+  if (f.rerender) {
+    fs::remove(page);
+    const dmlkit::ProcessResult again = dmlkit::run_process({DMLKIT_BINARY, "report", out}, {}, 120);
+    ASSERT_TRUE(again.ok()) << f.name << ": " << again.err;
+  }
   ASSERT_TRUE(fs::exists(page)) << page;
   const std::string html = dmlkit::read_file(page.string());
   EXPECT_EQ(html.find("\"kind\":\"gantt\"") != std::string::npos, f.gantt) << "Gantt charts in " << f.name;

@@ -72,11 +72,19 @@ TEST_F(SweepCollect, MergesRecordsWithAxisValues) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "policy,seed,load,avg_jct_s,jobs");
   // The report: one chart per varying metric against the numeric axis (jobs is the same
   // everywhere), with the min-max band over seeds.
-  const std::string html = sweep_report_html(p, c);
+  const std::string html = sweep_report(p, c).render();
   EXPECT_NE(html.find("avg_jct_s against load"), std::string::npos);
   EXPECT_EQ(html.find("jobs against load"), std::string::npos);
   EXPECT_NE(html.find("\"band\""), std::string::npos);
   EXPECT_EQ(numeric_axes(p), std::vector<std::string>{"load"});
+  // The printed and reported summary (issue 20's naming rule): each metric under its own name and
+  // its spread as X_sd, one precision per column, whole numbers as integers, no "mean ± sd" cell.
+  const TextTable t = compact_summary(c.results);
+  EXPECT_EQ(t.header(),
+            (std::vector<std::string>{"policy", "load", "runs", "avg_jct_s", "avg_jct_s_sd", "jobs", "jobs_sd"}));
+  ASSERT_EQ(t.rows().size(), 6u);
+  EXPECT_EQ(t.rows()[0], (std::vector<std::string>{"fifo", "0.5", "2", "51.5", "0.7", "10", "0"}));
+  EXPECT_EQ(t.render().find("\xc2\xb1"), std::string::npos);
 }
 
 TEST_F(SweepCollect, MissingAndFailedCellsAreListed) {
@@ -94,7 +102,7 @@ TEST_F(SweepCollect, MissingAndFailedCellsAreListed) {
   EXPECT_EQ(c.failed, std::vector<std::string>{p.cells[4].name + ": dmlkit: boom"});
   EXPECT_EQ(c.results.records().size(), 8u);
   EXPECT_EQ(c.results.inputs()["missing"].size(), 2u);
-  EXPECT_NE(sweep_report_html(p, c).find("Failed cells"), std::string::npos);
+  EXPECT_NE(sweep_report(p, c).render().find("Failed cells"), std::string::npos);
 }
 
 TEST_F(SweepCollect, SameTableWhateverTheExecutionOrder) {

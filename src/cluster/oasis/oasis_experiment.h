@@ -12,6 +12,7 @@
 #include "cluster/oasis/lp_bound.h"
 #include "cluster/oasis/method.h"
 #include "cluster/oasis/oasis_workload.h"
+#include "core/html_report.h"
 #include "core/results.h"
 #include "core/table.h"
 
@@ -67,7 +68,7 @@ std::vector<OasisRunRecord> run_oasis_experiment(const OasisExperiment& e, const
 Results oasis_results(const OasisExperiment& e, const std::vector<OasisRunRecord>& runs);
 // report.html: facts, the summary table, total utility vs load and vs cluster size (mean over seeds,
 // with min/max bands as extra series), the competitive ratios, every record.
-std::string oasis_report_html(const OasisExperiment& e, const Results& results);
+HtmlReport oasis_report(const OasisExperiment& e, const Results& results);
 // The printed table: per method and point, total utility mean +- sd, admitted, completed, ratio.
 TextTable oasis_summary_table(const Results& results);
 

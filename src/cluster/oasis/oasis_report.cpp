@@ -5,6 +5,7 @@
 
 #include "cluster/oasis/oasis_experiment.h"
 #include "core/html_report.h"
+#include "core/results_table.h"
 #include "core/table.h"
 
 namespace dmlkit::cluster::oasis {
@@ -68,8 +69,8 @@ double mean_of(const SummaryGroup& g, const std::string& metric) {
 }  // namespace
 
 TextTable oasis_summary_table(const Results& results) {
-  TextTable t({"policy", "load", "servers", "runs", "total_utility", "utility_sd", "utility_min", "utility_max",
-               "admitted", "completed", "gpu_util", "utility/bound"});
+  TextTable t({"policy", "load", "servers", "runs", "total_utility", "total_utility_sd", "total_utility_min",
+               "total_utility_max", "admitted_jobs", "completed_jobs", "worker_gpu_utilization", "utility_over_bound"});
   for (const auto& g : results.summary()) {
     const MetricSummary* u = g.find("total_utility");
     t.add_row({g.name, fixed(g.params["load"].get<double>(), 2), std::to_string(g.params["servers"].get<int>()),
@@ -81,7 +82,7 @@ TextTable oasis_summary_table(const Results& results) {
   return t;
 }
 
-std::string oasis_report_html(const OasisExperiment& e, const Results& results) {
+HtmlReport oasis_report(const OasisExperiment& e, const Results& results) {
   HtmlReport rep("dmlkit experiment " + e.name);
   if (!e.description.empty()) rep.add_paragraph(e.description);
   std::string seeds, methods;
@@ -156,8 +157,8 @@ std::string oasis_report_html(const OasisExperiment& e, const Results& results) 
       break;
     }
   rep.add_heading("Every run");
-  rep.add_table(results.records_table(), "records.csv");
-  return rep.render();
+  rep.add_table(rounded_records_table(results), "records.csv (there at full precision)");
+  return rep;
 }
 
 }  // namespace dmlkit::cluster::oasis

@@ -3,6 +3,7 @@
 
 #include "cluster/report/results.h"
 #include "core/html_report.h"
+#include "core/results_table.h"
 #include "core/table.h"
 
 namespace dmlkit::cluster {
@@ -41,7 +42,7 @@ Results experiment_results(const Experiment& e, const ClusterSpec& cluster, cons
   return res;
 }
 
-std::string experiment_report_html(const Experiment& e, const ClusterSpec& cluster, const Results& results) {
+HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, const Results& results) {
   HtmlReport rep("dmlkit experiment " + e.name);
   if (!e.description.empty()) rep.add_paragraph(e.description);
   std::string seeds;
@@ -73,8 +74,8 @@ std::string experiment_report_html(const Experiment& e, const ClusterSpec& clust
   rep.add_chart(jct);
   rep.add_chart(mk);
   rep.add_heading("Every run");
-  rep.add_table(results.records_table(), "records.csv");
-  return rep.render();
+  rep.add_table(rounded_records_table(results), "records.csv (there at full precision)");
+  return rep;
 }
 
 }  // namespace dmlkit::cluster

@@ -6,6 +6,7 @@
 
 #include "cluster/model/cluster_spec.h"
 #include "cluster/workload/experiment.h"
+#include "core/html_report.h"
 #include "core/results.h"
 
 namespace dmlkit::cluster {
@@ -13,6 +14,6 @@ namespace dmlkit::cluster {
 // One record per run (add_run_record), inputs describing the experiment.
 Results experiment_results(const Experiment& e, const ClusterSpec& cluster, const std::vector<ExperimentRun>& runs);
 // report.html: facts, the summary over seeds, average JCT and makespan per seed, every record.
-std::string experiment_report_html(const Experiment& e, const ClusterSpec& cluster, const Results& results);
+HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, const Results& results);
 
 }  // namespace dmlkit::cluster

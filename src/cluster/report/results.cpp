@@ -62,7 +62,8 @@ void write_run_detail_files(OutputDir& out, const SimResult& run, uint64_t seed)
 }
 
 TextTable seed_summary_table(const Results& results, double round_s) {
-  TextTable t({"policy", "avg_jct_s", "jct_sd_s", "avg_jct_slots", "makespan_s", "makespan_sd_s", "finished"});
+  TextTable t({"policy", "runs", "avg_jct_s", "avg_jct_s_sd", "avg_jct_slots", "makespan_s", "makespan_s_sd",
+               "finished", "jobs"});
   auto total = [](const SummaryGroup& g, const char* metric) {
     const MetricSummary* m = g.find(metric);
     return m ? std::llround(m->stats.mean * static_cast<double>(m->count)) : 0LL;
@@ -72,8 +73,9 @@ TextTable seed_summary_table(const Results& results, double round_s) {
     const MetricSummary* mk = g.find("makespan_s");
     const Summary j = jct ? jct->stats : Summary{};
     const Summary k = mk ? mk->stats : Summary{};
-    t.add_row({g.name, fixed(j.mean, 1), fixed(j.sd, 1), fixed(j.mean / round_s, 3), fixed(k.mean, 1), fixed(k.sd, 1),
-               std::to_string(total(g, "finished")) + "/" + std::to_string(total(g, "jobs"))});
+    t.add_row({g.name, std::to_string(g.runs), fixed(j.mean, 1), fixed(j.sd, 1), fixed(j.mean / round_s, 3),
+               fixed(k.mean, 1), fixed(k.sd, 1), std::to_string(total(g, "finished")),
+               std::to_string(total(g, "jobs"))});
   }
   return t;
 }

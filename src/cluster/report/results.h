@@ -33,7 +33,7 @@ void write_run_detail_files(OutputDir& out, const SimResult& run, uint64_t seed)
 
 // The table `cluster compare --experiment` prints and its report shows: per policy, the mean and
 // sample standard deviation over seeds of the average JCT and makespan, the average JCT in rounds
-// (slots) of round_s, and jobs finished over all seeds.
+// (slots) of round_s, the number of runs (seeds), and jobs finished and jobs in all, over all seeds.
 TextTable seed_summary_table(const Results& results, double round_s);
 
 }  // namespace dmlkit::cluster

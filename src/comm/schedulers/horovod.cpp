@@ -66,8 +66,8 @@ class Horovod final : public CommScheduler {
 }  // namespace
 
 std::unique_ptr<CommScheduler> make_horovod(const SchedulerOptions& o, Arch) {
-  const double fusion = o.fusion_bytes.value_or(64.0 * 1024 * 1024);
-  const double cycle = o.cycle_s.value_or(5e-3);
+  const double fusion = o.fusion_bytes.value_or(kHorovodDefaultFusionBytes);
+  const double cycle = o.cycle_s.value_or(kHorovodDefaultCycleS);
   if (!(fusion >= 0)) throw Error("", 0, "fusion_threshold", "must be >= 0");
   if (!(cycle > 0)) throw Error("", 0, "cycle_time", "must be > 0");
   return std::make_unique<Horovod>(fusion, cycle);

@@ -40,7 +40,7 @@ class P3 final : public CommScheduler {
 }  // namespace
 
 std::unique_ptr<CommScheduler> make_p3(const SchedulerOptions& o, Arch arch) {
-  return std::make_unique<P3>(o.partition_bytes.value_or(200000.0), o.credit_bytes, arch);
+  return std::make_unique<P3>(o.partition_bytes.value_or(kP3DefaultSliceBytes), o.credit_bytes, arch);
 }
 
 }  // namespace dmlkit::comm

@@ -31,19 +31,7 @@ class Pace final : public CommScheduler {
     PriorityCreditQueue::Config c;
     // Preemption unit: the given one, or the candidate the oracle likes best for the unfused
     // schedule (a smaller unit preempts sooner but pays alpha more often).
-    if (!partition_) {
-      std::vector<std::vector<int>> singletons;
-      for (size_t t = 0; t < w.tensors.size(); ++t) singletons.push_back({static_cast<int>(t)});
-      double best = std::numeric_limits<double>::infinity();
-      for (double mib : {1, 2, 4, 8, 16, 32, 64}) {
-        const double bytes = mib * 1024 * 1024;
-        const double cost =
-            PaceOracle(w, OracleNetwork{sync_alpha_s(net), sync_beta_s_per_byte(net), bytes}).evaluate(singletons);
-        if (cost < best - 1e-12) best = cost, chosen_ = bytes;
-      }
-    } else {
-      chosen_ = *partition_;
-    }
+    chosen_ = partition_ ? *partition_ : pace_default_partition_bytes(w, net);
     c.partition_bytes = chosen_;
     if (credit_)
       c.credit_bytes = *credit_;
@@ -91,6 +79,19 @@ class Pace final : public CommScheduler {
 };
 
 }  // namespace
+
+double pace_default_partition_bytes(const TrainingWorkload& w, const NetworkConfig& net) {
+  std::vector<std::vector<int>> singletons;
+  for (size_t t = 0; t < w.tensors.size(); ++t) singletons.push_back({static_cast<int>(t)});
+  double best = std::numeric_limits<double>::infinity(), chosen = 0;
+  for (double mib : {1, 2, 4, 8, 16, 32, 64}) {
+    const double bytes = mib * 1024 * 1024;
+    const double cost =
+        PaceOracle(w, OracleNetwork{sync_alpha_s(net), sync_beta_s_per_byte(net), bytes}).evaluate(singletons);
+    if (cost < best - 1e-12) best = cost, chosen = bytes;
+  }
+  return chosen;
+}
 
 std::unique_ptr<CommScheduler> make_pace(const SchedulerOptions& o, Arch) {
   if (o.partition_bytes && !(*o.partition_bytes > 0)) throw Error("", 0, "partition", "must be > 0");
