@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "comm/scheduler_knobs.h"
 #include "comm/tune_space.h"
 #include "comm/tuner.h"
 #include "core/error.h"
@@ -96,6 +97,8 @@ int run_tune(const TuneOptions& t, Context& ctx) {
                   {"initial", t.initial},
                   {"grid", t.grid},
                   {"seeds", nlohmann::ordered_json::array({t.run.seed})}};
+  // The knobs the `default` record ran with, resolved for this run (issue 20; comm/scheduler_knobs.h).
+  res.inputs()["effective_knobs"] = comm::resolved_scheduler_knobs({t.scheduler}, s.sched, s.net.arch, s.workload, s.net);
   auto probe_json = [&](const comm::TuneResult& r) {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
     for (const auto& p : r.probes) {

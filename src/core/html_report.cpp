@@ -770,9 +770,14 @@ nlohmann::json HtmlReport::to_json() const {
         nlohmann::json bars = nlohmann::json::array();
         for (const GanttBar& bar : reduce_gantt(*g, max_bars_))
           bars.push_back({bar.row, bar.category, round_for_chart(bar.start), round_for_chart(bar.end), bar.name});
+        // The legend's (and colours') order: categories in order of first appearance, as the page has it.
+        std::vector<std::string> categories;
+        for (const auto& bar : g->bars)
+          if (std::find(categories.begin(), categories.end(), bar.category) == categories.end())
+            categories.push_back(bar.category);
         blocks.push_back({{"kind", "gantt"}, {"title", g->title}, {"x_title", g->x_title}, {"y_title", g->y_title},
                           {"x_min", optional_number(g->x_min)}, {"x_max", optional_number(g->x_max)},
-                          {"rows", g->rows}, {"bars", std::move(bars)}});
+                          {"rows", g->rows}, {"categories", categories}, {"bars", std::move(bars)}});
         continue;
       }
       const LineChart& c = std::get<LineChart>(any_chart);
@@ -806,12 +811,14 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
     const std::string where = "blocks[" + std::to_string(i) + "]";
     const std::string kind = get_field<std::string>(b, "kind", where);
     if (kind == "heading") {
-      rep.add_heading(get_field<std::string>(b, "text", where), get_field<int>(b, "level", where));
+      std::string text = get_field<std::string>(b, "text", where);  // fields in order: the first missing is named
+      rep.add_heading(std::move(text), get_field<int>(b, "level", where));
     } else if (kind == "paragraph") {
       rep.add_paragraph(get_field<std::string>(b, "text", where));
     } else if (kind == "facts") {
       rep.add_facts(get_field<std::vector<std::pair<std::string, std::string>>>(b, "items", where));
     } else if (kind == "table") {
+      // Braced initialisation reads the fields in order: the first missing one is named.
       rep.blocks_.push_back(Table{get_field<std::vector<std::string>>(b, "header", where),
                                   get_field<std::vector<std::string>>(b, "keys", where),
                                   get_field<std::vector<std::vector<std::string>>>(b, "rows", where),
@@ -859,6 +866,13 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
         g.bars.push_back({bar[0].get<size_t>(), bar[2].get<double>(), bar[3].get<double>(), bar[1].get<std::string>(),
                           bar[4].get<std::string>()});
       }
+      // Bars in the stored category order, so categories first appear in it (legend and colours).
+      const auto categories = get_field<std::vector<std::string>>(b, "categories", where);
+      auto rank = [&](const std::string& c) {
+        return std::find(categories.begin(), categories.end(), c) - categories.begin();
+      };
+      std::stable_sort(g.bars.begin(), g.bars.end(),
+                       [&](const GanttBar& x, const GanttBar& y) { return rank(x.category) < rank(y.category); });
       rep.add_chart(std::move(g));
     } else {
       throw std::invalid_argument(where + ".kind: unknown block kind '" + kind + "'");

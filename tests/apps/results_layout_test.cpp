@@ -59,7 +59,7 @@ TEST(ResultsLayout, CompareThreadsGiveByteIdenticalFolders) {
   const auto s = folder(dir.path("serial")), p = folder(dir.path("parallel"));
   ASSERT_EQ(s.size(), p.size());
   EXPECT_EQ(s.size(),
-            1u + 3u + 1u + 2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html, jobs/rounds x 5
+            1u + 3u + 2u + 2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html and .json, jobs/rounds x 5
   for (const auto& [name, content] : s)
     EXPECT_EQ(without_provenance(name, content), without_provenance(name, p.at(name))) << name;
 }
@@ -74,7 +74,7 @@ TEST(ResultsLayout, ExperimentThreadsGiveByteIdenticalFolders) {
   }
   const auto s = folder(dir.path("t1")), p = folder(dir.path("t2"));
   ASSERT_EQ(s.size(), p.size());
-  EXPECT_EQ(s.size(), 1u + 4u + 2u * 9u);  // the marker, 4 shared files, jobs/rounds x 9 runs
+  EXPECT_EQ(s.size(), 1u + 5u + 2u * 9u);  // the marker, 5 shared files, jobs/rounds x 9 runs
   for (const auto& [name, content] : s)
     EXPECT_EQ(without_provenance(name, content), without_provenance(name, p.at(name))) << name;
 }

@@ -32,7 +32,8 @@ HtmlReport sample() {
   c.series.push_back(step);
   rep.add_chart(c);
   GanttChart g{"Timeline", "time (ms)", "resource", {"GPU", "NIC"}, {}, {}, {}};
-  g.bars = {{0, 0, 1.5, "compute", "conv1"}, {1, 1.5, 2.25, "push", ""}};
+  // Categories first appear as forward, backward (the legend's order), not sorted.
+  g.bars = {{0, 0, 1.5, "forward", "conv1"}, {0, 1.5, 2.0, "backward", ""}, {1, 1.5, 2.25, "push", ""}};
   rep.add_chart(g);
   return rep;
 }
@@ -58,7 +59,7 @@ TEST(ReportModel, AMalformedModelNamesTheField) {
   }
   EXPECT_THROW((void)HtmlReport::from_json(nlohmann::json{{"schema", "other"}}), std::invalid_argument);
   nlohmann::json bad_bar = sample().to_json();
-  bad_bar["blocks"][6]["bars"][0] = {7, "compute", 0, 1, ""};  // row 7 of 2
+  bad_bar["blocks"][6]["bars"][0] = {7, "forward", 0, 1, ""};  // row 7 of 2
   EXPECT_THROW((void)HtmlReport::from_json(bad_bar), std::invalid_argument);
 }
 
