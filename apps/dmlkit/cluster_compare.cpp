@@ -1,6 +1,7 @@
 // `dmlkit cluster compare`: several policies on the same workload, one table, one report; or, with
 // --experiment NAME, an experiment preset of experiments/ over its seeds (cluster_experiment.cpp).
 #include "cluster/workload/experiment.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/cluster_experiment.h"
 #include "dmlkit/cluster_run.h"
 #include "dmlkit/option_checks.h"
@@ -34,7 +35,8 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
                   "any other option is an error");
   cmd->add_option("--seeds", exp.seeds, "With --experiment: comma-separated seeds replacing the preset's")
       ->delimiter(',');
-  cmd->add_option("--experiments-dir", exp.experiments_dir, "Folder of experiment presets")->capture_default_str();
+  cmd->add_option("--experiments-dir", exp.experiments_dir,
+                  std::string("Folder of experiment presets (") + kExperimentsDirDefault + ")");
   cmd->add_option("--threads", o.threads,
                   "Runs in parallel (policies, or policies x seeds with --experiment); 0 = all hardware threads, "
                   "1 = serial; results do not depend on it")

@@ -1,3 +1,4 @@
+#include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/trace_output.h"
 #include "dmlkit/cluster_run.h"
@@ -98,8 +99,7 @@ void add_cluster_run_options(CLI::App& cmd, ClusterRunOptions& o) {
   cmd.add_option("--seed", o.seed, "Random seed (results are identical for the same seed)")->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
-  cmd.add_option("--data-dir", o.data_dir,
-                 "Folder of bundled data (default: $DMLKIT_DATA_DIR, else PREFIX/share/dmlkit/data of an installed dmlkit, else the source tree's data/)");
+  cmd.add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
 }
 
 namespace {

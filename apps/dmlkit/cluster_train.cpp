@@ -19,6 +19,7 @@
 #include "core/results.h"
 #include "core/results_table.h"
 #include "core/table.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
@@ -173,8 +174,9 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   auto& argv = ctx.make<std::vector<std::string>>();
   auto* cmd = train->add_subcommand("dl2", "DL2: supervised warm-up on a heuristic, then reinforcement learning");
   cmd->add_option("--experiment", o.experiment, "Experiment preset (name or file), e.g. dl2-96")->required();
-  cmd->add_option("--experiments-dir", o.experiments_dir, "Folder of experiment presets")->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir, "Folder of the bundled data")->capture_default_str();
+  cmd->add_option("--experiments-dir", o.experiments_dir,
+                  std::string("Folder of experiment presets (") + kExperimentsDirDefault + ")");
+  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   add_output_options(*cmd, o.out, o.format);
   cmd->add_option("--teacher", o.c.teacher, "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2")
       ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2"}))

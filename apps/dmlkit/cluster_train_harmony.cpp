@@ -19,6 +19,7 @@
 #include "core/results.h"
 #include "core/results_table.h"
 #include "core/table.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
@@ -213,8 +214,9 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   auto* cmd = train.add_subcommand(
       "harmony", "Harmony: reward model on the baselines' samples, then DRL placement on predicted rewards");
   cmd->add_option("--experiment", o.experiment, "Experiment preset (name or file), e.g. harmony-testbed")->required();
-  cmd->add_option("--experiments-dir", o.experiments_dir, "Folder of experiment presets")->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir, "Folder of the bundled data")->capture_default_str();
+  cmd->add_option("--experiments-dir", o.experiments_dir,
+                  std::string("Folder of experiment presets (") + kExperimentsDirDefault + ")");
+  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   add_output_options(*cmd, o.out, o.format);
   cmd->add_option("--interference", o.interference, "Ground truth of the training samples (default: the preset's)")
       ->check(CLI::IsMember({"none", "contention", "gavel"}));

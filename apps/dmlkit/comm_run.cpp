@@ -1,4 +1,5 @@
 // Options, runs and outputs of `dmlkit comm simulate|compare` (see comm_run.h).
+#include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/trace_output.h"
 #include "dmlkit/comm_run.h"
@@ -83,8 +84,9 @@ void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs
       ->capture_default_str();
   add_output_options(cmd, o.out, o.format);
   o.data_dir = dmlkit::default_data_dir();
-  cmd.add_option("--data-dir", o.data_dir, "Folder of the bundled data; model graphs are read from its model-graphs/")
-      ->capture_default_str();
+  cmd.add_option("--data-dir", o.data_dir,
+                 std::string("Folder of bundled data; model graphs are read from its model-graphs/ (") + kDataDirDefault +
+                     ")");
   cmd.add_option("--graph-dir", o.graph_dir,
                  "Folder of model graphs itself (an alias kept from earlier versions; overrides --data-dir)");
 }

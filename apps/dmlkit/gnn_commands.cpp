@@ -10,6 +10,7 @@
 #include "core/output_dir.h"
 #include "core/results.h"
 #include "core/table.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
@@ -249,7 +250,7 @@ void add_compare(CLI::App& gnn, Context& ctx) {
   cmd->add_option("--scheduler-param", c.scheduler_params, "Scheduler knob key=value (repeatable), e.g. online.chunks=4");
   cmd->add_option("--seed", o.seed, "Random seed (sampling, partitioning, random placement, explore)")->capture_default_str();
   cmd->add_option("--threads", o.threads, "Sampling threads (0 = all cores)")->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir, "Bundled data folder (default: data/)");
+  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   add_output_options(*cmd, c.out, c.format);
   cmd->callback([&] { ctx.run = [&] { return run_compare(c, ctx); }; });
 }

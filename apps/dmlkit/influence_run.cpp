@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/progress.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/run_notes.h"
 #include "dmlkit/commands.h"
@@ -102,8 +103,7 @@ void add_influence_run_command(CLI::App& influence, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--graph-format", o.graph_format, "Graph file format: auto, header ('n m' first line) or edges")
       ->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir,
-                  "Folder of bundled data (default: $DMLKIT_DATA_DIR, else PREFIX/share/dmlkit/data of an installed dmlkit, else the source tree's data/)");
+  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   cmd->add_option("--dynamics", o.dynamics, "Probability dynamics: trivalency, weighted-cascade, fluctuating or static")
       ->capture_default_str();
   cmd->add_option("--k", c.k, "Seeds per step")->capture_default_str();

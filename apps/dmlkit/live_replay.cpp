@@ -14,6 +14,7 @@
 #include "core/output_dir.h"
 #include "core/results.h"
 #include "core/table.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
@@ -347,7 +348,7 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   add_output_options(*cmd, o.out, o.format);
   cmd->add_option("--work-dir", o.work_dir, "Job scripts, done files, job output (default: OUT.work)");
-  cmd->add_option("--data-dir", o.data_dir, "Folder of bundled data");
+  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   cmd->callback([&, cmd] {
     o.policy_given = cmd->count("--policy") > 0;
     ctx.run = [&] { return run_replay_cli(o, ctx); };

@@ -279,5 +279,23 @@ TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
   EXPECT_EQ(compare.status, 2);
 }
 
+// --help states the default data and preset folders in words, the same for every command, never as a
+// path of this machine (a build or checkout folder); usage lines name the program "dmlkit".
+TEST(CliStyle, HelpShowsNoPathOfThisMachine) {
+  const std::string data = std::filesystem::path(dmlkit::default_data_dir()).parent_path().string();
+  for (const std::vector<std::string>& cmd :
+       std::vector<std::vector<std::string>>{{"cluster", "simulate"}, {"cluster", "compare"}, {"comm", "compare"},
+                                             {"comm", "tune"}, {"ps", "compare"}, {"gnn", "compare"},
+                                             {"influence", "run"}, {"cluster", "train", "dl2"},
+                                             {"cluster", "train", "harmony"}, {"cluster", "replay"}, {"sweep", "run"}}) {
+    auto args = cmd;
+    args.push_back("--help");
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << cmd[0];
+    EXPECT_EQ(r.out.find(data), std::string::npos) << cmd[0] << " " << cmd[1] << ":\n" << r.out;
+    EXPECT_NE(r.out.find("Usage: dmlkit " + cmd[0]), std::string::npos) << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace dmlkit::testing
