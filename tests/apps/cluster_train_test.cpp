@@ -166,6 +166,49 @@ TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
   ASSERT_EQ(c.status, 0) << c.err;
 }
 
+// `--init-model` ([A], ours): RL starts from a trained model instead of the warm-up, here a
+// column-shared model trained at window 20 continued at window 12; with `--critic-warmup` longer
+// than the run, only the critic learns, so the policy network stays the initial model's bit for bit.
+// An MLP model of another window or a model of another --net is a one-line error, exit 2.
+TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePolicy) {
+  TempDir dir("train-init");
+  const std::string preset = tiny_preset(dir);
+  auto base = train_args(preset, dir.path("base"));
+  base.insert(base.end(), {"--net", "shared", "--no-replay"});
+  ASSERT_EQ(run_cli(base).status, 0);
+  const std::string model = dir.path("base/last.json");
+  auto frozen = train_args(preset, dir.path("frozen"));
+  frozen.insert(frozen.end(), {"--net", "shared", "--no-replay", "--window", "12", "--init-model", model,
+                               "--critic-warmup", "1000", "--rl-steps", "60"});
+  const auto f = run_cli(frozen);
+  ASSERT_EQ(f.status, 0) << f.err;
+  const auto init = nlohmann::json::parse(slurp(model));
+  const auto last = nlohmann::json::parse(slurp(dir.path("frozen/last.json")));
+  EXPECT_EQ(last["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
+  EXPECT_EQ(last["nets"]["policy"]["column"]["window"], 12);
+  EXPECT_NE(last["nets"]["value"]["parameters"], init["nets"]["value"]["parameters"]);  // a fresh, trained critic
+  const auto sl = nlohmann::json::parse(slurp(dir.path("frozen/sl.json")));
+  EXPECT_EQ(sl["meta"]["stage"], "init-model");
+  auto moving = train_args(preset, dir.path("moving"));
+  moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10",
+                               "--rl-steps", "60"});
+  ASSERT_EQ(run_cli(moving).status, 0);
+  const auto moved = nlohmann::json::parse(slurp(dir.path("moving/last.json")));
+  EXPECT_NE(moved["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
+  EXPECT_EQ(moved["nets"]["value"]["parameters"].size(), init["nets"]["value"]["parameters"].size());
+  auto other_net = train_args(preset, dir.path("other"));
+  other_net.insert(other_net.end(), {"--init-model", model});  // --net code from a shared model
+  const auto o = run_cli(other_net);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("--init-model"), std::string::npos) << o.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("other")));
+  auto missing = train_args(preset, dir.path("missing"));
+  missing.insert(missing.end(), {"--init-model", dir.path("nope.json")});
+  const auto m = run_cli(missing);
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find("nope.json"), std::string::npos) << m.err;
+}
+
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
   const std::string preset = tiny_preset(dir);

@@ -55,6 +55,83 @@ TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
   }
 }
 
+// The forward pass holds blocks of outputs in vector registers; each output must still be the sum
+// b + a_0 W_0 + a_1 W_1 + ... over the non-zero inputs in increasing order, rounded after every
+// operation: compared bit for bit with that plain loop, on widths that use the blocks of 32, of 8
+// and the single outputs (DL2's 240 -> 160 -> 160 -> 121 with the affine layer).
+TEST(Mlp, BlockedForwardEqualsThePlainOrderedSumBitForBit) {
+  MlpShape s{240, {160, 160}, 121, true};
+  Rng rng(9);
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-0.3, 0.3));
+  MlpForward f(s, p);
+  std::vector<float> x(240);
+  for (int trial = 0; trial < 5; ++trial) {
+    for (float& v : x) v = rng.uniform() < 0.4 ? 0.0f : static_cast<float>(rng.uniform(-2, 2));
+    // The plain loop, layer by layer (parameters in learn/mlp.h's order).
+    std::vector<float> a = x;
+    size_t off = 0;
+    int in = 240;
+    auto linear = [&](int out) {
+      std::vector<float> b(p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in),
+                           p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in + out));
+      for (int i = 0; i < in; ++i) {
+        if (a[i] == 0.0f) continue;
+        for (int o = 0; o < out; ++o) {
+          const float prod = a[i] * p[off + static_cast<size_t>(o) * in + i];
+          b[o] = b[o] + prod;
+        }
+      }
+      off += static_cast<size_t>(out) * in + out;
+      return b;
+    };
+    const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
+    for (int h : s.hidden) {
+      std::vector<float> b = linear(h);
+      for (int o = 0; o < h; ++o) {
+        const float r = std::max(b[o], 0.0f);
+        const float scaled = p[off + o] * inv_sd;
+        const float prod = scaled * r;
+        b[o] = prod + p[off + h + o];
+      }
+      off += 2 * static_cast<size_t>(h);
+      a = b;
+      in = h;
+    }
+    const std::vector<float> want = linear(121);
+    const std::vector<float>& got = f.run(x.data());
+    for (int o = 0; o < 121; ++o) ASSERT_EQ(got[o], want[o]) << "trial " << trial << " output " << o;
+  }
+}
+
+// The vectorised exponential of DL2's softmax: within 2 units in the last place of std::exp on
+// [-745, 0] (subnormal results and 0 included), exact at 0, 0 at -inf; the softmax built on it
+// differs from std::exp's in the last bits at most and keeps masked actions at 0.
+TEST(Mlp, VectorExpIsWithinTwoUlpOfStdExp) {
+  std::vector<double> x;
+  for (double v = 0; v >= -745.5; v -= 0.0137) x.push_back(v);
+  x.push_back(-0.0);
+  x.push_back(-1e-300);
+  x.push_back(-INFINITY);
+  std::vector<double> y(x.size());
+  exp_nonpositive_values(x.data(), y.data(), static_cast<int>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(x[i]);
+    const double ulp = std::nextafter(want, INFINITY) - want;
+    ASSERT_LE(std::abs(y[i] - want), 2 * ulp) << "x = " << x[i];
+  }
+  EXPECT_EQ(y[0], 1.0);
+  EXPECT_EQ(y.back(), 0.0);
+  const std::vector<float> logits = {1.5f, -3, 0.25f, 7, -40, 2};
+  const std::vector<unsigned char> mask = {1, 1, 0, 1, 1, 1};
+  std::vector<double> a, b;
+  ASSERT_TRUE(masked_softmax(logits, mask, a));
+  ASSERT_TRUE(masked_softmax(logits, mask, b, SoftmaxExp::Vector));
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i], a[i], 2e-15 * a[i] + 1e-300);
+  EXPECT_EQ(b[2], 0.0);
+  EXPECT_FALSE(masked_softmax(logits, std::vector<unsigned char>(6, 0), b, SoftmaxExp::Vector));
+}
+
 TEST(Mlp, InitialParametersAreSmallTruncatedNormalsAndZeroBiases) {
   MlpShape s{10, {8}, 3, true};
   Rng rng(1);
