@@ -209,6 +209,27 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   EXPECT_NE(m.err.find("nope.json"), std::string::npos) << m.err;
 }
 
+// The paper's configuration (2 x 256 networks, epsilon-greedy job-aware exploration, gamma 0.9) and
+// OfflineRL (trained on Optimus's analytic speed model, validated on the preset's table) train and
+// are recorded as such.
+TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
+  TempDir dir("train-paper");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("p"));
+  args.insert(args.end(), {"--net", "paper", "--exploration", "paper", "--gamma", "0.9", "--train-speed-model",
+                           "analytic", "--rl-steps", "60", "--val-every", "30"});
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("p/results.json")));
+  EXPECT_EQ(j["inputs"]["net"], "paper");
+  EXPECT_EQ(j["inputs"]["exploration"], "paper");
+  EXPECT_DOUBLE_EQ(j["inputs"]["gamma"].get<double>(), 0.9);
+  EXPECT_EQ(j["inputs"]["train_speed_model"], "analytic");
+  const auto m = nlohmann::json::parse(slurp(dir.path("p/last.json")));
+  EXPECT_EQ(m["nets"]["policy"]["hidden"], nlohmann::json::array({256, 256}));
+  for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
+}
+
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
   const std::string preset = tiny_preset(dir);

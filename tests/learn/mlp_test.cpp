@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "learn/actor_critic.h"
 #include "learn/mlp.h"
 #include "learn/mlp_trainer.h"
 #include "learn/model_file.h"
@@ -231,6 +232,40 @@ TEST(PrioritizedReplay, ImportanceWeightsAndPriorityUpdates) {
   r.update({0, 1}, {10.0, 0.0});
   EXPECT_NEAR(r.priority(0), std::pow(4.0, 0.9), 1e-12);   // clipped at 4
   EXPECT_NEAR(r.priority(1), std::pow(0.01, 0.9), 1e-12);  // |err| + 0.01
+}
+
+// The importance weights reach the learner as DL2's code uses them (train.py: the advantage
+// (r - V(s)) times the sample's weight): the new priorities come from the unweighted error, the
+// advantage is weighted, and a weight of 0 leaves the policy untouched.
+TEST(PrioritizedReplay, ImportanceWeightsScaleTheAdvantageNotThePriorityError) {
+  MlpShape s{3, {4}, 2, false};
+  Rng rng(2);
+  const std::vector<float> p0 = mlp_initial_parameters(s, rng);
+  MlpShape vs{3, {4}, 1, false};
+  const std::vector<float> v0 = mlp_initial_parameters(vs, rng);
+  ActorCriticBatch b;
+  b.reset(3, 2);
+  const float x0[3] = {1, 0, 2}, x1[3] = {0, 1, -1};
+  const unsigned char m[2] = {1, 1};
+  b.add(x0, m, 0, 2.0f, 0.5);
+  b.add(x1, m, 1, -1.0f, 3.0);
+  MlpForward value(vs, v0);
+  const double e0 = 2.0 - value.run(x0)[0], e1 = -1.0 - value.run(x1)[0];
+  auto policy = make_mlp_trainer(s, p0, 0.01);
+  auto critic = make_mlp_trainer(vs, v0, 0.01);
+  std::vector<double> err;
+  const ActorCriticStats st = add_actor_critic_gradients(b, *policy, critic.get(), &value, 0.0, &err);
+  ASSERT_EQ(err.size(), 2u);
+  EXPECT_NEAR(err[0], std::abs(e0), 1e-6);
+  EXPECT_NEAR(err[1], std::abs(e1), 1e-6);
+  EXPECT_NEAR(st.mean_abs_advantage, (0.5 * std::abs(e0) + 3.0 * std::abs(e1)) / 2, 1e-5);
+  // Weight 0 on every row (and no entropy term): no policy gradient, the policy does not move.
+  ActorCriticBatch z = b;
+  z.weights = {0.0, 0.0};
+  auto still = make_mlp_trainer(s, p0, 0.01);
+  add_actor_critic_gradients(z, *still, critic.get(), &value, 0.0);
+  still->step(1);
+  EXPECT_EQ(still->parameters(), p0);
 }
 
 TEST(PrioritizedReplay, NewSamplePriorityIsRewardAboveTheMeanAtLeastOne) {
