@@ -178,8 +178,9 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   ASSERT_EQ(run_cli(base).status, 0);
   const std::string model = dir.path("base/last.json");
   auto frozen = train_args(preset, dir.path("frozen"));
+  frozen[10] = "60";  // --rl-steps
   frozen.insert(frozen.end(), {"--net", "shared", "--no-replay", "--window", "12", "--init-model", model,
-                               "--critic-warmup", "1000", "--rl-steps", "60"});
+                               "--critic-warmup", "1000"});
   const auto f = run_cli(frozen);
   ASSERT_EQ(f.status, 0) << f.err;
   const auto init = nlohmann::json::parse(slurp(model));
@@ -190,8 +191,8 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   const auto sl = nlohmann::json::parse(slurp(dir.path("frozen/sl.json")));
   EXPECT_EQ(sl["meta"]["stage"], "init-model");
   auto moving = train_args(preset, dir.path("moving"));
-  moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10",
-                               "--rl-steps", "60"});
+  moving[10] = "60";  // --rl-steps
+  moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10"});
   ASSERT_EQ(run_cli(moving).status, 0);
   const auto moved = nlohmann::json::parse(slurp(dir.path("moving/last.json")));
   EXPECT_NE(moved["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
@@ -216,8 +217,10 @@ TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
   TempDir dir("train-paper");
   const std::string preset = tiny_preset(dir);
   auto args = train_args(preset, dir.path("p"));
+  args[10] = "60";  // --rl-steps
+  args[18] = "30";  // --val-every
   args.insert(args.end(), {"--net", "paper", "--exploration", "paper", "--gamma", "0.9", "--train-speed-model",
-                           "analytic", "--rl-steps", "60", "--val-every", "30"});
+                           "analytic"});
   const auto r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("p/results.json")));
