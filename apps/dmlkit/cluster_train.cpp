@@ -35,6 +35,7 @@ struct TrainOptions {
   std::string out, format = "table";
   std::string exploration = "code";
   bool no_replay = false;
+  std::string sl_option_given;  // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
   int threads = 0;
   cl::Dl2TrainConfig c;
 };
@@ -51,6 +52,8 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
                    : o.exploration == "none" ? cl::Dl2Exploration::None
                                              : cl::Dl2Exploration::Code;
   c.val_threads = resolve_threads(o.threads);
+  if (!c.init_model.empty() && !o.sl_option_given.empty())
+    throw Error(o.sl_option_given + ": has no effect with --init-model (RL starts from that model, without a warm-up)");
   cl::check_dl2_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/dl2-train-" + c.experiment.name : o.out;
   if (c.resume && !std::filesystem::is_regular_file(std::filesystem::path(dir) / "checkpoint.json"))
@@ -255,6 +258,7 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   cmd->add_option("--threads", o.threads, "Threads for validation runs (0: all cores)")->check(at_least(0));
   cmd->callback([&o, &ctx, &argv, cmd] {
     argv = given_options(*cmd, "dmlkit cluster train dl2");
+    o.sl_option_given = cmd->count("--sl-steps") > 0 ? "--sl-steps" : cmd->count("--sl-lr") > 0 ? "--sl-lr" : "";
     ctx.run = [&o, &ctx, &argv] { return run_train_dl2(o, ctx, argv); };
   });
 }

@@ -52,6 +52,12 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// train_args without --sl-steps (which --init-model refuses: there is no warm-up).
+std::vector<std::string> without_sl(std::vector<std::string> args) {
+  args.erase(args.begin() + 7, args.begin() + 9);
+  return args;
+}
+
 TEST(ClusterTrain, WritesModelsCurvesAndResults) {
   TempDir dir("train");
   const std::string preset = tiny_preset(dir);
@@ -179,6 +185,7 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   const std::string model = dir.path("base/last.json");
   auto frozen = train_args(preset, dir.path("frozen"));
   frozen[10] = "60";  // --rl-steps
+  frozen = without_sl(frozen);
   frozen.insert(frozen.end(), {"--net", "shared", "--no-replay", "--window", "12", "--init-model", model,
                                "--critic-warmup", "1000"});
   const auto f = run_cli(frozen);
@@ -192,18 +199,24 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   EXPECT_EQ(sl["meta"]["stage"], "init-model");
   auto moving = train_args(preset, dir.path("moving"));
   moving[10] = "60";  // --rl-steps
+  moving = without_sl(moving);
   moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10"});
   ASSERT_EQ(run_cli(moving).status, 0);
   const auto moved = nlohmann::json::parse(slurp(dir.path("moving/last.json")));
   EXPECT_NE(moved["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
   EXPECT_EQ(moved["nets"]["value"]["parameters"].size(), init["nets"]["value"]["parameters"].size());
-  auto other_net = train_args(preset, dir.path("other"));
+  auto other_net = without_sl(train_args(preset, dir.path("other")));
   other_net.insert(other_net.end(), {"--init-model", model});  // --net code from a shared model
   const auto o = run_cli(other_net);
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("--init-model"), std::string::npos) << o.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("other")));
-  auto missing = train_args(preset, dir.path("missing"));
+  auto warm = train_args(preset, dir.path("sl"));  // train_args gives --sl-steps: nothing to warm up
+  warm.insert(warm.end(), {"--net", "shared", "--init-model", model});
+  const auto w = run_cli(warm);
+  EXPECT_EQ(w.status, 2);
+  EXPECT_NE(w.err.find("--sl-steps"), std::string::npos) << w.err;
+  auto missing = without_sl(train_args(preset, dir.path("missing")));
   missing.insert(missing.end(), {"--init-model", dir.path("nope.json")});
   const auto m = run_cli(missing);
   EXPECT_EQ(m.status, 2);
