@@ -37,6 +37,7 @@ struct TrainOptions {
   std::string out, format = "table";
   std::string exploration = "code";
   bool no_replay = false;
+  std::string sl_option_given;  // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
   int threads = 0;
   cl::Dl2TrainConfig c;
 };
@@ -53,6 +54,8 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
                    : o.exploration == "none" ? cl::Dl2Exploration::None
                                              : cl::Dl2Exploration::Code;
   c.val_threads = resolve_threads(o.threads);
+  if (!c.init_model.empty() && !o.sl_option_given.empty())
+    throw Error(o.sl_option_given + ": has no effect with --init-model (RL starts from that model, without a warm-up)");
   cl::check_dl2_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/dl2-train-" + c.experiment.name : o.out;
   if (c.resume && !std::filesystem::is_regular_file(std::filesystem::path(dir) / "checkpoint.json"))
@@ -90,6 +93,8 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   res.inputs()["sl_lr"] = c.sl_lr;
   res.inputs()["train_speed_model"] = c.train_speed_model.empty() ? c.experiment.speed_model : c.train_speed_model;
   res.inputs()["train_traces"] = c.train_traces;
+  res.inputs()["init_model"] = c.init_model;
+  res.inputs()["critic_warmup"] = c.critic_warmup;
   nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
   for (auto s : c.experiment.seeds) seeds.push_back(s);
   res.inputs()["validation_seeds"] = seeds;
@@ -100,7 +105,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
     if (!file.empty()) rec.files["model"] = std::filesystem::path(file).filename().string();
   };
   add(c.teacher, r.teacher_val_avg_jct_s, "", 0);
-  add("dl2-sl", r.sl_val_avg_jct_s, r.sl_model, c.sl_steps);
+  add(c.init_model.empty() ? "dl2-sl" : "dl2-init", r.sl_val_avg_jct_s, r.sl_model, c.init_model.empty() ? c.sl_steps : 0);
   add("dl2-best", r.best_val_avg_jct_s, r.best_model, r.best_step);
   add("dl2-last", r.last_val_avg_jct_s, r.last_model, c.rl_steps);
   res.derived()["slots_simulated"] = r.slots_simulated;
@@ -244,11 +249,20 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
                   "Speed model of the training simulations: table, formula or analytic (OfflineRL: analytic); "
                   "validation always uses the preset's")
       ->check(CLI::IsMember({"table", "formula", "analytic"}));
+  cmd->add_option("--init-model", o.c.init_model,
+                  "Start RL from this trained DL2 model (bundled name or path) instead of the supervised warm-up "
+                  "(ours; a --net shared model may come from another window)");
+  cmd->add_option("--critic-warmup", o.c.critic_warmup,
+                  "The first N RL updates train the critic only (policy learning rate 0, the code's "
+                  "STEP_TRAIN_CRITIC_NET)")
+      ->check(at_least(0))
+      ->capture_default_str();
   cmd->add_flag("--no-replay", o.no_replay, "Ablation: train on the latest slot's steps instead of a replay memory");
   cmd->add_flag("--resume", o.c.resume, "Continue from the output folder's checkpoint.json");
   cmd->add_option("--threads", o.threads, "Threads for validation runs (0: all cores)")->check(at_least(0));
   cmd->callback([&o, &ctx, &argv, cmd] {
     argv = given_options(*cmd, "dmlkit cluster train dl2");
+    o.sl_option_given = cmd->count("--sl-steps") > 0 ? "--sl-steps" : cmd->count("--sl-lr") > 0 ? "--sl-lr" : "";
     ctx.run = [&o, &ctx, &argv] { return run_train_dl2(o, ctx, argv); };
   });
 }

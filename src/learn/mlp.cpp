@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "core/error.h"
@@ -81,6 +83,7 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
   a_.assign(widest, 0.0f);
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
+  nz_.assign(widest, 0);
   // Transposed weights; biases and affine parameters copied as they are.
   wt_.reserve(params_.size());
   const float* w = params_.data();
@@ -105,17 +108,60 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
 
 namespace {
 
-// b[0..out) += sum over the non-zero a[i], i in [from, to) increasing, of a[i] * wt[i * out ...].
-// Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
+using V8 = float __attribute__((vector_size(32)));
+
+inline V8 load8(const float* p) {
+  V8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
+
+// b[0..out) += sum over k of a[nz[k]] * wt[nz[k] * out ...], k increasing (nz: the non-zero inputs,
+// increasing). The outputs are taken in blocks of 32 (then 8, then one) held in registers across
+// the inputs, so each output's sum is the same operations in the same order as the plain loop
+// "for each input i, for each output o: b[o] += a[i] * wt[i][o]" (bit-identical; no fused
+// multiply-add). Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
 __attribute__((target_clones("avx2", "default"))) void accumulate(const float* __restrict wt,
-                                                                  const float* __restrict a, int from, int to,
-                                                                  int out, float* __restrict b) {
-  for (int i = from; i < to; ++i) {
-    const float x = a[i];
-    if (x == 0.0f) continue;
-    const float* col = wt + static_cast<size_t>(i) * out;
-    for (int o = 0; o < out; ++o) b[o] += x * col[o];
+                                                                  const float* __restrict a,
+                                                                  const int* __restrict nz, int n, int out,
+                                                                  float* __restrict b) {
+  int o = 0;
+  for (; o + 32 <= out; o += 32) {
+    V8 s0 = load8(b + o), s1 = load8(b + o + 8), s2 = load8(b + o + 16), s3 = load8(b + o + 24);
+    for (int k = 0; k < n; ++k) {
+      const float x = a[nz[k]];
+      const float* col = wt + static_cast<size_t>(nz[k]) * out + o;
+      s0 += x * load8(col);
+      s1 += x * load8(col + 8);
+      s2 += x * load8(col + 16);
+      s3 += x * load8(col + 24);
+    }
+    store8(b + o, s0);
+    store8(b + o + 8, s1);
+    store8(b + o + 16, s2);
+    store8(b + o + 24, s3);
   }
+  for (; o + 8 <= out; o += 8) {
+    V8 s = load8(b + o);
+    for (int k = 0; k < n; ++k) s += a[nz[k]] * load8(wt + static_cast<size_t>(nz[k]) * out + o);
+    store8(b + o, s);
+  }
+  for (; o < out; ++o) {
+    float s = b[o];
+    for (int k = 0; k < n; ++k) s += a[nz[k]] * wt[static_cast<size_t>(nz[k]) * out + o];
+    b[o] = s;
+  }
+}
+
+// The indices i in [from, to) with a[i] != 0, increasing; returns their number.
+int nonzero(const float* a, int from, int to, int* nz) {
+  int n = 0;
+  for (int i = from; i < to; ++i) {
+    nz[n] = i;
+    n += a[i] != 0.0f;
+  }
+  return n;
 }
 
 }  // namespace
@@ -141,7 +187,7 @@ const std::vector<float>& MlpForward::run(const float* x) {
       // The first layer's sum over the cached prefix: reused when the prefix is bitwise the same.
       if (!prefix_valid_ || std::memcmp(prefix_x_.data(), x, sizeof(float) * prefix_) != 0) {
         std::copy(bias, bias + out, prefix_sum_.begin());
-        accumulate(w, a_.data(), 0, prefix_, out, prefix_sum_.data());
+        accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, prefix_, nz_.data()), out, prefix_sum_.data());
         std::copy(x, x + prefix_, prefix_x_.begin());
         prefix_valid_ = true;
         ++prefix_misses_;
@@ -151,7 +197,7 @@ const std::vector<float>& MlpForward::run(const float* x) {
     } else {
       std::copy(bias, bias + out, b_.begin());
     }
-    accumulate(w, a_.data(), from, in, out, b_.data());
+    accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), from, in, nz_.data()), out, b_.data());
     w += static_cast<size_t>(in) * out + out;
     first = false;
   };
@@ -172,8 +218,107 @@ const std::vector<float>& MlpForward::run(const float* x) {
   return out_;
 }
 
+namespace {
+
+// y[i] = e^x[i] for x[i] <= 0, in double precision within 2 units in the last place of the
+// correctly rounded value (tests/learn/mlp_test.cpp): x = k ln 2 + r with |r| <= ln 2 / 2 (k by the
+// 1.5 x 2^52 rounding trick, ln 2 split in two parts as fdlibm), e^r by its Taylor polynomial of
+// degree 13 (truncation below 5e-18), times 2^k built in the exponent bits. A loop the compiler
+// vectorises (cloned for AVX2); x below -708 (e^x near the smallest normal double) and NaN are
+// left to std::exp.
+using V4d = double __attribute__((vector_size(32)));
+using V4l = long long __attribute__((vector_size(32)));
+
+__attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const double* __restrict x,
+                                                                       double* __restrict y, int n) {
+  constexpr double kLog2e = 1.4426950408889634074;
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kShift = 0x1.8p52;
+  constexpr long long kShiftBits = 0x4338000000000000LL;
+  for (int i = 0; i < n; i += 4) {
+    V4d v = {0, 0, 0, 0};
+    const bool whole = i + 4 <= n;
+    if (whole)
+      std::memcpy(&v, x + i, sizeof v);
+    else
+      for (int j = 0; j < n - i; ++j) v[j] = x[i + j];
+    v = v < -708.0 ? V4d{} - 708.0 : v;  // NaN stays NaN; fixed below
+    const V4d kd = v * kLog2e + kShift;
+    const V4d k = kd - kShift;
+    const V4d r = (v - k * kLn2Hi) - k * kLn2Lo;
+    V4d p = V4d{} + 1.0 / 6227020800.0;  // 1/13!
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    const V4l scale = ((V4l)kd - kShiftBits + 1023) << 52;
+    const V4d e = p * (V4d)scale;
+    if (whole)
+      std::memcpy(y + i, &e, sizeof e);
+    else
+      for (int j = 0; j < n - i; ++j) y[i + j] = e[j];
+  }
+  for (int i = 0; i < n; ++i)
+    if (!(x[i] >= -708.0)) y[i] = std::exp(x[i]);
+}
+
+// The masked softmax of SoftmaxExp::Vector: the maximum, the exponentials and their sum in
+// blocks of 4 (the sum's order differs from the sequential one: the probabilities differ from
+// masked_softmax's default in their last bits at most). Returns false if no action is allowed.
+__attribute__((target_clones("avx2", "default"))) bool softmax_vector(const float* __restrict logits,
+                                                                      const unsigned char* __restrict mask, int n,
+                                                                      double* __restrict shifted,
+                                                                      double* __restrict probs) {
+  for (int i = 0; i < n; ++i) shifted[i] = mask[i] ? static_cast<double>(logits[i]) : -INFINITY;
+  V4d vmx = V4d{} - INFINITY;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    V4d v;
+    std::memcpy(&v, shifted + i, sizeof v);
+    vmx = v > vmx ? v : vmx;
+  }
+  double mx = -INFINITY;
+  for (int j = 0; j < 4; ++j) mx = std::max(mx, vmx[j]);
+  for (; i < n; ++i) mx = std::max(mx, shifted[i]);
+  if (mx == -INFINITY) return false;
+  for (int j = 0; j < n; ++j) shifted[j] = mask[j] ? shifted[j] - mx : 0.0;
+  exp_nonpositive(shifted, probs, n);
+  for (int j = 0; j < n; ++j) probs[j] = mask[j] ? probs[j] : 0.0;
+  V4d vsum = {0, 0, 0, 0};
+  i = 0;
+  for (; i + 4 <= n; i += 4) {
+    V4d v;
+    std::memcpy(&v, probs + i, sizeof v);
+    vsum += v;
+  }
+  double sum = (vsum[0] + vsum[1]) + (vsum[2] + vsum[3]);
+  for (; i < n; ++i) sum += probs[i];
+  for (int j = 0; j < n; ++j) probs[j] /= sum;
+  return true;
+}
+
+}  // namespace
+
+void exp_nonpositive_values(const double* x, double* y, int n) { exp_nonpositive(x, y, n); }
+
 bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
-                    std::vector<double>& probs) {
+                    std::vector<double>& probs, SoftmaxExp exp_kind) {
+  if (exp_kind == SoftmaxExp::Vector) {
+    probs.resize(logits.size());
+    thread_local std::vector<double> shifted;
+    shifted.resize(logits.size());
+    return softmax_vector(logits.data(), mask.data(), static_cast<int>(logits.size()), shifted.data(), probs.data());
+  }
   probs.assign(logits.size(), 0.0);
   double mx = -INFINITY;
   for (size_t i = 0; i < logits.size(); ++i)

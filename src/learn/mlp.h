@@ -44,8 +44,9 @@ std::vector<float> mlp_initial_parameters(const MlpShape& shape, Rng& rng);
 // The forward pass for one input row; holds its scratch buffers, so repeated calls allocate nothing.
 // Not thread-safe: one per thread. Each layer is computed as b = bias + sum_i a_i W[:, i] over the
 // non-zero inputs a_i in increasing i (the state's empty columns and the ReLUs' zeros cost
-// nothing), from a transposed copy of the weights, in a loop the compiler vectorises without
-// reordering any sum: the result is the same on every x86-64 machine, with or without AVX2.
+// nothing), from a transposed copy of the weights, with the outputs in blocks held in vector
+// registers and without reordering any sum (no fused multiply-add): the result is the same on
+// every x86-64 machine, with or without AVX2.
 class MlpForward {
  public:
   MlpForward() = default;
@@ -66,15 +67,25 @@ class MlpForward {
   std::vector<float> params_;
   std::vector<float> wt_;  // per layer: W transposed (in x out), then the bias (out)
   std::vector<float> a_, b_, out_;
+  std::vector<int> nz_;  // scratch: the non-zero inputs of a layer
   int prefix_ = 0;
   bool prefix_valid_ = false;
   std::vector<float> prefix_x_, prefix_sum_;
   long prefix_misses_ = 0;
 };
 
+// How masked_softmax computes: std::exp one action at a time and a sequential sum (the default),
+// or vectorised: a double-precision exponential within 2 units in the last place of std::exp's
+// (exp_nonpositive_values) and the maximum and sum in blocks of 4 (DL2's policy at run time,
+// docs/performance.md): the probabilities then differ from the default's in their last bits only.
+enum class SoftmaxExp { Std, Vector };
+
 // softmax(logits) restricted to mask[i] != 0 (others 0), written to probs; returns false if no
 // action is allowed.
 bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
-                    std::vector<double>& probs);
+                    std::vector<double>& probs, SoftmaxExp exp_kind = SoftmaxExp::Std);
+
+// y[i] = e^x[i] for x[i] <= 0 (x and y distinct arrays), vectorised (see SoftmaxExp).
+void exp_nonpositive_values(const double* x, double* y, int n);
 
 }  // namespace dmlkit::learn

@@ -52,6 +52,12 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// train_args without --sl-steps (which --init-model refuses: there is no warm-up).
+std::vector<std::string> without_sl(std::vector<std::string> args) {
+  args.erase(args.begin() + 7, args.begin() + 9);
+  return args;
+}
+
 TEST(ClusterTrain, WritesModelsCurvesAndResults) {
   TempDir dir("train");
   const std::string preset = tiny_preset(dir);
@@ -164,6 +170,80 @@ TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
   const auto c = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
                           "dl2.model=" + dir.path("a/last.json"), "--out", dir.path("cmp")});
   ASSERT_EQ(c.status, 0) << c.err;
+}
+
+// `--init-model` ([A], ours): RL starts from a trained model instead of the warm-up, here a
+// column-shared model trained at window 20 continued at window 12; with `--critic-warmup` longer
+// than the run, only the critic learns, so the policy network stays the initial model's bit for bit.
+// An MLP model of another window or a model of another --net is a one-line error, exit 2.
+TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePolicy) {
+  TempDir dir("train-init");
+  const std::string preset = tiny_preset(dir);
+  auto base = train_args(preset, dir.path("base"));
+  base.insert(base.end(), {"--net", "shared", "--no-replay"});
+  ASSERT_EQ(run_cli(base).status, 0);
+  const std::string model = dir.path("base/last.json");
+  auto frozen = train_args(preset, dir.path("frozen"));
+  frozen[10] = "60";  // --rl-steps
+  frozen = without_sl(frozen);
+  frozen.insert(frozen.end(), {"--net", "shared", "--no-replay", "--window", "12", "--init-model", model,
+                               "--critic-warmup", "1000"});
+  const auto f = run_cli(frozen);
+  ASSERT_EQ(f.status, 0) << f.err;
+  const auto init = nlohmann::json::parse(slurp(model));
+  const auto last = nlohmann::json::parse(slurp(dir.path("frozen/last.json")));
+  EXPECT_EQ(last["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
+  EXPECT_EQ(last["nets"]["policy"]["column"]["window"], 12);
+  EXPECT_NE(last["nets"]["value"]["parameters"], init["nets"]["value"]["parameters"]);  // a fresh, trained critic
+  const auto sl = nlohmann::json::parse(slurp(dir.path("frozen/sl.json")));
+  EXPECT_EQ(sl["meta"]["stage"], "init-model");
+  auto moving = train_args(preset, dir.path("moving"));
+  moving[10] = "60";  // --rl-steps
+  moving = without_sl(moving);
+  moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10"});
+  ASSERT_EQ(run_cli(moving).status, 0);
+  const auto moved = nlohmann::json::parse(slurp(dir.path("moving/last.json")));
+  EXPECT_NE(moved["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
+  EXPECT_EQ(moved["nets"]["value"]["parameters"].size(), init["nets"]["value"]["parameters"].size());
+  auto other_net = without_sl(train_args(preset, dir.path("other")));
+  other_net.insert(other_net.end(), {"--init-model", model});  // --net code from a shared model
+  const auto o = run_cli(other_net);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("--init-model"), std::string::npos) << o.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("other")));
+  auto warm = train_args(preset, dir.path("sl"));  // train_args gives --sl-steps: nothing to warm up
+  warm.insert(warm.end(), {"--net", "shared", "--init-model", model});
+  const auto w = run_cli(warm);
+  EXPECT_EQ(w.status, 2);
+  EXPECT_NE(w.err.find("--sl-steps"), std::string::npos) << w.err;
+  auto missing = without_sl(train_args(preset, dir.path("missing")));
+  missing.insert(missing.end(), {"--init-model", dir.path("nope.json")});
+  const auto m = run_cli(missing);
+  EXPECT_EQ(m.status, 2);
+  EXPECT_NE(m.err.find("nope.json"), std::string::npos) << m.err;
+}
+
+// The paper's configuration (2 x 256 networks, epsilon-greedy job-aware exploration, gamma 0.9) and
+// OfflineRL (trained on Optimus's analytic speed model, validated on the preset's table) train and
+// are recorded as such.
+TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
+  TempDir dir("train-paper");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("p"));
+  args[10] = "60";  // --rl-steps
+  args[18] = "30";  // --val-every
+  args.insert(args.end(), {"--net", "paper", "--exploration", "paper", "--gamma", "0.9", "--train-speed-model",
+                           "analytic"});
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("p/results.json")));
+  EXPECT_EQ(j["inputs"]["net"], "paper");
+  EXPECT_EQ(j["inputs"]["exploration"], "paper");
+  EXPECT_DOUBLE_EQ(j["inputs"]["gamma"].get<double>(), 0.9);
+  EXPECT_EQ(j["inputs"]["train_speed_model"], "analytic");
+  const auto m = nlohmann::json::parse(slurp(dir.path("p/last.json")));
+  EXPECT_EQ(m["nets"]["policy"]["hidden"], nlohmann::json::array({256, 256}));
+  for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
 }
 
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {

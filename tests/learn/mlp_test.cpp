@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "learn/actor_critic.h"
 #include "learn/mlp.h"
 #include "learn/mlp_trainer.h"
 #include "learn/model_file.h"
@@ -53,6 +54,83 @@ TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
     misses += new_prefix;
     EXPECT_EQ(cached.prefix_misses(), misses);
   }
+}
+
+// The forward pass holds blocks of outputs in vector registers; each output must still be the sum
+// b + a_0 W_0 + a_1 W_1 + ... over the non-zero inputs in increasing order, rounded after every
+// operation: compared bit for bit with that plain loop, on widths that use the blocks of 32, of 8
+// and the single outputs (DL2's 240 -> 160 -> 160 -> 121 with the affine layer).
+TEST(Mlp, BlockedForwardEqualsThePlainOrderedSumBitForBit) {
+  MlpShape s{240, {160, 160}, 121, true};
+  Rng rng(9);
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-0.3, 0.3));
+  MlpForward f(s, p);
+  std::vector<float> x(240);
+  for (int trial = 0; trial < 5; ++trial) {
+    for (float& v : x) v = rng.uniform() < 0.4 ? 0.0f : static_cast<float>(rng.uniform(-2, 2));
+    // The plain loop, layer by layer (parameters in learn/mlp.h's order).
+    std::vector<float> a = x;
+    size_t off = 0;
+    int in = 240;
+    auto linear = [&](int out) {
+      std::vector<float> b(p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in),
+                           p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in + out));
+      for (int i = 0; i < in; ++i) {
+        if (a[i] == 0.0f) continue;
+        for (int o = 0; o < out; ++o) {
+          const float prod = a[i] * p[off + static_cast<size_t>(o) * in + i];
+          b[o] = b[o] + prod;
+        }
+      }
+      off += static_cast<size_t>(out) * in + out;
+      return b;
+    };
+    const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
+    for (int h : s.hidden) {
+      std::vector<float> b = linear(h);
+      for (int o = 0; o < h; ++o) {
+        const float r = std::max(b[o], 0.0f);
+        const float scaled = p[off + o] * inv_sd;
+        const float prod = scaled * r;
+        b[o] = prod + p[off + h + o];
+      }
+      off += 2 * static_cast<size_t>(h);
+      a = b;
+      in = h;
+    }
+    const std::vector<float> want = linear(121);
+    const std::vector<float>& got = f.run(x.data());
+    for (int o = 0; o < 121; ++o) ASSERT_EQ(got[o], want[o]) << "trial " << trial << " output " << o;
+  }
+}
+
+// The vectorised exponential of DL2's softmax: within 2 units in the last place of std::exp on
+// [-745, 0] (subnormal results and 0 included), exact at 0, 0 at -inf; the softmax built on it
+// differs from std::exp's in the last bits at most and keeps masked actions at 0.
+TEST(Mlp, VectorExpIsWithinTwoUlpOfStdExp) {
+  std::vector<double> x;
+  for (double v = 0; v >= -745.5; v -= 0.0137) x.push_back(v);
+  x.push_back(-0.0);
+  x.push_back(-1e-300);
+  x.push_back(-INFINITY);
+  std::vector<double> y(x.size());
+  exp_nonpositive_values(x.data(), y.data(), static_cast<int>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(x[i]);
+    const double ulp = std::nextafter(want, INFINITY) - want;
+    ASSERT_LE(std::abs(y[i] - want), 2 * ulp) << "x = " << x[i];
+  }
+  EXPECT_EQ(y[0], 1.0);
+  EXPECT_EQ(y.back(), 0.0);
+  const std::vector<float> logits = {1.5f, -3, 0.25f, 7, -40, 2};
+  const std::vector<unsigned char> mask = {1, 1, 0, 1, 1, 1};
+  std::vector<double> a, b;
+  ASSERT_TRUE(masked_softmax(logits, mask, a));
+  ASSERT_TRUE(masked_softmax(logits, mask, b, SoftmaxExp::Vector));
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(b[i], a[i], 2e-15 * a[i] + 1e-300);
+  EXPECT_EQ(b[2], 0.0);
+  EXPECT_FALSE(masked_softmax(logits, std::vector<unsigned char>(6, 0), b, SoftmaxExp::Vector));
 }
 
 TEST(Mlp, InitialParametersAreSmallTruncatedNormalsAndZeroBiases) {
@@ -154,6 +232,40 @@ TEST(PrioritizedReplay, ImportanceWeightsAndPriorityUpdates) {
   r.update({0, 1}, {10.0, 0.0});
   EXPECT_NEAR(r.priority(0), std::pow(4.0, 0.9), 1e-12);   // clipped at 4
   EXPECT_NEAR(r.priority(1), std::pow(0.01, 0.9), 1e-12);  // |err| + 0.01
+}
+
+// The importance weights reach the learner as DL2's code uses them (train.py: the advantage
+// (r - V(s)) times the sample's weight): the new priorities come from the unweighted error, the
+// advantage is weighted, and a weight of 0 leaves the policy untouched.
+TEST(PrioritizedReplay, ImportanceWeightsScaleTheAdvantageNotThePriorityError) {
+  MlpShape s{3, {4}, 2, false};
+  Rng rng(2);
+  const std::vector<float> p0 = mlp_initial_parameters(s, rng);
+  MlpShape vs{3, {4}, 1, false};
+  const std::vector<float> v0 = mlp_initial_parameters(vs, rng);
+  ActorCriticBatch b;
+  b.reset(3, 2);
+  const float x0[3] = {1, 0, 2}, x1[3] = {0, 1, -1};
+  const unsigned char m[2] = {1, 1};
+  b.add(x0, m, 0, 2.0f, 0.5);
+  b.add(x1, m, 1, -1.0f, 3.0);
+  MlpForward value(vs, v0);
+  const double e0 = 2.0 - value.run(x0)[0], e1 = -1.0 - value.run(x1)[0];
+  auto policy = make_mlp_trainer(s, p0, 0.01);
+  auto critic = make_mlp_trainer(vs, v0, 0.01);
+  std::vector<double> err;
+  const ActorCriticStats st = add_actor_critic_gradients(b, *policy, critic.get(), &value, 0.0, &err);
+  ASSERT_EQ(err.size(), 2u);
+  EXPECT_NEAR(err[0], std::abs(e0), 1e-6);
+  EXPECT_NEAR(err[1], std::abs(e1), 1e-6);
+  EXPECT_NEAR(st.mean_abs_advantage, (0.5 * std::abs(e0) + 3.0 * std::abs(e1)) / 2, 1e-5);
+  // Weight 0 on every row (and no entropy term): no policy gradient, the policy does not move.
+  ActorCriticBatch z = b;
+  z.weights = {0.0, 0.0};
+  auto still = make_mlp_trainer(s, p0, 0.01);
+  add_actor_critic_gradients(z, *still, critic.get(), &value, 0.0);
+  still->step(1);
+  EXPECT_EQ(still->parameters(), p0);
 }
 
 TEST(PrioritizedReplay, NewSamplePriorityIsRewardAboveTheMeanAtLeastOne) {

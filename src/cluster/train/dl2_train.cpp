@@ -286,6 +286,22 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
     throw Error("dl2 training: --target td bootstraps within a slot and takes neither --gamma nor --reward job");
   if (!(c.entropy_weight >= 0) || !(c.rl_lr > 0) || !(c.sl_lr > 0))
     throw Error("dl2 training: --entropy-weight must be >= 0 and the learning rates > 0");
+  if (c.critic_warmup < 0) throw Error("dl2 training: --critic-warmup must be >= 0");
+  if (!c.init_model.empty()) {
+    const Dl2Model m = load_dl2_model(c.init_model);  // a one-line error naming the file if bad
+    const bool column = m.policy.arch == "column";
+    if (column != (c.net == "shared"))
+      throw Error("--init-model: " + m.path + " has a" + (column ? " column-shared (--net shared)" : "n MLP") +
+                  " policy network; this run trains --net " + c.net);
+    if (column) {
+      learn::ColumnNetShape want = dl2_column_shape(c.window), got = m.policy.column;
+      got.window = c.window;
+      if (!(want == got)) throw Error("--init-model: " + m.path + " has another column network shape");
+    } else if (!(m.policy.shape == dl2_net_shape(c.net, c.window, false))) {
+      throw Error("--init-model: " + m.path + " has another network shape (window " + std::to_string(m.window) +
+                  "); an MLP model only continues at its own window and --net");
+    }
+  }
   for (uint64_t s : c.experiment.seeds)
     if (s >= kTrainSeedBase)
       throw Error("dl2 training: evaluation seed " + std::to_string(s) +
@@ -348,6 +364,16 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     rl_start = std::stol(ck.meta.at("step"));
     if (ck.extra.count("policy_adam")) popt = ck.extra.at("policy_adam");
     if (ck.extra.count("value_adam")) vopt = ck.extra.at("value_adam");
+    res.sl_model = path("sl.json");
+  } else if (!c.init_model.empty()) {
+    // RL starts from a trained model instead of the warm-up (check_dl2_train_config checked it).
+    const Dl2Model m = load_dl2_model(c.init_model);
+    policy.parameters = m.policy.parameters;
+    if (m.value.arch == vshape.arch && m.value.shape == vshape.shape && !m.value.parameters.empty())
+      value.parameters = m.value.parameters;
+    learn::ModelFile f = model_file(c, policy, nullptr, "init-model", 0);
+    f.meta["init_model"] = m.path;
+    learn::save_model_file(path("sl.json"), f);
     res.sl_model = path("sl.json");
   } else if (c.sl_steps > 0) {
     auto net = make_trainer(policy, c.sl_lr);
@@ -430,9 +456,15 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     learn::save_model_file(path(name), f);
   };
 
+  bool policy_frozen = false;
   auto learner = [&]() noexcept {
     // Runs once per barrier phase, in one thread, while every actor waits.
     try {
+      // The critic's warm-up: the policy's Adam runs at a learning rate of 0 (its moments move on).
+      if ((step < c.critic_warmup) != policy_frozen) {
+        policy_frozen = step < c.critic_warmup;
+        pnet->set_learning_rate(policy_frozen ? 0.0 : c.rl_lr);
+      }
       int contributors = 0;
       for (auto& ap : actors) {
         Actor& a = *ap;

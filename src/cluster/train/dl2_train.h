@@ -71,6 +71,14 @@ struct Dl2TrainConfig {
   Dl2ExploreConfig explore;
   int val_threads = 2;
   bool resume = false;
+  // [A] ours (`--init-model`): start RL from this trained DL2 model (a bundled name or a path)
+  // instead of a supervised warm-up: its policy network (the same --net; a column-shared one may
+  // come from another window, its parameters do not depend on L) and its value network when that
+  // has this run's shape (else a fresh critic, see critic_warmup). "" = SL as usual.
+  std::string init_model;
+  // The first `critic_warmup` RL updates train the critic only: the policy's Adam runs with a
+  // learning rate of 0, as the code's STEP_TRAIN_CRITIC_NET (train.py central_agent). 0 = off.
+  long critic_warmup = 0;
   std::vector<std::string> command;  // recorded in the model files' metadata
 };
 

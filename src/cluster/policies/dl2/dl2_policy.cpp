@@ -142,7 +142,7 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
     const std::vector<float>& logits = net_.run(state_.data());
     ++inferences_;
     logits_.assign(logits.begin(), logits.end());
-    if (!learn::masked_softmax(logits_, mask_, probs_)) break;
+    if (!learn::masked_softmax(logits_, mask_, probs_, learn::SoftmaxExp::Vector)) break;
     int action = choose(probs_);
     if (actor_ != nullptr) action = dl2_explore(config_.explore, slot_, mask_.data(), probs_, action, explore_, rng_);
     if (action == void_action) {
