@@ -88,6 +88,63 @@ TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
   EXPECT_EQ(o.status, 0) << o.err;
 }
 
+// The published direction on the testbed (docs/reproduction-harmony.md): the bundled contention
+// model (picked by harmony.model=auto for the preset) places better than the best heuristic,
+// lif-line, under `contention`. Seeds: the preset's evaluation seeds SEEDS_PLACEHOLDER.
+double avg_jct(const nlohmann::json& j, const std::string& policy) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& rec : j["records"])
+    if (rec["name"] == policy) {
+      sum += rec["metrics"]["avg_jct_s"].get<double>();
+      ++n;
+    }
+  return n > 0 ? sum / n : -1;
+}
+
+TEST(HarmonyModel, BundledContentionModelBeatsLifLineOnTheTestbed) {
+  TempDir dir("harmony-beat");
+  const auto r = run_cli({"cluster", "compare", "--experiment", "harmony-testbed", "--seeds", "SEEDS_PLACEHOLDER",
+                          "--policies", "harmony,lif-line", "--out", dir.path("c"), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double h = avg_jct(j, "harmony"), l = avg_jct(j, "lif-line");
+  ASSERT_GT(h, 0);
+  ASSERT_GT(l, 0);
+  EXPECT_LT(h, l);
+}
+
+// [A] The imitation warm start: imitating a baseline gives a policy far better than the random
+// start (fixed seed), written as imitation.json; with --defer the model keeps its wait actions.
+TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
+  TempDir dir("harmony-il");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("out"));
+  for (const char* a : {"--imitate", "auto", "--il-steps", "300", "--il-traces", "10", "--rl-steps", "20", "--defer",
+                        "--critic-warmup", "10"})
+    args.push_back(a);
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("out/imitation.json")));
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_GT(j["derived"]["imitation_samples"].get<double>(), 0.0);
+  const std::string teacher = j["derived"]["imitation_teacher"];
+  double init = -1, il = -1, teacher_jct = -1;
+  for (const auto& rec : j["records"]) {
+    if (rec["name"] == "harmony-init") init = rec["metrics"]["val_avg_jct_s"].get<double>();
+    if (rec["name"] == "harmony-imitation") il = rec["metrics"]["val_avg_jct_s"].get<double>();
+    if (rec["name"] == teacher) teacher_jct = rec["metrics"]["val_avg_jct_s"].get<double>();
+  }
+  ASSERT_GT(il, 0);
+  EXPECT_LT(il, init);
+  EXPECT_LT(il, 1.25 * teacher_jct);  // close to its teacher
+  EXPECT_NE(slurp(dir.path("out/best.json")).find("\"defer\": \"on\""), std::string::npos);
+  const auto bad = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--imitate", "no-such-placer",
+                            "--out", dir.path("bad")});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 TEST(HarmonyTrain, BadModelFilesAndOptionsAreOneLineErrors) {
   TempDir dir("harmony-bad");
   const std::string preset = tiny_preset(dir);
