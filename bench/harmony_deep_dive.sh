@@ -9,7 +9,7 @@
 # Usage: bench/harmony_deep_dive.sh BUILD_DIR [PRESET] [RL_STEPS] [TRAIN_SEEDS]
 #   defaults: harmony-testbed, 1000 DRL updates, seeds "1 2 3". Outputs in $HARMONY_DD_OUT
 #   (default out/harmony-deep-dive). $HARMONY_DD_RM: a reward.json to reuse (else one is fitted once).
-#   Two trainings at a time ($HARMONY_DD_JOBS).
+#   Two trainings at a time ($HARMONY_DD_JOBS); $HARMONY_DD_DATA: the data folder (default data).
 set -euo pipefail
 build="${1:?usage: bench/harmony_deep_dive.sh BUILD_DIR [PRESET] [RL_STEPS] [TRAIN_SEEDS]}"
 preset="${2:-harmony-testbed}"
@@ -20,7 +20,7 @@ jobs="${HARMONY_DD_JOBS:-2}"
 dmlkit="$build/bin/dmlkit"
 mkdir -p "$out"
 common=(cluster train harmony --experiment "$preset" --rl-steps "$steps" --entropy-weight 20 --lr 3e-4
-        --epsilon-start 0.3 --val-every 250 --checkpoint-every 1000 --threads 1 --format csv)
+        --epsilon-start 0.3 --val-every 250 --checkpoint-every 1000 --data-dir "${HARMONY_DD_DATA:-data}" --threads 1 --format csv)
 rm_file="${HARMONY_DD_RM:-}"
 if [[ -z "$rm_file" ]]; then
   "$dmlkit" "${common[@]}" --rm-traces 40 --rl-steps 0 --seed 1 --out "$out/rm" > /dev/null
@@ -39,10 +39,12 @@ declare -A variant=(
 names=(base neurons-32 neurons-128 layers-1 layers-3 no-critic no-exploration no-replay)
 train_one() {
   local name="$1" seed="$2" dir="$out/$1-s$2"
+  [[ -s "$dir/eval.json" ]] && return 0  # done by an earlier call (re-runs add seeds)
   # shellcheck disable=SC2086
   "$dmlkit" "${common[@]}" ${variant[$name]} --reward-model "$rm_file" --seed "$seed" --out "$dir/train" > /dev/null
-  "$dmlkit" cluster compare --experiment "$preset" --policies harmony \
-      --policy-param "harmony.model=$dir/train/best.json" --out "$dir/eval" --format json > "$dir/eval.json"
+  "$dmlkit" cluster compare --experiment "$preset" --data-dir "${HARMONY_DD_DATA:-data}" --policies harmony \
+      --policy-param "harmony.model=$dir/train/best.json" --out "$dir/eval" --format json > "$dir/eval.json.tmp"
+  mv "$dir/eval.json.tmp" "$dir/eval.json"
 }
 start=$(date +%s)
 for name in "${names[@]}"; do
