@@ -121,14 +121,17 @@ TEST(HarmonyModel, BundledModelsBeatTheCoLocatingHeuristicsOnTheTestbed) {
   EXPECT_LT(avg_jct(c, "harmony"), avg_jct(c, "bin-packing"));
 }
 
-// [A] The imitation warm start: imitating a baseline gives a policy far better than the random
-// start (fixed seed), written as imitation.json; with --defer the model keeps its wait actions.
+// [A] The imitation warm start: imitating the best baseline gives a policy better than the random
+// start and within 15% of its teacher on the validation traces (fixed seed; on this tiny preset a
+// random network is already within 15%), written as imitation.json; with --defer the model keeps its wait
+// actions.
 TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
   TempDir dir("harmony-il");
   const std::string preset = tiny_preset(dir);
   auto args = train_args(preset, dir.path("out"));
-  for (const char* a : {"--imitate", "auto", "--il-steps", "300", "--il-traces", "10", "--rl-steps", "20", "--defer",
-                        "--critic-warmup", "10"})
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--rl-steps") args[i + 1] = "20";
+  for (const char* a : {"--imitate", "auto", "--il-steps", "3000", "--il-traces", "40", "--il-lr", "3e-3", "--defer", "--critic-warmup", "10", "--type-counts"})
     args.push_back(a);
   const auto r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;
@@ -143,8 +146,9 @@ TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
     if (rec["name"] == teacher) teacher_jct = rec["metrics"]["val_avg_jct_s"].get<double>();
   }
   ASSERT_GT(il, 0);
-  EXPECT_LT(il, init);
-  EXPECT_LT(il, 1.25 * teacher_jct);  // close to its teacher
+  ASSERT_GT(init, 0);
+  EXPECT_LT(il, init) << "random start";
+  EXPECT_LT(il, 1.15 * teacher_jct) << "teacher " << teacher << " " << teacher_jct;
   EXPECT_NE(slurp(dir.path("out/best.json")).find("\"defer\": \"on\""), std::string::npos);
   const auto bad = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--imitate", "no-such-placer",
                             "--out", dir.path("bad")});
