@@ -123,6 +123,7 @@ cl::PolicyOptions policy_options(const ClusterRunOptions& o) {
   p.profile = o.profile;
   p.placement = o.placement_given ? cl::parse_placement_kind(o.placement) : cl::profile_defaults(o.profile).placement;
   p.seed = o.seed;
+  p.interference = o.interference;
   cl::add_policy_params(p.params, o.policy_params);
   return p;
 }

@@ -41,6 +41,10 @@ struct HarmonyTrainOptions {
   cl::HarmonyTrainConfig c;
 };
 
+std::string path_of(const std::string& dir, const std::string& name) {
+  return (std::filesystem::path(dir) / name).string();
+}
+
 int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<std::string>& command) {
   cl::HarmonyTrainConfig c = o.c;
   c.experiment = cl::load_experiment(o.experiment, o.experiments_dir);
@@ -57,7 +61,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   cl::check_harmony_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/harmony-train-" + c.experiment.name : o.out;
   prepare_incremental_output(dir,
-                             {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
+                             {"reward.json", "imitation.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
                               "summary.csv", "training.csv", "reward_model.csv", "report.html", "report.json"},
                              false);
   ProgressBar samples_bar("harmony samples", 0);
@@ -110,6 +114,13 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.inputs()["rm_augment"] = c.rm_augment;
   res.inputs()["rm_epochs"] = c.rm_epochs;
   res.inputs()["rm_holdout"] = c.rm_holdout;
+  res.inputs()["imitate"] = c.imitate;
+  res.inputs()["il_steps"] = c.il_steps;
+  res.inputs()["il_lr"] = c.il_lr;
+  res.inputs()["il_traces"] = c.il_traces;
+  res.inputs()["critic_warmup"] = c.critic_warmup;
+  res.inputs()["defer"] = c.defer;
+  res.inputs()["type_counts"] = c.type_counts;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     ResultRecord& rec = res.add(name, c.seed);
     rec.metrics["val_avg_jct_s"] = jct;
@@ -118,6 +129,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   };
   for (const auto& [p, j] : r.baseline_val_jct_s) add(p, j, "", 0);
   add("harmony-init", r.init_val_jct_s, "", 0);
+  if (!r.imitate_policy.empty()) add("harmony-imitation", r.il_val_jct_s, path_of(dir, "imitation.json"), 0);
   add("harmony-best", r.best_val_jct_s, r.best_model, r.best_step);
   add("harmony-last", r.last_val_jct_s, r.last_model, c.rl_steps);
   res.derived()["reward_model_samples"] = r.rm_samples;
@@ -130,14 +142,21 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.derived()["intervals_simulated"] = r.intervals;
   res.derived()["episodes"] = r.episodes;
   res.derived()["explored_fraction"] = r.explored_fraction;
+  for (const auto& [p, v] : r.rm_err_by_policy) res.derived()["reward_model_mean_rel_err_on_" + p] = v;
+  if (!r.imitate_policy.empty()) {
+    res.derived()["imitation_teacher"] = r.imitate_policy;
+    res.derived()["imitation_samples"] = r.il_samples;
+    res.derived()["imitation_accuracy"] = r.il_accuracy;
+  }
   const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
   write_file_atomic(path("results.json"), res.json_text());
   write_file_atomic(path("records.csv"), res.records_table().to_csv());
   write_file_atomic(path("summary.csv"), res.summary_table().to_csv());
-  TextTable curve({"step", "policy_loss", "value_loss", "entropy", "epsilon", "val_avg_jct_s"});
+  TextTable curve({"step", "policy_loss", "value_loss", "entropy", "epsilon", "val_avg_jct_s", "model_avg_jct_s"});
   for (const auto& p : r.curve)
     curve.add_row({std::to_string(p.step), fixed(p.policy_loss, 5), fixed(p.value_loss, 6), fixed(p.entropy, 5),
-                   fixed(p.epsilon, 3), p.val_avg_jct_s >= 0 ? fixed(p.val_avg_jct_s, 1) : ""});
+                   fixed(p.epsilon, 3), p.val_avg_jct_s >= 0 ? fixed(p.val_avg_jct_s, 1) : "",
+                   p.model_avg_jct_s >= 0 ? fixed(p.model_avg_jct_s, 1) : ""});
   write_file_atomic(path("training.csv"), curve.to_csv());
   TextTable rmc({"epoch", "holdout_mse"});
   for (size_t i = 0; i < r.rm_fit.holdout_mse_curve.size(); ++i)
@@ -258,6 +277,17 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   cmd->add_option("--rm-holdout", o.c.rm_holdout, "Reward model: share of samples held out")->check(CLI::Range(0.0, 0.95))->capture_default_str();
   cmd->add_option("--rm-lr", o.c.rm_lr, "Reward model: Adam learning rate")->check(CLI::Range(1e-9, 1.0))->capture_default_str();
   cmd->add_option("--rm-policies", o.c.rm_policies, "Reward model: placers whose runs give the samples")->delimiter(',')->capture_default_str();
+  cmd->add_option("--imitate", o.c.imitate,
+                  "[A] warm-start the actor by imitating a placer before DRL: none, auto (the baseline best on the "
+                  "validation traces) or a policy name")
+      ->capture_default_str();
+  cmd->add_option("--il-steps", o.c.il_steps, "Imitation: supervised updates (batches of --batch steps)")->check(at_least(0))->capture_default_str();
+  cmd->add_option("--il-lr", o.c.il_lr, "Imitation: Adam learning rate")->check(CLI::Range(1e-9, 1.0))->capture_default_str();
+  cmd->add_option("--il-traces", o.c.il_traces, "Imitation: teacher traces (training seeds; 0: --train-traces)")->check(at_least(0))->capture_default_str();
+  cmd->add_option("--critic-warmup", o.c.critic_warmup, "[A] first DRL updates train the critic only")->check(at_least(0))->capture_default_str();
+  cmd->add_flag("--type-counts", o.c.type_counts,
+                "[A] add per-server counts of each job type's workers and PSs to the state and the reward model's input");
+  cmd->add_flag("--defer", o.c.defer, "[A] add N' actions 'new job n waits for the next interval' (not in the paper)");
   cmd->add_option("--threads", o.threads, "Threads for sample collection and validation (0: all cores)")->check(at_least(0));
   cmd->callback([&o, &ctx, &argv, cmd] {
     argv = given_options(*cmd, "dmlkit cluster train harmony");

@@ -98,6 +98,11 @@ struct PolicyOptions {
   PlacementKind placement = PlacementKind::Consolidate;
   uint64_t seed = 1;  // the run's --seed, for policies that draw random numbers
   KnobValues params;
+  // The run's context when known ("" otherwise): the experiment preset's name and its interference
+  // model. Only for picking a default (e.g. the bundled model a learned policy loads, harmony.model
+  // = auto); a policy must not read the ground truth through them.
+  std::string experiment;
+  std::string interference;
 };
 
 // Adds knobs given as "key=value" (the --policy-param flag) to `params`; throws Error naming the

@@ -88,6 +88,74 @@ TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
   EXPECT_EQ(o.status, 0) << o.err;
 }
 
+// The published direction on the testbed (docs/reproduction-harmony.md), with the bundled models
+// that harmony.model=auto picks per interference model, on the first two evaluation seeds: under
+// `gavel` Harmony places far better than the co-locating heuristics (lb, lif-line; it learned to
+// let jobs wait as standalone does), and under `contention` better than bin packing. (That it beats
+// EVERY baseline, the target, is not met: within about 1-2% of the best one; the doc.)
+double avg_jct(const nlohmann::json& j, const std::string& policy) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& rec : j["records"])
+    if (rec["name"] == policy) {
+      sum += rec["metrics"]["avg_jct_s"].get<double>();
+      ++n;
+    }
+  return n > 0 ? sum / n : -1;
+}
+
+TEST(HarmonyModel, BundledModelsBeatTheCoLocatingHeuristicsOnTheTestbed) {
+  TempDir dir("harmony-beat");
+  auto compare = [&](const std::string& interference, const std::string& policies) {
+    const auto r = run_cli({"cluster", "compare", "--experiment", "harmony-testbed", "--seeds", "1,2", "--interference",
+                            interference, "--policies", policies, "--out", dir.path(interference), "--format", "json"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+  };
+  const auto g = compare("gavel", "harmony,lb,lif-line");
+  ASSERT_TRUE(g.contains("records"));
+  EXPECT_LT(avg_jct(g, "harmony"), 0.8 * avg_jct(g, "lb"));
+  EXPECT_LT(avg_jct(g, "harmony"), 0.8 * avg_jct(g, "lif-line"));
+  const auto c = compare("contention", "harmony,bin-packing");
+  ASSERT_TRUE(c.contains("records"));
+  EXPECT_LT(avg_jct(c, "harmony"), avg_jct(c, "bin-packing"));
+}
+
+// [A] The imitation warm start: imitating the best baseline gives a policy better than the random
+// start and within 15% of its teacher on the validation traces (fixed seed; on this tiny preset a
+// random network is already within 15%), written as imitation.json; with --defer the model keeps its wait
+// actions.
+TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
+  TempDir dir("harmony-il");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("out"));
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--rl-steps") args[i + 1] = "20";
+  for (const char* a : {"--imitate", "auto", "--il-steps", "3000", "--il-traces", "40", "--il-lr", "3e-3", "--defer", "--critic-warmup", "10", "--type-counts"})
+    args.push_back(a);
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("out/imitation.json")));
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_GT(j["derived"]["imitation_samples"].get<double>(), 0.0);
+  const std::string teacher = j["derived"]["imitation_teacher"];
+  double init = -1, il = -1, teacher_jct = -1;
+  for (const auto& rec : j["records"]) {
+    if (rec["name"] == "harmony-init") init = rec["metrics"]["val_avg_jct_s"].get<double>();
+    if (rec["name"] == "harmony-imitation") il = rec["metrics"]["val_avg_jct_s"].get<double>();
+    if (rec["name"] == teacher) teacher_jct = rec["metrics"]["val_avg_jct_s"].get<double>();
+  }
+  ASSERT_GT(il, 0);
+  ASSERT_GT(init, 0);
+  EXPECT_LT(il, init) << "random start";
+  EXPECT_LT(il, 1.15 * teacher_jct) << "teacher " << teacher << " " << teacher_jct;
+  EXPECT_NE(slurp(dir.path("out/best.json")).find("\"defer\": \"on\""), std::string::npos);
+  const auto bad = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--imitate", "no-such-placer",
+                            "--out", dir.path("bad")});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 TEST(HarmonyTrain, BadModelFilesAndOptionsAreOneLineErrors) {
   TempDir dir("harmony-bad");
   const std::string preset = tiny_preset(dir);

@@ -10,6 +10,7 @@
 #include "cluster/policies/harmony/harmony_policy.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/train/harmony_env.h"
+#include "cluster/train/harmony_imitation.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
 #include "learn/actor_critic.h"
@@ -108,6 +109,10 @@ void check_harmony_train_config(const HarmonyTrainConfig& c) {
   if (c.rm_policies.empty() && c.rm_random <= 0)
     throw Error("harmony training: no placer to collect reward-model samples with");
   for (const auto& p : c.rm_policies) (void)policy_registry().get(p);  // Error with "did you mean"
+  if (c.imitate != "none" && c.imitate != "auto") (void)policy_registry().get(c.imitate);
+  if (c.imitate == "auto" && c.rm_policies.empty()) throw Error("harmony training: --imitate auto needs --rm-policies");
+  if (c.il_steps < 0 || c.il_traces < 0 || c.critic_warmup < 0 || !(c.il_lr > 0))
+    throw Error("harmony training: --il-steps, --il-traces, --critic-warmup must be >= 0 and --il-lr > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kTrainSeedBase)
       throw Error("harmony training: evaluation seed " + std::to_string(s) +
@@ -130,6 +135,8 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   shape.servers = cluster.num_servers();
   shape.jobs = c.jobs;
   shape.new_jobs = c.new_jobs;
+  shape.defer = c.defer;
+  shape.type_counts = c.type_counts;
   std::vector<Workload> train, val;
   std::vector<uint64_t> val_seeds;
   for (int k = 0; k < c.train_traces; ++k) train.push_back(ps_workload(e.workload, kTrainSeedBase + k, c.data_dir));
@@ -159,8 +166,10 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     res.rm_fit.holdout.mae = num("rm_holdout_mae");
     res.rm_fit.holdout.mean_rel_err = num("rm_holdout_mean_rel_err");
     res.rm_fit.train.mean_rel_err = num("rm_train_mean_rel_err");
-    for (const auto& [k, v] : f.meta)
+    for (const auto& [k, v] : f.meta) {
       if (k.rfind("rm_", 0) == 0) model.meta[k] = v;
+      if (k.rfind("rm_err_", 0) == 0) res.rm_err_by_policy[k.substr(7)] = std::stod(v);
+    }
     model.meta["reward_model_from"] = c.reward_model;
   } else {
     // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
@@ -253,6 +262,27 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
                                   [&](int ep, double mse) { report("reward model", ep, c.rm_epochs, "hold-out MSE " + std::to_string(mse)); });
       model.reward.parameters = res.rm_fit.parameters;
     }
+    {
+      // Diagnosis: the fitted model's mean relative error on each placer's own samples (unaugmented;
+      // most of them were fitted, so this is in-sample): where is the model wrong?
+      HarmonySpeedPredictor pred(shape, model.reward, model.speed_scale);
+      std::map<std::string, std::pair<double, long>> acc;
+      std::vector<double> sp;
+      for (size_t r = 0; r < runs.size(); ++r)
+        for (const auto& smp : per_run[r]) {
+          const size_t n = std::min(smp.jobs.size(), static_cast<size_t>(shape.jobs));
+          pred.predict(std::span<const HarmonyPlacedJob>(smp.jobs.data(), n), sp);
+          for (size_t k = 0; k < n; ++k)
+            if (smp.speeds[k] > 0) {
+              acc[runs[r].policy].first += std::abs(sp[k] - smp.speeds[k]) / smp.speeds[k];
+              acc[runs[r].policy].second += 1;
+            }
+        }
+      for (const auto& [p, v] : acc) {
+        res.rm_err_by_policy[p] = v.second > 0 ? v.first / static_cast<double>(v.second) : 0.0;
+        model.meta["rm_err_" + p] = std::to_string(res.rm_err_by_policy[p]);
+      }
+    }
     model.meta["rm_samples"] = std::to_string(res.rm_samples);
     model.meta["rm_rows"] = std::to_string(res.rm_rows);
     model.meta["rm_holdout_rows"] = std::to_string(res.rm_fit.holdout_rows.size());
@@ -300,6 +330,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     vnet = learn::make_mlp_trainer(model.value.shape, model.value.parameters, c.lr);
     vforward = std::make_unique<learn::MlpForward>(model.value.shape, model.value.parameters);
   }
+  const int d = shape.state_size(), A = shape.actions();
   res.init_val_jct_s = harmony_validation_jct(e, c.data_dir, model, val, val_seeds, c.threads);
   res.best_val_jct_s = res.init_val_jct_s;
   res.last_val_jct_s = res.init_val_jct_s;
@@ -310,13 +341,97 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   res.last_model = path("best.json");
   report("rl", 0, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
+  // ---- [A] imitation warm start (harmony_imitation.h)
+  if (c.imitate != "none") {
+    std::string teacher = c.imitate;
+    if (teacher == "auto") {
+      double best = 0;
+      teacher.clear();
+      for (const auto& [p, j] : res.baseline_val_jct_s)
+        if (teacher.empty() || j < best) {
+          teacher = p;
+          best = j;
+        }
+    }
+    res.imitate_policy = teacher;
+    model.meta["imitate"] = teacher;
+    const int n_traces = c.il_traces > 0 ? c.il_traces : c.train_traces;
+    std::vector<Workload> il_traces;
+    for (int k = 0; k < n_traces; ++k)
+      il_traces.push_back(k < static_cast<int>(train.size()) ? train[static_cast<size_t>(k)]
+                                                             : ps_workload(e.workload, kTrainSeedBase + k, c.data_dir));
+    std::vector<HarmonyImitationData> per(il_traces.size());
+    report("imitation samples", 0, static_cast<long>(il_traces.size()), teacher);
+    parallel_for(il_traces.size(), std::max(1, c.threads), [&](size_t k) {
+      PolicyOptions o;
+      o.seed = c.seed * 7919 + 100003 + k;
+      HarmonyImitationRecorder rec(make_policy(teacher, o), shape, cluster, per[k]);
+      simulate(cluster, il_traces[k], teacher, rec, sim);
+    });
+    HarmonyImitationData il;
+    il.state_size = d;
+    il.actions = A;
+    for (const auto& p : per) il.append(p);
+    res.il_samples = il.rows();
+    if (il.rows() == 0) throw Error("harmony training: the teacher '" + teacher + "' gave no imitation sample");
+    pnet->set_learning_rate(c.il_lr);
+    Rng il_rng = Rng(c.seed).split(0x1317);
+    std::vector<float> bx, ones(static_cast<size_t>(c.batch), 1.0f);
+    std::vector<unsigned char> bm;
+    std::vector<int> by;
+    long correct = 0, seen = 0;
+    for (long s = 0; s < c.il_steps; ++s) {
+      bx.clear();
+      bm.clear();
+      by.clear();
+      for (int b = 0; b < c.batch; ++b) {
+        const size_t r = static_cast<size_t>(il_rng.uniform_int(0, static_cast<int64_t>(il.rows()) - 1));
+        bx.insert(bx.end(), il.states.begin() + static_cast<long>(r * d), il.states.begin() + static_cast<long>((r + 1) * d));
+        bm.insert(bm.end(), il.masks.begin() + static_cast<long>(r * A), il.masks.begin() + static_cast<long>((r + 1) * A));
+        by.push_back(il.labels[r]);
+      }
+      // Masked cross-entropy = the policy-gradient loss with advantage 1 and no entropy term.
+      const learn::LossStats st = pnet->add_policy_gradient(bx.data(), c.batch, bm.data(), by.data(), ones.data(), 0.0);
+      pnet->step(1);
+      if (s >= c.il_steps - 10) {
+        // Accuracy of the updated network on this batch (masked arg-max).
+        learn::MlpForward f(model.policy.shape, pnet->parameters());
+        std::vector<float> lg;
+        std::vector<double> pr;
+        for (int b = 0; b < c.batch; ++b) {
+          const std::vector<float>& o = f.run(bx.data() + static_cast<size_t>(b) * d);
+          lg.assign(o.begin(), o.end());
+          std::vector<unsigned char> mk(bm.begin() + static_cast<long>(b) * A, bm.begin() + static_cast<long>(b + 1) * A);
+          if (learn::masked_softmax(lg, mk, pr) &&
+              static_cast<int>(std::max_element(pr.begin(), pr.end()) - pr.begin()) == by[static_cast<size_t>(b)])
+            ++correct;
+          ++seen;
+        }
+      }
+      res.curve.push_back({-c.il_steps + s + 1, st.loss, 0, st.entropy, 0, -1});
+      if ((s + 1) % 100 == 0) report("imitation", s + 1, c.il_steps, teacher);
+    }
+    res.il_accuracy = seen > 0 ? static_cast<double>(correct) / static_cast<double>(seen) : 0.0;
+    pnet->set_learning_rate(c.lr);
+    model.policy.parameters = pnet->parameters();
+    res.il_val_jct_s = harmony_validation_jct(e, c.data_dir, model, val, val_seeds, c.threads);
+    if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.il_val_jct_s;
+    model.meta["stage"] = "imitation";
+    learn::save_model_file(path("imitation.json"), harmony_model_file(model));
+    if (res.il_val_jct_s < res.best_val_jct_s) {
+      res.best_val_jct_s = res.il_val_jct_s;
+      learn::save_model_file(path("best.json"), harmony_model_file(model));
+    }
+    res.last_val_jct_s = res.il_val_jct_s;
+    report("imitation", c.il_steps, c.il_steps, "val JCT " + std::to_string(res.il_val_jct_s));
+  }
+
   HarmonySpeedPredictor predictor(shape, model.reward, model.speed_scale);
   const HarmonySpeedFn speed = [&](std::span<const HarmonyPlacedJob> jobs, std::vector<double>& out) {
     predictor.predict(jobs, out);
   };
   HarmonyEnvConfig env;
   env.round_s = e.round_s;
-  const int d = shape.state_size(), A = shape.actions();
   struct Sink final : HarmonyStepSink {
     int d = 0, a = 0;
     std::vector<float> states;
@@ -345,6 +460,8 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   placer.set_sink(&sink);
   Rng rng = Rng(c.seed).split(0x5a3);
   long step = 0;
+  double model_jct_sum = 0;
+  long model_jct_n = 0;
   learn::ActorCriticBatch batch;
   std::vector<size_t> slots;
   std::vector<double> episode_rewards;
@@ -369,6 +486,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   auto update = [&](const std::vector<size_t>& rows) {
     batch.reset(d, A);
     for (size_t k : rows) batch.add(replay.state(k), replay.mask(k), replay.action(k), replay.target(k));
+    pnet->set_learning_rate(step < c.critic_warmup ? 0.0 : c.lr);
     const learn::ActorCriticStats st =
         learn::add_actor_critic_gradients(batch, *pnet, vnet.get(), vforward.get(), c.entropy_weight, nullptr,
                                           c.standardize);
@@ -387,6 +505,9 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
       save("last.json", "rl");
       const double j = harmony_validation_jct(e, c.data_dir, model, val, val_seeds, c.threads);
       res.curve.back().val_avg_jct_s = j;
+      if (model_jct_n > 0) res.curve.back().model_avg_jct_s = model_jct_sum / static_cast<double>(model_jct_n);
+      model_jct_sum = 0;
+      model_jct_n = 0;
       res.last_val_jct_s = j;
       res.last_model = path("last.json");
       if (j < res.best_val_jct_s) {
@@ -410,7 +531,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
         episode_rewards.clear();
         sink.clear();
         sink.current = 0;
-        run_harmony_env(cluster, train[static_cast<size_t>(ep) % train.size()], placer, speed, model.speed_scale, env,
+        const HarmonyEpisode done_ep = run_harmony_env(cluster, train[static_cast<size_t>(ep) % train.size()], placer, speed, model.speed_scale, env,
                         [&](double reward) {
                           ++res.intervals;
                           episode_rewards.push_back(reward);
@@ -427,6 +548,10 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
                             update(latest);
                           }
                         });
+        if (done_ep.unfinished == 0) {
+          model_jct_sum += done_ep.avg_jct_s;
+          ++model_jct_n;
+        }
         if (c.gamma > 0) {
           const std::vector<double> ret = learn::discounted_returns(episode_rewards, c.gamma);
           latest.clear();

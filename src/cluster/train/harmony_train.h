@@ -65,6 +65,14 @@ struct HarmonyTrainConfig {
   double entropy_weight = 2.0;
   double gamma = 0.0;
   bool standardize = true;  // [A] advantages divided by the batch's standard deviation
+  // [A] Ours (harmony_imitation.h): warm-start the actor by imitating a baseline before DRL.
+  std::string imitate = "none";  // none | auto (the baseline best on the validation traces) | a policy name
+  long il_steps = 2000;          // supervised updates (batches of `batch` steps)
+  double il_lr = 1e-3;
+  int il_traces = 0;             // teacher traces (training seeds; 0: --train-traces)
+  long critic_warmup = 0;        // [A] first DRL updates train the critic only (actor learning rate 0)
+  bool defer = false;            // [A] HarmonyShape::defer: the N' "wait" actions
+  bool type_counts = false;      // [A] HarmonyShape::type_counts: per-server type counts in state and reward input
   std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
   double epsilon_start = 0.5, epsilon_end = 0.05;
   long epsilon_steps = 1000;
@@ -80,6 +88,9 @@ struct HarmonyTrainPoint {
   long step = 0;
   double policy_loss = 0, value_loss = 0, entropy = 0, epsilon = 0;
   double val_avg_jct_s = -1;
+  // Diagnosis: the mean average JCT the reward model predicts for the training episodes finished
+  // since the previous validation (the DRL's own view), beside val_avg_jct_s (the ground truth).
+  double model_avg_jct_s = -1;
 };
 
 struct HarmonyTrainResult {
@@ -87,6 +98,11 @@ struct HarmonyTrainResult {
   size_t rm_rows = 0;     // rows fitted (with augmentation)
   learn::RegressionFit rm_fit;
   std::map<std::string, double> baseline_val_jct_s;
+  std::map<std::string, double> rm_err_by_policy;  // mean relative error on each placer's samples (unaugmented)
+  std::string imitate_policy;                      // the teacher ("" without imitation)
+  size_t il_samples = 0;
+  double il_accuracy = 0;                          // share of the last 10 batches' arg-max = teacher's action
+  double il_val_jct_s = -1;
   double init_val_jct_s = 0, best_val_jct_s = 0, last_val_jct_s = 0;
   long best_step = 0, intervals = 0, episodes = 0;
   double explored_fraction = 0;

@@ -248,6 +248,8 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
                 "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
   PolicyOptions popts;
   popts.params = e.policy_params;
+  popts.experiment = e.name;
+  popts.interference = e.interference;
   std::vector<std::unique_ptr<Policy>> check;
   for (const auto& p : e.policies) check.push_back(make_policy(p, popts));  // names first
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);

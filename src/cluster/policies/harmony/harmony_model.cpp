@@ -54,6 +54,17 @@ std::string harmony_model_path(const std::string& name_or_path) {
   return name_or_path;
 }
 
+std::string harmony_default_model(const std::string& experiment, const std::string& interference) {
+  std::vector<std::string> names;
+  if (!experiment.empty() && !interference.empty()) names.push_back(experiment + "-" + interference);
+  if (!experiment.empty()) names.push_back(experiment);
+  if (!interference.empty()) names.push_back("harmony-testbed-" + interference);
+  names.push_back("harmony-testbed");
+  for (const auto& n : names)
+    if (n.find('/') == std::string::npos && std::filesystem::is_regular_file(data_path("models/" + n + ".json"))) return n;
+  return names.back();
+}
+
 HarmonyModel load_harmony_model(const std::string& name_or_path) {
   const std::string path = harmony_model_path(name_or_path);
   const learn::ModelFile f = learn::load_model_file(path);
@@ -64,6 +75,15 @@ HarmonyModel load_harmony_model(const std::string& name_or_path) {
   m.shape.servers = meta_int(f, path, "servers");
   m.shape.jobs = meta_int(f, path, "jobs");
   m.shape.new_jobs = meta_int(f, path, "new_jobs");
+  if (auto it = f.meta.find("defer"); it != f.meta.end()) {
+    if (it->second != "on" && it->second != "off") throw Error(path, 0, "meta.defer", "must be on or off, got '" + it->second + "'");
+    m.shape.defer = it->second == "on";
+  }
+  if (auto it = f.meta.find("type_counts"); it != f.meta.end()) {
+    if (it->second != "on" && it->second != "off")
+      throw Error(path, 0, "meta.type_counts", "must be on or off, got '" + it->second + "'");
+    m.shape.type_counts = it->second == "on";
+  }
   if (m.shape.new_jobs > m.shape.jobs) throw Error(path, 0, "meta.new_jobs", "larger than meta.jobs");
   auto net = [&](const std::string& name, int in, int out, bool required) -> learn::StoredNet {
     auto it = f.nets.find(name);
@@ -100,6 +120,8 @@ learn::ModelFile harmony_model_file(const HarmonyModel& m) {
   f.meta["servers"] = std::to_string(m.shape.servers);
   f.meta["jobs"] = std::to_string(m.shape.jobs);
   f.meta["new_jobs"] = std::to_string(m.shape.new_jobs);
+  if (m.shape.defer) f.meta["defer"] = "on";
+  if (m.shape.type_counts) f.meta["type_counts"] = "on";
   f.nets["policy"] = m.policy;
   if (m.has_value()) f.nets["value"] = m.value;
   if (m.has_reward()) {

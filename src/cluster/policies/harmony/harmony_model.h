@@ -35,6 +35,11 @@ learn::MlpShape harmony_reward_shape(const HarmonyShape& s, const std::vector<in
 
 // A bundled model's name (data/models/NAME.json) or a path.
 std::string harmony_model_path(const std::string& name_or_path);
+// The bundled model `harmony.model=auto` loads for a run of `experiment` under `interference`
+// (either may be ""): the first bundled one of EXPERIMENT-INTERFERENCE, EXPERIMENT,
+// harmony-testbed-INTERFERENCE, harmony-testbed (a model per preset and interference model,
+// data/models/README.md).
+std::string harmony_default_model(const std::string& experiment, const std::string& interference);
 // Throws Error naming the file and field on a missing or corrupt file or networks that do not
 // match the shape in its meta.
 HarmonyModel load_harmony_model(const std::string& name_or_path);

@@ -58,15 +58,19 @@ PolicyEntry harmony_entry() {
           "Harmony (INFOCOM'19): a policy network places each new PS job's tasks one inference at a time, "
           "learned by DRL on a reward-prediction model (placement only)",
           [](const PolicyOptions& o, const Knobs& k) -> std::unique_ptr<Policy> {
-            const HarmonyModel m = load_harmony_model(k.get_string("harmony.model"));
+            std::string name = k.get_string("harmony.model");
+            if (name == "auto") name = harmony_default_model(o.experiment, o.interference);
+            const HarmonyModel m = load_harmony_model(name);
             HarmonyPolicyConfig c;
             c.select_max = k.get_string("harmony.select") == "max";
             c.online_update = k.get_bool("harmony.online_update");
             c.online_every = static_cast<int>(k.get_int("harmony.online_every"));
             return std::make_unique<HarmonyPolicy>(m, nullptr, c, o.seed);
           },
-          {knob_string("harmony.model", "harmony-testbed",
-                       "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
+          {knob_string("harmony.model", "auto",
+                       "trained model: a bundled name (data/models/NAME.json), a model file's path, or auto (the "
+                       "bundled model of the preset and interference model: PRESET-INTERFERENCE, else PRESET, else "
+                       "harmony-testbed-INTERFERENCE, else harmony-testbed)"),
            knob_enum("harmony.select", "max", {"max", "sample"},
                      "take the most probable allowed action or draw from the masked distribution"),
            knob_bool("harmony.online_update", false,

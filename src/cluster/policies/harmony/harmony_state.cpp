@@ -31,6 +31,12 @@ HarmonyBoard::HarmonyBoard(const HarmonyShape& shape, const ClusterSpec& cluster
   for (int m = 0; m < shape.servers; ++m)
     for (int r = 0; r < kResources; ++r) max_cap_[r] = std::max(max_cap_[r], pool_.cap(m, r));
   d_.assign(static_cast<size_t>(shape.servers) * 2 * shape.jobs, 0);
+  tc_.assign(static_cast<size_t>(shape.servers) * 2 * shape.types, 0);
+}
+
+void HarmonyBoard::count_type(int type, int m, int kind, int count) {
+  if (!shape_.type_counts || m < 0 || m >= shape_.servers) return;
+  tc_[static_cast<size_t>(m) * 2 * shape_.types + 2 * std::clamp(type, 0, shape_.types - 1) + kind] += count;
 }
 
 void HarmonyBoard::clear() {
@@ -38,6 +44,7 @@ void HarmonyBoard::clear() {
   new_.clear();
   running_.clear();
   std::fill(d_.begin(), d_.end(), 0);
+  std::fill(tc_.begin(), tc_.end(), 0);
 }
 
 void HarmonyBoard::put(int slot, int m, int kind, int count) {
@@ -46,6 +53,10 @@ void HarmonyBoard::put(int slot, int m, int kind, int count) {
 
 int HarmonyBoard::add_running(const PsJobSpec& spec, const Placement& placement) {
   pool_.take(spec, placement);
+  for (const Slice& s : placement) {
+    count_type(harmony_type_index(spec), s.server, 0, s.workers);
+    count_type(harmony_type_index(spec), s.server, 1, s.ps);
+  }
   if (static_cast<int>(running_.size()) >= shape_.jobs - shape_.new_jobs) return -1;
   SlotJob j;
   j.spec = &spec;
@@ -87,7 +98,8 @@ void HarmonyBoard::observe(float* s) const {
     s[shape_.w_at() + slot] = static_cast<float>(j.workers);
     s[shape_.p_at() + slot] = static_cast<float>(j.ps);
   };
-  for (size_t n = 0; n < new_.size(); ++n) job(static_cast<int>(n), new_[n]);
+  for (size_t n = 0; n < new_.size(); ++n)
+    if (!new_[n].deferred) job(static_cast<int>(n), new_[n]);
   for (size_t i = 0; i < running_.size(); ++i) job(shape_.new_jobs + static_cast<int>(i), running_[i]);
   for (int m = 0; m < shape_.servers; ++m)
     for (int k = 0; k < kResources; ++k) {
@@ -96,10 +108,15 @@ void HarmonyBoard::observe(float* s) const {
     }
   float* d = s + shape_.d_at();
   for (size_t i = 0; i < d_.size(); ++i) d[i] = static_cast<float>(d_[i]);
+  if (shape_.type_counts) {
+    float* t = s + shape_.t_at();
+    for (size_t i = 0; i < tc_.size(); ++i) t[i] = static_cast<float>(tc_[i]);
+  }
 }
 
 bool HarmonyBoard::allowed(int n, int kind, int m) const {
   const SlotJob& j = new_[n];
+  if (j.deferred) return false;
   if (kind == 0 ? j.placed_w >= j.workers : j.placed_p >= j.ps) return false;
   return pool_.fits(m, kind == 0 ? j.spec->worker : j.spec->ps);
 }
@@ -110,6 +127,14 @@ void HarmonyBoard::mask(unsigned char* mk) const {
     for (int kind = 0; kind < 2; ++kind)
       for (int m = 0; m < shape_.servers; ++m)
         if (allowed(static_cast<int>(n), kind, m)) mk[shape_.action(static_cast<int>(n), kind, m)] = 1;
+  if (shape_.defer)
+    for (size_t n = 0; n < new_.size(); ++n)
+      if (may_defer(static_cast<int>(n))) mk[shape_.defer_action(static_cast<int>(n))] = 1;
+}
+
+bool HarmonyBoard::may_defer(int n) const {
+  const SlotJob& j = new_[n];
+  return shape_.defer && !j.deferred && j.placed_w == 0 && j.placed_p == 0 && (j.workers > 0 || j.ps > 0);
 }
 
 bool HarmonyBoard::any_action() const {
@@ -117,10 +142,19 @@ bool HarmonyBoard::any_action() const {
     for (int kind = 0; kind < 2; ++kind)
       for (int m = 0; m < shape_.servers; ++m)
         if (allowed(static_cast<int>(n), kind, m)) return true;
+  for (size_t n = 0; n < new_.size(); ++n)
+    if (may_defer(static_cast<int>(n))) return true;
   return false;
 }
 
 void HarmonyBoard::apply(int a) {
+  if (shape_.defer && shape_.is_defer(a)) {
+    const int n = a - shape_.place_actions();
+    if (n >= static_cast<int>(new_.size()) || !may_defer(n))
+      throw Error("harmony: action " + std::to_string(a) + " is not allowed");  // a bug in the caller
+    new_[n].deferred = true;
+    return;
+  }
   const int n = shape_.action_job(a), kind = shape_.action_kind(a), m = shape_.action_server(a);
   if (n >= static_cast<int>(new_.size()) || !allowed(n, kind, m))
     throw Error("harmony: action " + std::to_string(a) + " is not allowed");  // a bug in the caller
@@ -128,6 +162,7 @@ void HarmonyBoard::apply(int a) {
   pool_.add(m, kind == 0 ? j.spec->worker : j.spec->ps, 1);
   (kind == 0 ? j.placed_w : j.placed_p) += 1;
   put(n, m, kind, 1);
+  count_type(harmony_type_index(*j.spec), m, kind, 1);
 }
 
 int HarmonyBoard::heuristic_action(HarmonyHeuristic h) const {
@@ -169,8 +204,11 @@ void HarmonyBoard::rollback(int n) {
     if (p > 0) pool_.add(m, j.spec->ps, -p);
     put(n, m, 0, -w);
     put(n, m, 1, -p);
+    count_type(harmony_type_index(*j.spec), m, 0, -w);
+    count_type(harmony_type_index(*j.spec), m, 1, -p);
   }
   j.placed_w = j.placed_p = 0;
+  j.deferred = false;
 }
 
 Placement HarmonyBoard::placement(int n) const {
@@ -182,7 +220,9 @@ Placement HarmonyBoard::placement(int n) const {
   return p;
 }
 
-int harmony_reward_input_size(const HarmonyShape& s) { return s.jobs * s.types + 2 * s.jobs + s.servers * 2 * s.jobs; }
+int harmony_reward_input_size(const HarmonyShape& s) {
+  return s.jobs * s.types + 2 * s.jobs + s.servers * 2 * s.jobs + s.type_count_size();
+}
 
 void harmony_reward_input(const HarmonyShape& s, std::span<const HarmonyPlacedJob> jobs, float* out) {
   std::fill(out, out + harmony_reward_input_size(s), 0.0f);
@@ -197,6 +237,11 @@ void harmony_reward_input(const HarmonyShape& s, std::span<const HarmonyPlacedJo
       if (m < 0 || m >= s.servers) continue;
       out[d_at + m * 2 * s.jobs + 2 * i] += static_cast<float>(c.first);
       out[d_at + m * 2 * s.jobs + 2 * i + 1] += static_cast<float>(c.second);
+      if (s.type_counts) {
+        const int t_at = d_at + s.servers * 2 * s.jobs, type = std::clamp(j.type, 0, s.types - 1);
+        out[t_at + m * 2 * s.types + 2 * type] += static_cast<float>(c.first);
+        out[t_at + m * 2 * s.types + 2 * type + 1] += static_cast<float>(c.second);
+      }
     }
   }
 }

@@ -23,6 +23,19 @@
 // state is updated after each; a job that cannot be completed when no action is left is rolled back
 // ([A] its tasks are freed and it waits for the next interval: a PS job runs only whole).
 //
+// [A] Ours, not the paper's (off by default, `--type-counts` of cluster train harmony, meta
+// `type_counts` of a model file): a last block t, M x 2L, per server and job type the number of
+// (workers, PSs) of that type there, over ALL running jobs and the tasks placed so far (d describes
+// only the jobs that have a slot, and names their types only through x: an MLP must join the two to
+// see which types share a server, i.e. the interference). The reward model's input gets the same
+// block for the jobs it is given.
+//
+// [A] Ours, not the paper's (off by default, `--defer` of cluster train harmony, meta `defer` of a
+// model file): N' more actions, index 2 M N' + n = "new job n waits for the next interval", allowed
+// while the job has no task placed. The paper's 2 M N' actions cannot express waiting, which is
+// what the `standalone` baseline does when no server is empty (and what wins under `gavel`, where
+// any co-location is expensive). A deferred job leaves the state (its slot reads as empty).
+//
 // Heuristic actions for the epsilon-greedy exploration (second-pass.md 3.3): for the first new job
 // (in slot order) with tasks left, its next task (PS or worker, keeping the two counts in the
 // request's proportion, ps_pool.h next_task_is_ps), on the fitting server with the least remaining
@@ -46,8 +59,16 @@ struct HarmonyShape {
   int jobs = 16;     // N: job slots (new + running)
   int new_jobs = 8;  // N': new-job slots (actions)
   int types = kHarmonyTypes;
-  int state_size() const { return jobs * types + jobs * 2 * kResources + 2 * jobs + servers * kResources + servers * 2 * jobs; }
-  int actions() const { return 2 * servers * new_jobs; }
+  bool defer = false;  // [A] the N' "wait" actions (above)
+  bool type_counts = false;  // [A] the per-server type-count block t (above)
+  int type_count_size() const { return type_counts ? servers * 2 * types : 0; }
+  int state_size() const {
+    return jobs * types + jobs * 2 * kResources + 2 * jobs + servers * kResources + servers * 2 * jobs + type_count_size();
+  }
+  int place_actions() const { return 2 * servers * new_jobs; }
+  int actions() const { return place_actions() + (defer ? new_jobs : 0); }
+  int defer_action(int job) const { return place_actions() + job; }
+  bool is_defer(int a) const { return a >= place_actions(); }
   int action(int job, int kind, int server) const { return (2 * job + kind) * servers + server; }
   int action_job(int a) const { return a / (2 * servers); }
   int action_kind(int a) const { return (a / servers) % 2; }
@@ -59,6 +80,7 @@ struct HarmonyShape {
   int p_at() const { return w_at() + jobs; }
   int v_at() const { return p_at() + jobs; }
   int d_at() const { return v_at() + servers * kResources; }
+  int t_at() const { return d_at() + servers * 2 * jobs; }
   // Throws Error naming the field on non-positive sizes or new_jobs > jobs.
   void validate() const;
   bool operator==(const HarmonyShape&) const = default;
@@ -91,6 +113,7 @@ class HarmonyBoard {
 
   int new_jobs() const { return static_cast<int>(new_.size()); }
   bool complete(int n) const;  // all of new job n's tasks placed
+  bool deferred(int n) const { return new_[n].deferred; }
   // Frees the tasks placed so far of new job n (it waits).
   void rollback(int n);
   // Its placement (one slice per server with workers / PSs, GPUs = workers x GPUs per worker).
@@ -105,7 +128,9 @@ class HarmonyBoard {
     const PsJobSpec* spec = nullptr;
     int workers = 0, ps = 0;  // requested
     int placed_w = 0, placed_p = 0;
+    bool deferred = false;
   };
+  bool may_defer(int n) const;
   bool allowed(int n, int kind, int m) const;
   void put(int slot, int m, int kind, int count);
 
@@ -114,6 +139,8 @@ class HarmonyBoard {
   std::vector<double> max_cap_;       // per resource, the largest server capacity
   std::vector<SlotJob> new_, running_;
   std::vector<int> d_;                // M x 2N counts
+  std::vector<int> tc_;               // M x 2L counts (type_counts)
+  void count_type(int type, int m, int kind, int count);
 };
 
 // The reward-prediction model's input (second-pass.md 3.4): x (N x L one-hot types), w and p
@@ -123,7 +150,7 @@ struct HarmonyPlacedJob {
   int workers = 0, ps = 0;
   std::vector<std::pair<int, std::pair<int, int>>> on;  // (server, (workers, PSs))
 };
-int harmony_reward_input_size(const HarmonyShape& shape);
+int harmony_reward_input_size(const HarmonyShape& shape);  // + the type-count block with shape.type_counts
 // Writes the input for `jobs` (at most shape.jobs; slot i = jobs[i]).
 void harmony_reward_input(const HarmonyShape& shape, std::span<const HarmonyPlacedJob> jobs, float* out);
 // The description of a placed PS job.
