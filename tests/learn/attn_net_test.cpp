@@ -117,7 +117,7 @@ TEST(AttnNet, Seq2SeqRegressionFitsASyntheticFunction) {
   d.outputs = s.outputs();
   double var = 0;
   std::vector<float> row(static_cast<size_t>(s.inputs()));
-  for (int n = 0; n < 1500; ++n) {
+  for (int n = 0; n < 800; ++n) {
     const int J = static_cast<int>(rng.uniform_int(2, s.max_jobs));
     const auto jx = random_values(static_cast<size_t>(J) * s.job_features, rng);
     double mean2 = 0;
@@ -133,7 +133,7 @@ TEST(AttnNet, Seq2SeqRegressionFitsASyntheticFunction) {
   }
   auto engine = make_attn_trainer(s, attn_initial_parameters(s, rng), 3e-3);
   RegressionConfig c;
-  c.epochs = 40;
+  c.epochs = 30;
   c.batch = 32;
   c.lr = 3e-3;
   c.holdout = 0.2;

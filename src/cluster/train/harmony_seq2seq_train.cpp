@@ -132,8 +132,11 @@ S2sTrainResult train_harmony_seq2seq(
     const S2sTrainConfig& c, const std::string& dir,
     const std::function<void(const std::string&, long, long, const std::string&)>& progress) {
   check_s2s_train_config(c);
-  std::filesystem::create_directories(dir);
   auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
+  if (c.resume && (!std::filesystem::is_regular_file(path("checkpoint.json")) ||
+                   !std::filesystem::is_regular_file(path("reward.json"))))
+    throw Error(path("checkpoint.json"), 0, "", "--resume: no checkpoint.json and reward.json in the output folder");
+  std::filesystem::create_directories(dir);
   auto report = [&](const std::string& phase, long step, long total, const std::string& detail) {
     if (progress) progress(phase, step, total, detail);
   };
@@ -154,8 +157,6 @@ S2sTrainResult train_harmony_seq2seq(
   Seq2SeqModel model;
   learn::ModelFile checkpoint;
   if (c.resume) {
-    if (!std::filesystem::is_regular_file(path("checkpoint.json")) || !std::filesystem::is_regular_file(path("reward.json")))
-      throw Error(path("checkpoint.json"), 0, "", "--resume: no checkpoint.json and reward.json in the output folder");
     checkpoint = learn::load_model_file(path("checkpoint.json"));
     model = load_s2s_model(path("checkpoint.json"));
     for (const char* k : {"experiment", "interference", "seed"})
@@ -356,6 +357,7 @@ S2sTrainResult train_harmony_seq2seq(
     long current = 0;
     void on_step(int jobs, int servers, int query, const float* jx, const float* sx, const float* qx,
                  const unsigned char* mask, int action) override {
+      if (jobs > shape.max_jobs) return;  // more new jobs than a row holds: the step is not learned from [A]
       row.resize(static_cast<size_t>(shape.inputs()));
       learn::attn_encode(shape, jobs, servers, query, jx, sx, qx, row.data());
       states.insert(states.end(), row.begin(), row.end());
