@@ -194,7 +194,9 @@ TEST(Seq2SeqPlacer, OneNetworkDecidesOnDifferentClusterAndJobCounts) {
     }
     expect_within_capacity(cluster, all);
     EXPECT_GT(placed, 0) << servers << " servers";
-    if (servers >= 6) EXPECT_EQ(placed, jobs) << servers << " servers";  // room for all of them
+    if (servers >= 6) {
+      EXPECT_EQ(placed, jobs) << servers << " servers";  // room for all of them
+    }
   }
 }
 
