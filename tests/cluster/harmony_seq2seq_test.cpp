@@ -11,6 +11,7 @@
 #include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
 #include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
 #include "cluster/speed/allreduce_speed.h"
+#include "cluster/workload/experiment.h"
 #include "cluster/workload/ps_workload.h"
 #include "core/error.h"
 
@@ -197,6 +198,23 @@ TEST(Seq2SeqPlacer, OneNetworkDecidesOnDifferentClusterAndJobCounts) {
     if (servers >= 6) {
       EXPECT_EQ(placed, jobs) << servers << " servers";  // room for all of them
     }
+  }
+}
+
+// The bundled model (trained on harmony-testbed's 6 servers) runs unchanged on harmony-testbed and
+// on harmony-50 (fewer jobs here, to keep the test short), and every job finishes.
+TEST(Seq2SeqModel, BundledModelRunsOnTheTestbedAndOnFiftyServers) {
+  const std::string data = std::string(DMLKIT_SOURCE_DIR) + "/data";
+  const std::string experiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
+  for (const char* name : {"harmony-testbed", "harmony-50", "harmony-testbed-mixed"}) {
+    Experiment e = load_experiment(name, experiments);
+    e.seeds = {1};
+    e.policies = {"harmony-seq2seq"};
+    e.workload.num_jobs = std::min(e.workload.num_jobs, 60);
+    const auto runs = run_experiment(e, data, {}, 1);
+    ASSERT_EQ(runs.size(), 1u) << name;
+    EXPECT_EQ(runs[0].result.jobs.size(), static_cast<size_t>(e.workload.num_jobs)) << name;
+    for (const auto& j : runs[0].result.jobs) EXPECT_TRUE(j.finished()) << name;
   }
 }
 
