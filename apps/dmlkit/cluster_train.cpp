@@ -170,10 +170,12 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
 }  // namespace
 
 void add_cluster_train_harmony_command(CLI::App& train, Context& ctx);  // cluster_train_harmony.cpp
+void add_cluster_train_harmony_seq2seq_command(CLI::App& train, Context& ctx);  // cluster_train_harmony_seq2seq.cpp
 
 void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
-  auto* train = cluster.add_subcommand("train", "Train a learned scheduler (dl2, harmony) on an experiment preset");
+  auto* train = cluster.add_subcommand("train", "Train a learned scheduler (dl2, harmony, harmony-seq2seq) on an experiment preset");
   add_cluster_train_harmony_command(*train, ctx);
+  add_cluster_train_harmony_seq2seq_command(*train, ctx);
   train->require_subcommand(1);
   auto& o = ctx.make<TrainOptions>();
   auto& argv = ctx.make<std::vector<std::string>>();

@@ -31,6 +31,7 @@ PolicyRegistry& mutable_policy_registry() {
                                                                                  bin_packing_entry(),
                                                                                  standalone_entry(),
                                                                                  harmony_entry(),
+                                                                                 harmony_seq2seq_entry(),
                                                                              });
   return registry;
 }

@@ -29,12 +29,24 @@ ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& b, MlpTraine
                                             MlpTrainerEngine* value_trainer, MlpForward* value,
                                             double entropy_weight, std::vector<double>* abs_errors,
                                             bool standardize) {
-  const int n = b.rows();
-  if (n == 0) throw Error("", 0, "batch", "empty actor-critic batch");
   if ((value == nullptr) != (value_trainer == nullptr))
     throw Error("", 0, "critic", "a critic needs both its weights and its trainer");
+  std::function<double(const float*)> baseline;
+  if (value != nullptr) baseline = [value](const float* s) { return static_cast<double>(value->run(s)[0]); };
+  return add_actor_critic_gradients(b, policy, value_trainer, baseline, entropy_weight, abs_errors, standardize);
+}
+
+ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& b, MlpTrainerEngine& policy,
+                                            MlpTrainerEngine* value_trainer,
+                                            const std::function<double(const float*)>& baseline,
+                                            double entropy_weight, std::vector<double>* abs_errors,
+                                            bool standardize) {
+  const int n = b.rows();
+  if (n == 0) throw Error("", 0, "batch", "empty actor-critic batch");
+  if (!baseline && value_trainer != nullptr)
+    throw Error("", 0, "critic", "a critic needs both its weights and its trainer");
   double mean_target = 0;
-  if (value == nullptr) {
+  if (!baseline) {
     for (float t : b.targets) mean_target += t;
     mean_target /= n;
   }
@@ -42,8 +54,7 @@ ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& b, MlpTraine
   if (abs_errors != nullptr) abs_errors->resize(n);
   ActorCriticStats s;
   for (int k = 0; k < n; ++k) {
-    const double base = value != nullptr ? value->run(b.states.data() + static_cast<size_t>(k) * b.state_size)[0]
-                                         : mean_target;
+    const double base = baseline ? baseline(b.states.data() + static_cast<size_t>(k) * b.state_size) : mean_target;
     const double td = b.targets[k] - base;
     if (abs_errors != nullptr) (*abs_errors)[k] = std::abs(td);
     adv[k] = static_cast<float>(td * b.weights[k]);

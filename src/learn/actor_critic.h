@@ -8,6 +8,7 @@
 // then applies Adam (MlpTrainerEngine::step), so gradients of several batches can be averaged.
 // Also the discounted returns of a reward sequence (Monte-Carlo targets).
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "learn/mlp.h"
@@ -41,6 +42,14 @@ struct ActorCriticStats {
 // the actor loss (Harmony's option; DL2 never sets it).
 ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& batch, MlpTrainerEngine& policy,
                                             MlpTrainerEngine* value_trainer, MlpForward* value,
+                                            double entropy_weight, std::vector<double>* abs_errors = nullptr,
+                                            bool standardize = false);
+
+// The same with any critic: `baseline(state)` gives V(s) (empty: the batch's mean target, no critic;
+// then value_trainer must be null). Used by networks that do not run on MlpForward (learn/attn_net.h).
+ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& batch, MlpTrainerEngine& policy,
+                                            MlpTrainerEngine* value_trainer,
+                                            const std::function<double(const float*)>& baseline,
                                             double entropy_weight, std::vector<double>* abs_errors = nullptr,
                                             bool standardize = false);
 

@@ -33,4 +33,10 @@ std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shap
   return torch_plugin().make_column_trainer(shape, parameters, learning_rate);
 }
 
+std::unique_ptr<MlpTrainerEngine> make_attn_trainer(const AttnShape& shape, const std::vector<float>& parameters,
+                                                    double learning_rate) {
+  check_trainer_arguments(shape, parameters, learning_rate);
+  return torch_plugin().make_attn_trainer(shape, parameters, learning_rate);
+}
+
 }  // namespace dmlkit::learn

@@ -15,5 +15,8 @@ std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const 
 // The same for a column-shared network (learn/column_net.h).
 std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& parameters,
                                                       double learning_rate);
+// The same for an attention network (learn/attn_net.h; flat padded rows).
+std::unique_ptr<MlpTrainerEngine> make_attn_trainer(const AttnShape& shape, const std::vector<float>& parameters,
+                                                    double learning_rate);
 
 }  // namespace dmlkit::learn

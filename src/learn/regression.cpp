@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "core/error.h"
@@ -17,10 +18,14 @@ void RegressionData::add(const float* xi, const float* yi, const float* wi) {
 }
 
 RegressionError regression_error(MlpForward& net, const RegressionData& d, const std::vector<size_t>& rows) {
+  return regression_error([&net](const float* x) -> const std::vector<float>& { return net.run(x); }, d, rows);
+}
+
+RegressionError regression_error(const RowPredictor& predict, const RegressionData& d, const std::vector<size_t>& rows) {
   RegressionError e;
   double wsum = 0;
   for (size_t r : rows) {
-    const std::vector<float>& out = net.run(d.x.data() + r * d.inputs);
+    const std::vector<float>& out = predict(d.x.data() + r * d.inputs);
     for (int o = 0; o < d.outputs; ++o) {
       const double w = d.w[r * d.outputs + o];
       if (w <= 0) continue;
@@ -44,23 +49,28 @@ RegressionTrainer::RegressionTrainer(const MlpShape& shape, const std::vector<fl
     : shape_(shape), engine_(make_mlp_trainer(shape, parameters, lr)) {}
 
 double RegressionTrainer::epoch(const RegressionData& d, std::vector<size_t> rows, int batch, Rng& rng) {
+  return regression_epoch(*engine_, d, std::move(rows), batch, rng);
+}
+
+double regression_epoch(MlpTrainerEngine& engine, const RegressionData& d, std::vector<size_t> rows, int batch, Rng& rng) {
   if (rows.empty()) return 0;
   rng.shuffle(rows.begin(), rows.end());
+  std::vector<float> bx, by, bw;
   double loss = 0;
   int batches = 0;
   for (size_t at = 0; at < rows.size(); at += static_cast<size_t>(batch)) {
     const size_t n = std::min(rows.size() - at, static_cast<size_t>(batch));
-    bx_.resize(n * d.inputs);
-    by_.resize(n * d.outputs);
-    bw_.resize(n * d.outputs);
+    bx.resize(n * d.inputs);
+    by.resize(n * d.outputs);
+    bw.resize(n * d.outputs);
     for (size_t k = 0; k < n; ++k) {
       const size_t r = rows[at + k];
-      std::copy_n(d.x.begin() + static_cast<long>(r * d.inputs), d.inputs, bx_.begin() + static_cast<long>(k * d.inputs));
-      std::copy_n(d.y.begin() + static_cast<long>(r * d.outputs), d.outputs, by_.begin() + static_cast<long>(k * d.outputs));
-      std::copy_n(d.w.begin() + static_cast<long>(r * d.outputs), d.outputs, bw_.begin() + static_cast<long>(k * d.outputs));
+      std::copy_n(d.x.begin() + static_cast<long>(r * d.inputs), d.inputs, bx.begin() + static_cast<long>(k * d.inputs));
+      std::copy_n(d.y.begin() + static_cast<long>(r * d.outputs), d.outputs, by.begin() + static_cast<long>(k * d.outputs));
+      std::copy_n(d.w.begin() + static_cast<long>(r * d.outputs), d.outputs, bw.begin() + static_cast<long>(k * d.outputs));
     }
-    loss += engine_->add_regression_gradient(bx_.data(), static_cast<int>(n), by_.data(), bw_.data()).loss;
-    engine_->step(1);
+    loss += engine.add_regression_gradient(bx.data(), static_cast<int>(n), by.data(), bw.data()).loss;
+    engine.step(1);
     ++batches;
   }
   return loss / std::max(1, batches);
@@ -73,6 +83,18 @@ RegressionFit fit_regression(const MlpShape& shape, const std::vector<float>& in
     throw Error("", 0, "regression", "data of " + std::to_string(d.inputs) + " inputs and " +
                                          std::to_string(d.outputs) + " outputs for a network of " +
                                          std::to_string(shape.inputs) + " and " + std::to_string(shape.outputs));
+  auto engine = make_mlp_trainer(shape, initial, c.lr);
+  auto predictor = [&shape](const std::vector<float>& p) -> RowPredictor {
+    auto net = std::make_shared<MlpForward>(shape, p);
+    return [net](const float* x) -> const std::vector<float>& { return net->run(x); };
+  };
+  return fit_regression_engine(*engine, predictor, d, c, on_epoch);
+}
+
+RegressionFit fit_regression_engine(MlpTrainerEngine& engine,
+                                    const std::function<RowPredictor(const std::vector<float>&)>& predictor,
+                                    const RegressionData& d, const RegressionConfig& c,
+                                    const std::function<void(int, double)>& on_epoch) {
   if (d.rows() == 0) throw Error("", 0, "regression", "no samples to fit");
   if (!(c.holdout >= 0 && c.holdout < 1) || c.epochs < 0 || c.batch < 1 || !(c.lr > 0))
     throw Error("", 0, "regression", "hold-out must be in [0, 1), epochs >= 0, batch >= 1, lr > 0");
@@ -87,16 +109,15 @@ RegressionFit fit_regression(const MlpShape& shape, const std::vector<float>& in
   fit.train_rows.assign(all.begin() + static_cast<long>(hold), all.end());
   std::sort(fit.holdout_rows.begin(), fit.holdout_rows.end());
   std::sort(fit.train_rows.begin(), fit.train_rows.end());
-  RegressionTrainer trainer(shape, initial, c.lr);
   for (int e = 0; e < c.epochs; ++e) {
-    trainer.epoch(d, fit.train_rows, c.batch, rng);
-    MlpForward net(shape, trainer.parameters());
-    const double mse = regression_error(net, d, fit.holdout_rows.empty() ? fit.train_rows : fit.holdout_rows).mse;
+    regression_epoch(engine, d, fit.train_rows, c.batch, rng);
+    const double mse =
+        regression_error(predictor(engine.parameters()), d, fit.holdout_rows.empty() ? fit.train_rows : fit.holdout_rows).mse;
     fit.holdout_mse_curve.push_back(mse);
     if (on_epoch) on_epoch(e + 1, mse);
   }
-  fit.parameters = trainer.parameters();
-  MlpForward net(shape, fit.parameters);
+  fit.parameters = engine.parameters();
+  const RowPredictor net = predictor(fit.parameters);
   fit.train = regression_error(net, d, fit.train_rows);
   fit.holdout = regression_error(net, d, fit.holdout_rows);
   return fit;

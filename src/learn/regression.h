@@ -29,6 +29,9 @@ struct RegressionError {
   size_t outputs_counted = 0;
 };
 RegressionError regression_error(MlpForward& net, const RegressionData& d, const std::vector<size_t>& rows);
+// The same for any network: `predict(row)` returns its outputs (valid until the next call).
+using RowPredictor = std::function<const std::vector<float>&(const float* row)>;
+RegressionError regression_error(const RowPredictor& predict, const RegressionData& d, const std::vector<size_t>& rows);
 
 struct RegressionConfig {
   int epochs = 60;
@@ -58,6 +61,17 @@ class RegressionTrainer {
   std::unique_ptr<MlpTrainerEngine> engine_;
   std::vector<float> bx_, by_, bw_;
 };
+
+// One pass of `engine` over `rows` of d in a shuffled order, mini-batches of `batch`; returns the
+// mean batch loss (RegressionTrainer::epoch for any network).
+double regression_epoch(MlpTrainerEngine& engine, const RegressionData& d, std::vector<size_t> rows, int batch, Rng& rng);
+
+// fit_regression for any network trained by `engine` (already holding the initial parameters):
+// `predictor(parameters)` builds the forward pass the errors are measured with.
+RegressionFit fit_regression_engine(MlpTrainerEngine& engine,
+                                    const std::function<RowPredictor(const std::vector<float>&)>& predictor,
+                                    const RegressionData& d, const RegressionConfig& c,
+                                    const std::function<void(int, double)>& on_epoch = {});
 
 // Fits from `initial` parameters; `on_epoch(epoch, holdout_mse)` may be empty. Throws Error on
 // data that do not match the shape or hold no row.

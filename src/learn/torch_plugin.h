@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "learn/attn_net.h"
 #include "learn/column_net.h"
 #include "learn/mlp.h"
 #include "learn/patch_cnn_batch.h"
@@ -85,10 +86,14 @@ struct TorchPlugin {
   std::unique_ptr<MlpTrainerEngine> (*make_column_trainer)(const ColumnNetShape& shape,
                                                            const std::vector<float>& values,
                                                            double learning_rate) = nullptr;
+  // Added in ABI 6 (harmony-seq2seq): a trainer of the attention network of learn/attn_net.h (shape
+  // validated) over its flat padded rows, with the same losses and Adam (entropy: see attn_trainer.cpp).
+  std::unique_ptr<MlpTrainerEngine> (*make_attn_trainer)(const AttnShape& shape, const std::vector<float>& values,
+                                                         double learning_rate) = nullptr;
 };
 
 // Bumped whenever TorchPlugin or SmallCnnEngine changes; the loader refuses another version.
-constexpr int kTorchPluginAbi = 5;
+constexpr int kTorchPluginAbi = 6;
 
 // The plugin's table, loaded on first use (thread-safe). Looked up at $DMLKIT_TORCH_PLUGIN if set,
 // else at the path the build wrote it to. Throws dmlkit::Error naming the file if it cannot be

@@ -126,7 +126,8 @@ void validate_ps_job(const PsJobSpec& spec, const std::string& file, long line) 
   check(spec.ps, "ps");
   if (!(spec.total_epochs > 0) || !std::isfinite(spec.total_epochs))
     throw Error(file, line, "epochs", "must be a positive number");
-  if (spec.user_ps < 1) throw Error(file, line, "ps", "the requested PS count must be at least 1");
+  if (spec.allreduce && spec.user_ps != 0) throw Error(file, line, "ps", "an all-reduce job has no parameter server");
+  if (!spec.allreduce && spec.user_ps < 1) throw Error(file, line, "ps", "the requested PS count must be at least 1");
   if (spec.user_workers < 1) throw Error(file, line, "workers", "the requested worker count must be at least 1");
   if (!(spec.eval_every_epochs > 0)) throw Error(file, line, "eval_every", "must be positive");
 }

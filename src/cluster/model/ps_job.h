@@ -59,6 +59,9 @@ struct PsJobSpec {
   // Harmony's job type (index into harmony_job_types(), cluster/model/harmony_job.h), or -1 for a
   // job of the DL2/Optimus catalogue. `type` is then the measured type its speed is taken from.
   int harmony_type = -1;
+  // An all-reduce job (Harmony's journal version): workers only (user_ps = 0), gradients averaged
+  // by a ring all-reduce over the placement (cluster/speed/allreduce_speed.h), always synchronous.
+  bool allreduce = false;
   const PsJobType& job_type() const { return ps_job_types()[type]; }
 };
 

@@ -28,6 +28,7 @@ PolicyEntry lif_line_entry();
 PolicyEntry bin_packing_entry();
 PolicyEntry standalone_entry();
 PolicyEntry harmony_entry();  // policies/harmony/harmony_policy.cpp: the learned Harmony placer
+PolicyEntry harmony_seq2seq_entry();  // policies/harmony_seq2seq/seq2seq_policy.cpp: the journal design
 
 // The PS versions of fifo, srtf, drf and tetris (policies/ps/*.cpp): paper-version baselines on
 // PS jobs with the user's fixed (PS, workers). Not registered under their own names: the entries

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cluster/speed/allreduce_speed.h"
 #include "cluster/speed/ps_assignment.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -51,7 +52,7 @@ void PsProgress::on_placement(const Placement& placement) {
   }
   slowdowns_.assign(w, 1.0);
   ++placements_;
-  if (p == 0 || w == 0) {
+  if (w == 0 || (p == 0 && !spec_.allreduce)) {
     rate_epochs_per_s_ = base_rate_epochs_per_s_ = 0;
     factor_ = 1.0;
     return;
@@ -67,7 +68,9 @@ void PsProgress::on_placement(const Placement& placement) {
     }
     pace = spec_.mode == PsTrainingMode::Sync ? 1.0 / worst : inv_sum / w;
   }
-  const double v = speed_->samples_per_s(spec_, p, w, &placement, comm_scale(p)) * pace;
+  const double v = (spec_.allreduce ? allreduce_samples_per_s(spec_, w, &placement)
+                                    : speed_->samples_per_s(spec_, p, w, &placement, comm_scale(p))) *
+                   pace;
   base_rate_epochs_per_s_ = v / spec_.job_type().epoch_size;
   rate_epochs_per_s_ = base_rate_epochs_per_s_ * factor_;
 }
@@ -128,6 +131,9 @@ double PsProgress::measure_speed(int p, int w, double cost_s) const {
 
 double PsProgress::observed_speed() const { return std::max(0.0, current_speed() * (1.0 + noise())); }
 
-double PsProgress::true_speed(int p, int w) const { return speed_->samples_per_s(spec_, p, w, nullptr, comm_scale(p)); }
+double PsProgress::true_speed(int p, int w) const {
+  if (spec_.allreduce) return allreduce_samples_per_s(spec_, w, nullptr);
+  return speed_->samples_per_s(spec_, p, w, nullptr, comm_scale(p));
+}
 
 }  // namespace dmlkit::cluster

@@ -38,6 +38,7 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   check_keys(path, w,
              {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
               "epoch_jitter", "catalogue", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
+              "allreduce_fraction",
               "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
   if (w["catalogue"]) s.catalogue = text(path, w["catalogue"], "catalogue");
@@ -76,6 +77,11 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (w["user_ps_per_worker"])
     s.user_ps_per_worker = number(path, w["user_ps_per_worker"], "user_ps_per_worker", 0.01, 100);
   if (w["async_fraction"]) s.async_fraction = number(path, w["async_fraction"], "async_fraction", 0, 1);
+  if (w["allreduce_fraction"]) {
+    s.allreduce_fraction = number(path, w["allreduce_fraction"], "allreduce_fraction", 0, 1);
+    if (!harmony && s.allreduce_fraction > 0)
+      throw Error(path, line_of(w["allreduce_fraction"]), "allreduce_fraction", "all-reduce jobs need catalogue: harmony");
+  }
   if (w["loss_noise_sd"]) s.loss_noise_sd = number(path, w["loss_noise_sd"], "loss_noise_sd", 0, 10);
   if (w["convergence_threshold"])
     s.convergence_threshold = number(path, w["convergence_threshold"], "convergence_threshold", 1e-6, 10);

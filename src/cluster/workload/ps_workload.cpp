@@ -106,6 +106,8 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
     throw Error("PS workload: need 1 <= user_workers_min <= user_workers_max");
   if (!(s.user_ps_per_worker > 0)) throw Error("PS workload: user_ps_per_worker must be positive");
   if (!(s.async_fraction >= 0 && s.async_fraction <= 1)) throw Error("PS workload: async_fraction must be in [0, 1]");
+  if (!(s.allreduce_fraction >= 0 && s.allreduce_fraction <= 1))
+    throw Error("PS workload: allreduce_fraction must be in [0, 1]");
   const bool harmony = s.catalogue == "harmony";
   if (!harmony && s.catalogue != "dl2")
     throw Error("PS workload: unknown catalogue '" + s.catalogue + "' (known: dl2, harmony)");
@@ -170,9 +172,18 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
     j.id = i;
     j.name = "ps" + std::to_string(i) + "-" + (harmony ? harmony_job_types()[type].name : ps_job_types()[type].name);
     j.arrival_s = static_cast<double>(slots[i]) * s.slot_s;
-    if (harmony)
+    if (harmony) {
       fill_harmony_job(j, type, epochs, up, uw, mode, s.loss_noise_sd, s.convergence_threshold, r.next());
-    else
+      // Drawn only when asked for, so traces without all-reduce jobs stay as they were.
+      if (s.allreduce_fraction > 0 && r.uniform() < s.allreduce_fraction) {
+        auto spec = std::make_shared<PsJobSpec>(*j.ps);
+        spec->allreduce = true;
+        spec->user_ps = 0;
+        spec->mode = PsTrainingMode::Sync;
+        j.ps = std::move(spec);
+        j.name = "ar" + j.name.substr(2);
+      }
+    } else
       fill_ps_job(j, type, epochs, up, uw, mode, s.demands, s.loss_noise_sd, s.convergence_threshold, r.next());
     j.source_file = w.name;
     j.source_line = i + 1;

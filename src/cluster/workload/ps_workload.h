@@ -32,6 +32,9 @@ struct PsWorkloadSpec {
   int user_workers_max = 4;        // p = max(1, round(w * ps_per_worker))
   double user_ps_per_worker = 1.0;
   double async_fraction = 0.0;          // share of asynchronous jobs
+  // Share of all-reduce jobs (workers only, ring all-reduce; ps_job.h `allreduce`), Harmony catalogue
+  // only. 0 draws nothing, so the traces of presets without it are unchanged.
+  double allreduce_fraction = 0.0;
   double loss_noise_sd = 0.01;          // validation-loss noise
   double convergence_threshold = 0.05;  // Optimus' rule the loss curves are built for
 };

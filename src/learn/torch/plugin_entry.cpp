@@ -9,7 +9,8 @@ extern "C" const dmlkit::learn::TorchPlugin* dmlkit_torch_plugin() {
                                                 &dmlkit::learn::torch_impl::fisher_diagonal,
                                                 &dmlkit::learn::torch_impl::make_small_cnn,
                                                 &dmlkit::learn::torch_impl::make_mlp_trainer,
-                                                &dmlkit::learn::torch_impl::make_column_trainer};
+                                                &dmlkit::learn::torch_impl::make_column_trainer,
+                                                &dmlkit::learn::torch_impl::make_attn_trainer};
   return &table;
 }
 

@@ -35,5 +35,7 @@ std::unique_ptr<MlpTrainerEngine> make_mlp_trainer(const MlpShape& shape, const 
                                                    double learning_rate);
 std::unique_ptr<MlpTrainerEngine> make_column_trainer(const ColumnNetShape& shape, const std::vector<float>& values,
                                                       double learning_rate);
+std::unique_ptr<MlpTrainerEngine> make_attn_trainer(const AttnShape& shape, const std::vector<float>& values,
+                                                    double learning_rate);
 
 }  // namespace dmlkit::learn::torch_impl

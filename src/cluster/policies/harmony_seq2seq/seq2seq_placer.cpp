@@ -1,0 +1,78 @@
+// harmony-seq2seq's per-interval decoding; see seq2seq_placer.h.
+#include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
+
+#include <algorithm>
+
+#include "learn/mlp.h"
+
+namespace dmlkit::cluster {
+
+Seq2SeqPlacer::Seq2SeqPlacer(const ClusterSpec& cluster, const S2sNet& policy, uint64_t seed)
+    : board_(cluster), net_(policy.shape, policy.parameters), rng_(Rng(seed).split(0x5e2)) {}
+
+void Seq2SeqPlacer::set_parameters(const std::vector<float>& parameters) {
+  net_ = learn::AttnForward(net_.shape(), parameters);
+}
+
+int Seq2SeqPlacer::choose(int job, int first) {
+  if (epsilon_ > 0 && rng_.uniform() < epsilon_) {
+    const auto h = rng_.uniform() < 0.5 ? S2sHeuristic::BinPacking : S2sHeuristic::LoadBalancing;
+    const int a = board_.heuristic(job, h);
+    if (a >= 0) {
+      ++stats_.explored;
+      return a;
+    }
+  }
+  const int J = board_.jobs() - first, S = board_.servers();
+  const std::vector<float>& logits = net_.run(J, S, job - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures,
+                                              sx_.data(), qx_.data());
+  logits_.assign(logits.begin(), logits.end());
+  if (!learn::masked_softmax(logits_, mask_, probs_)) return -1;
+  if (select_max_) return static_cast<int>(std::max_element(probs_.begin(), probs_.end()) - probs_.begin());
+  const double u = rng_.uniform();
+  double acc = 0;
+  int last = -1;
+  for (size_t a = 0; a < probs_.size(); ++a) {
+    if (probs_[a] <= 0) continue;
+    acc += probs_[a];
+    last = static_cast<int>(a);
+    if (acc > u) break;
+  }
+  return last;
+}
+
+void Seq2SeqPlacer::decide(std::span<const S2sRunningJob> running, std::span<const PsJobSpec* const> fresh,
+                           std::vector<Placement>& out) {
+  out.assign(fresh.size(), Placement{});
+  board_.clear();
+  for (const S2sRunningJob& r : running) board_.add_running(*r.spec, r.placement);
+  const int first_new = board_.jobs();
+  for (const PsJobSpec* f : fresh) board_.add_new(*f);
+  // Job tokens left out: the oldest running ones beyond max_tokens_.
+  const int first = max_tokens_ > 0 ? std::min(first_new, std::max(0, board_.jobs() - max_tokens_)) : 0;
+  mask_.resize(static_cast<size_t>(board_.servers()));
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    const int j = first_new + static_cast<int>(i);
+    for (int kind = board_.next_kind(j); kind >= 0; kind = board_.next_kind(j)) {
+      if (board_.mask(j, mask_.data()) == 0) break;
+      board_.job_features(jx_);
+      board_.server_features(j, sx_);
+      board_.query_features(j, qx_);
+      const int a = choose(j, first);
+      if (a < 0) break;
+      if (sink_ != nullptr)
+        sink_->on_step(board_.jobs() - first, board_.servers(), j - first,
+                       jx_.data() + static_cast<size_t>(first) * kJobFeatures, sx_.data(), qx_.data(), mask_.data(), a);
+      board_.place(j, kind, a);
+      ++stats_.steps;
+    }
+    if (!board_.complete(j)) {
+      board_.rollback(j);
+      ++stats_.rolled_back;
+      continue;
+    }
+    out[i] = board_.placement(j);
+  }
+}
+
+}  // namespace dmlkit::cluster

@@ -1,0 +1,74 @@
+// harmony-seq2seq's placement decision for one interval (Harmony's journal design; the decoder is
+// ours [A], see docs/harmony-seq2seq.md): the concurrent jobs are encoded by the attention encoder
+// (learn/attn_net.h), then the new jobs' tasks are decoded one at a time, in arrival order, a job's
+// PSs first and then its workers: for each task the pointer head scores every server and the task
+// goes to the arg-max (`select_max`, the run-time default) or a draw of the softmax restricted to
+// the servers where it fits; the state (both token sets) is updated after each task. A job whose
+// next task fits nowhere is rolled back and waits for the next interval; the jobs after it are
+// still offered. While training, with probability epsilon a step takes the bin-packing or the
+// load-balancing server instead (equal odds), Harmony's job-aware epsilon-greedy exploration.
+// Inference in plain C++ (no libtorch).
+#pragma once
+#include <span>
+#include <vector>
+
+#include "cluster/policies/harmony_seq2seq/seq2seq_board.h"
+#include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
+#include "core/rng.h"
+#include "learn/attn_net.h"
+
+namespace dmlkit::cluster {
+
+struct S2sRunningJob {
+  const PsJobSpec* spec = nullptr;
+  Placement placement;
+};
+
+// Receives every step taken while training: the tokens the network saw, the mask and the server.
+class S2sStepSink {
+ public:
+  virtual ~S2sStepSink() = default;
+  virtual void on_step(int jobs, int servers, int query, const float* job_x, const float* server_x,
+                       const float* query_x, const unsigned char* mask, int action) = 0;
+};
+
+struct S2sPlacerStats {
+  long steps = 0;
+  long explored = 0;
+  long rolled_back = 0;
+};
+
+class Seq2SeqPlacer {
+ public:
+  Seq2SeqPlacer(const ClusterSpec& cluster, const S2sNet& policy, uint64_t seed);
+  void set_parameters(const std::vector<float>& parameters);
+  void set_select_max(bool v) { select_max_ = v; }
+  void set_epsilon(double eps) { epsilon_ = eps; }
+  void set_sink(S2sStepSink* sink) { sink_ = sink; }
+  // At most this many job tokens (0: no limit): beyond it the oldest running jobs are left out of
+  // the encoder's input (they still hold their servers' resources) [A]; training rows are padded
+  // to a fixed number of jobs.
+  void set_max_tokens(int n) { max_tokens_ = n; }
+  // out[i]: the placement of fresh[i] (empty: it waits).
+  void decide(std::span<const S2sRunningJob> running, std::span<const PsJobSpec* const> fresh,
+              std::vector<Placement>& out);
+  const S2sPlacerStats& stats() const { return stats_; }
+
+ private:
+  int choose(int job, int first_token);
+
+  Seq2SeqBoard board_;
+  learn::AttnForward net_;
+  Rng rng_;
+  bool select_max_ = true;
+  double epsilon_ = 0;
+  int max_tokens_ = 0;
+  S2sStepSink* sink_ = nullptr;
+  S2sPlacerStats stats_;
+  std::vector<float> jx_, sx_, qx_;
+  std::vector<unsigned char> mask_;
+  std::vector<double> probs_;
+  std::vector<float> logits_;
+};
+
+}  // namespace dmlkit::cluster

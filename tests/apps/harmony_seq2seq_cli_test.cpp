@@ -1,0 +1,127 @@
+// `dmlkit cluster train harmony-seq2seq` on a tiny preset with PS and all-reduce jobs (the files it
+// writes, determinism, --resume), the trained model used by `cluster compare` on the tiny preset and
+// on a cluster of another size, and bad model files: one-line errors, exit status 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_test_util.h"
+
+namespace dmlkit::testing {
+namespace {
+
+std::string preset(const TempDir& dir, const std::string& name, int servers) {
+  const std::string cluster = dir.write(
+      name + "-cluster.yaml", "name: " + name + "\nservers:\n  - {count: " + std::to_string(servers) +
+                                  ", gpus: 4, cpus: 32, mem_gb: 128, net_gbps: 25, name: gpu}\n");
+  return dir.write(name + ".yaml", "experiment: " + name +
+                                       "\n"
+                                       "description: test preset\n"
+                                       "cluster: " +
+                                       cluster +
+                                       "\n"
+                                       "seeds: [1, 2]\n"
+                                       "policies: [lb, bin-packing]\n"
+                                       "speed_model: analytic\n"
+                                       "interference: contention\n"
+                                       "round_s: 600\n"
+                                       "restart_delay_s: 30\n"
+                                       "measure_noise: 0.05\n"
+                                       "workload:\n"
+                                       "  catalogue: harmony\n"
+                                       "  num_jobs: 10\n"
+                                       "  arrivals: poisson\n"
+                                       "  max_arrivals_per_slot: 2\n"
+                                       "  slot_s: 600\n"
+                                       "  max_num_epochs: 60\n"
+                                       "  user_workers: [1, 4]\n"
+                                       "  user_ps_per_worker: 0.5\n"
+                                       "  allreduce_fraction: 0.5\n");
+}
+
+std::vector<std::string> train_args(const std::string& p, const std::string& out, const std::string& steps) {
+  return {"cluster",      "train",        "harmony-seq2seq", "--experiment", p,         "--out",
+          out,            "--rl-steps",   steps,             "--batch",      "16",      "--memory",
+          "64",           "--rm-traces",  "2",               "--rm-epochs",  "4",       "--train-traces",
+          "3",            "--val-traces", "2",               "--val-every",  "10",      "--checkpoint-every",
+          "10",           "--threads",    "1",               "--embed",      "8",       "--heads",
+          "2",            "--rm-embed",   "8",               "--rm-heads",   "2",       "--rm-policies",
+          "lb,bin-packing", "--max-jobs", "12"};
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(HarmonySeq2SeqTrain, WritesModelsResumesAndRunsOnAnotherClusterSize) {
+  TempDir dir("s2s-train");
+  const std::string p = preset(dir, "s2s-tiny", 3);
+  const auto r = run_cli(train_args(p, dir.path("out"), "20"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json", "training.csv",
+                        "reward_model.csv", "report.html"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("out/") + f)) << f;
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
+  EXPECT_GT(j["derived"]["reward_model_holdout_rows"].get<double>(), 0.0);
+  EXPECT_GT(j["derived"]["reward_model_holdout_mean_rel_err"].get<double>(), 0.0);
+  // Deterministic for a seed.
+  ASSERT_EQ(run_cli(train_args(p, dir.path("again"), "20")).status, 0);
+  const std::string a = slurp(dir.path("out/last.json")), b = slurp(dir.path("again/last.json"));
+  auto nets = [](const std::string& m) {  // the networks, not the meta (its command names the folder)
+    const size_t from = m.find("\"extra\""), to = m.find("\"format\"");
+    return m.substr(from, to - from);
+  };
+  EXPECT_EQ(nets(a), nets(b));
+  // Resume continues from step 20 to 30.
+  const auto res = run_cli([&] {
+    auto v = train_args(p, dir.path("out"), "30");
+    v.push_back("--resume");
+    return v;
+  }());
+  ASSERT_EQ(res.status, 0) << res.err;
+  const std::string ck = slurp(dir.path("out/checkpoint.json"));
+  EXPECT_NE(ck.find("\"step\": \"30\""), std::string::npos);
+  // The model places through the registry on the 3-server preset and on a 7-server one.
+  const std::string big = preset(dir, "s2s-seven", 7);
+  for (const std::string& e : {p, big}) {
+    const auto c = run_cli({"cluster", "compare", "--experiment", e, "--policies", "harmony-seq2seq,lb",
+                            "--policy-param", "harmony-seq2seq.model=" + dir.path("out/best.json"), "--out",
+                            dir.path("cmp-" + std::filesystem::path(e).stem().string()), "--format", "csv"});
+    EXPECT_EQ(c.status, 0) << c.err;
+  }
+}
+
+TEST(HarmonySeq2SeqTrain, BadModelFilesAndOptionsAreOneLineErrors) {
+  TempDir dir("s2s-bad");
+  const std::string p = preset(dir, "s2s-tiny", 3);
+  auto compare = [&](const std::string& model) {
+    return run_cli({"cluster", "compare", "--experiment", p, "--policies", "harmony-seq2seq", "--policy-param",
+                    "harmony-seq2seq.model=" + model, "--out", dir.path("c")});
+  };
+  for (const auto& bad : {dir.path("missing.json"), dir.write("corrupt.json", "{\"kind\": \"harmony-seq2seq\", \"extra\": {"),
+                          dir.write("foreign.json", "{\"kind\": \"dl2\", \"meta\": {}, \"nets\": {}}")}) {
+    const auto r = compare(bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find(std::filesystem::path(bad).filename().string()), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(compare("no-such-model").status, 2);
+  const auto opt = run_cli({"cluster", "train", "harmony-seq2seq", "--experiment", p, "--embed", "10", "--heads", "4",
+                            "--out", dir.path("bad")});
+  EXPECT_EQ(opt.status, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("bad")));
+  const auto nores = run_cli({"cluster", "train", "harmony-seq2seq", "--experiment", p, "--resume", "--out",
+                              dir.path("nothing")});
+  EXPECT_EQ(nores.status, 2) << nores.err;
+}
+
+}  // namespace
+}  // namespace dmlkit::testing

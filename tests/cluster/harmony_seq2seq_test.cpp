@@ -1,0 +1,257 @@
+// harmony-seq2seq (cluster/policies/harmony_seq2seq/) and the all-reduce job kind: the ring
+// all-reduce speed on hand-built placements, the reward model's co-location tokens, masks that
+// never place a task on a server without room, one network deciding on clusters and job counts of
+// different sizes, and model files that fail with a one-line error naming the file and field.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cluster/model/harmony_job.h"
+#include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
+#include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
+#include "cluster/speed/allreduce_speed.h"
+#include "cluster/workload/experiment.h"
+#include "cluster/workload/ps_workload.h"
+#include "core/error.h"
+
+namespace dmlkit::cluster {
+namespace {
+
+PsJobSpec job(int harmony_type, int workers, int ps, bool allreduce = false) {
+  PsJobSpec s;
+  s.harmony_type = harmony_type;
+  s.type = find_ps_job_type(harmony_job_types()[harmony_type].basis);
+  s.user_workers = workers;
+  s.user_ps = allreduce ? 0 : ps;
+  s.allreduce = allreduce;
+  s.worker.gpus = 1;
+  s.worker.cpus = 4;
+  s.worker.mem_gb = 8;
+  s.ps.cpus = 4;
+  s.ps.mem_gb = 8;
+  return s;
+}
+
+Placement slices(std::initializer_list<std::pair<int, int>> server_workers) {
+  Placement p;
+  for (auto [m, w] : server_workers) p.push_back(Slice{m, w, w, 0});
+  return p;
+}
+
+TEST(AllReduceSpeed, RingOnHandBuiltPlacements) {
+  const PsJobSpec j = job(find_harmony_job_type("vgg-16"), 4, 0, true);
+  const PsJobType& t = j.job_type();
+  // One worker: compute only.
+  EXPECT_DOUBLE_EQ(allreduce_samples_per_s(j, 1, nullptr), 1.0 / t.local_compute_s);
+  // Four workers on one server: the ring's four hops share the intra-server bandwidth.
+  const Placement one = slices({{0, 4}});
+  const double comm_one = 2.0 * 3 / 4 * t.model_mb / (t.intra_bw_MBps / 4);
+  EXPECT_NEAR(allreduce_samples_per_s(j, 4, &one), 4 / (t.local_compute_s + comm_one), 1e-9);
+  // 2 + 2 on two servers: the slower of the NIC hop and the two hops inside each server.
+  const Placement two = slices({{0, 2}, {3, 2}});
+  const double bw = std::min(t.inter_bw_MBps, t.intra_bw_MBps / 2);
+  EXPECT_NEAR(allreduce_samples_per_s(j, 4, &two), 4 / (t.local_compute_s + 2.0 * 3 / 4 * t.model_mb / bw), 1e-9);
+  // 1 + 1 + 1 + 1: the NIC hop only.
+  const Placement four = slices({{0, 1}, {1, 1}, {2, 1}, {3, 1}});
+  EXPECT_NEAR(allreduce_samples_per_s(j, 4, &four),
+              4 / (t.local_compute_s + 2.0 * 3 / 4 * t.model_mb / t.inter_bw_MBps), 1e-9);
+  EXPECT_EQ(allreduce_samples_per_s(j, 0, &one), 0.0);
+  // The default placement is the balanced one on ceil(w / 4) servers.
+  EXPECT_DOUBLE_EQ(allreduce_samples_per_s(j, 4, nullptr), allreduce_samples_per_s(j, 4, &one));
+}
+
+TEST(AllReduceWorkload, FractionMakesWorkerOnlyJobsAndZeroKeepsTheTraces) {
+  PsWorkloadSpec s;
+  s.catalogue = "harmony";
+  s.num_jobs = 40;
+  s.arrivals = "poisson";
+  const Workload before = ps_workload(s, 5, "");
+  s.allreduce_fraction = 0.5;
+  const Workload mixed = ps_workload(s, 5, "");
+  int ar = 0;
+  for (size_t i = 0; i < mixed.jobs.size(); ++i) {
+    const PsJobSpec& m = *mixed.jobs[i].ps;
+    const PsJobSpec& b = *before.jobs[i].ps;
+    EXPECT_EQ(m.harmony_type, b.harmony_type);  // the same jobs, some now all-reduce
+    EXPECT_EQ(m.user_workers, b.user_workers);
+    if (m.allreduce) {
+      ++ar;
+      EXPECT_EQ(m.user_ps, 0);
+      EXPECT_EQ(mixed.jobs[i].name.substr(0, 2), "ar");
+    }
+  }
+  EXPECT_GT(ar, 5);
+  EXPECT_LT(ar, 35);
+  s.allreduce_fraction = 0;
+  const Workload again = ps_workload(s, 5, "");
+  for (size_t i = 0; i < again.jobs.size(); ++i) EXPECT_EQ(again.jobs[i].name, before.jobs[i].name);
+}
+
+TEST(Seq2SeqBoard, RewardTokensCountTheOtherJobsBesideEachJob) {
+  // Job A (type 1, PS): 2 workers + 1 PS on server 0; job B (type 5, all-reduce): 1 worker on 0, 2 on 1.
+  std::vector<S2sPlacedJob> jobs(2);
+  jobs[0] = {1, false, 2, 1, {{0, {2, 1}}}};
+  jobs[1] = {5, true, 3, 0, {{0, {1, 0}}, {1, {2, 0}}}};
+  std::vector<float> t;
+  s2s_reward_tokens(jobs, 2, t);
+  ASSERT_EQ(t.size(), 2u * kRewardFeatures);
+  const float* a = t.data();
+  const float* b = t.data() + kRewardFeatures;
+  EXPECT_EQ(a[1], 1.0f);
+  EXPECT_EQ(a[kS2sTypes], 0.0f);
+  EXPECT_EQ(b[kS2sTypes], 1.0f);
+  EXPECT_FLOAT_EQ(a[kS2sTypes + 5], 1.0f);  // both workers share the server of A's only PS
+  const float* a_mean = a + kS2sTypes + 7;
+  const float* b_mean = b + kS2sTypes + 7;
+  const float* b_max = b_mean + kS2sTypes;
+  EXPECT_FLOAT_EQ(a_mean[5], 1.0f / 4);                   // one task of type 5 beside all of A's tasks
+  EXPECT_FLOAT_EQ(b_mean[1], (1.0f / 3) * 3.0f / 4);      // a third of B's tasks sit beside A's three
+  EXPECT_FLOAT_EQ(b_max[1], 3.0f / 4);
+  EXPECT_FLOAT_EQ(a[kS2sTypes + 6], 1.0f / 8);            // one other task beside A on average
+}
+
+Seq2SeqModel random_model(uint64_t seed) {
+  Rng rng(seed);
+  Seq2SeqModel m;
+  m.policy.shape = s2s_policy_shape(16, 2, 64, 64);
+  m.policy.parameters = learn::attn_initial_parameters(m.policy.shape, rng);
+  return m;
+}
+
+// Sum of the placed tasks' demands on every server stays within its capacity.
+void expect_within_capacity(const ClusterSpec& cluster, const std::vector<std::pair<const PsJobSpec*, Placement>>& all) {
+  std::vector<double> gpus(cluster.num_servers(), 0), cpus(cluster.num_servers(), 0);
+  for (const auto& [spec, p] : all)
+    for (const Slice& s : p) {
+      gpus[s.server] += s.workers * spec->worker.gpus + s.ps * spec->ps.gpus;
+      cpus[s.server] += s.workers * spec->worker.cpus + s.ps * spec->ps.cpus;
+    }
+  for (int m = 0; m < cluster.num_servers(); ++m) {
+    EXPECT_LE(gpus[m], cluster.servers[m].gpus) << "server " << m;
+    EXPECT_LE(cpus[m], cluster.servers[m].cpus) << "server " << m;
+  }
+}
+
+TEST(Seq2SeqPlacer, MaskNeverPlacesATaskOnAServerWithoutRoom) {
+  const ClusterSpec cluster = ClusterSpec::homogeneous(4, 4);  // 16 GPUs: most decisions overflow
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Seq2SeqPlacer placer(cluster, random_model(seed).policy, seed);
+    placer.set_select_max(false);
+    placer.set_epsilon(seed == 3 ? 0.5 : 0.0);  // heuristic steps are masked too
+    std::vector<PsJobSpec> specs;
+    for (int i = 0; i < 12; ++i) specs.push_back(job(i % 8, 1 + i % 4, 1 + i % 2, i % 3 == 0));
+    std::vector<S2sRunningJob> running;
+    std::vector<std::pair<const PsJobSpec*, Placement>> all;
+    long placed = 0, waiting = 0;
+    for (size_t first = 0; first < specs.size(); first += 4) {
+      std::vector<const PsJobSpec*> fresh;
+      for (size_t i = first; i < first + 4; ++i) fresh.push_back(&specs[i]);
+      std::vector<Placement> out;
+      placer.decide(running, fresh, out);
+      for (size_t k = 0; k < fresh.size(); ++k) {
+        if (out[k].empty()) {
+          ++waiting;
+          continue;
+        }
+        ++placed;
+        int w = 0, p = 0;
+        for (const Slice& s : out[k]) {
+          w += s.workers;
+          p += s.ps;
+        }
+        EXPECT_EQ(w, fresh[k]->user_workers);  // gang: all or nothing
+        EXPECT_EQ(p, fresh[k]->user_ps);
+        running.push_back({fresh[k], out[k]});
+        all.push_back({fresh[k], out[k]});
+      }
+      expect_within_capacity(cluster, all);
+    }
+    EXPECT_GT(placed, 0);
+    EXPECT_GT(waiting, 0);  // the cluster filled up: the mask was binding
+    EXPECT_GT(placer.stats().rolled_back, 0);
+  }
+}
+
+TEST(Seq2SeqPlacer, OneNetworkDecidesOnDifferentClusterAndJobCounts) {
+  const Seq2SeqModel m = random_model(9);
+  for (auto [servers, jobs] : {std::pair{6, 3}, std::pair{50, 20}, std::pair{2, 7}}) {
+    const ClusterSpec cluster = ClusterSpec::homogeneous(servers, 8);
+    Seq2SeqPlacer placer(cluster, m.policy, 1);
+    std::vector<PsJobSpec> specs;
+    for (int i = 0; i < jobs; ++i) specs.push_back(job(i % 8, 1 + i % 3, 1, i % 2 == 1));
+    std::vector<const PsJobSpec*> fresh;
+    for (const auto& s : specs) fresh.push_back(&s);
+    std::vector<Placement> out;
+    placer.decide({}, fresh, out);
+    ASSERT_EQ(out.size(), fresh.size());
+    std::vector<std::pair<const PsJobSpec*, Placement>> all;
+    int placed = 0;
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].empty()) continue;
+      ++placed;
+      all.push_back({fresh[k], out[k]});
+      for (const Slice& s : out[k]) EXPECT_LT(s.server, servers);
+    }
+    expect_within_capacity(cluster, all);
+    EXPECT_GT(placed, 0) << servers << " servers";
+    if (servers >= 6) {
+      EXPECT_EQ(placed, jobs) << servers << " servers";  // room for all of them
+    }
+  }
+}
+
+// The bundled model (trained on harmony-testbed's 6 servers) runs unchanged on harmony-testbed and
+// on harmony-50 (fewer jobs here, to keep the test short), and every job finishes.
+TEST(Seq2SeqModel, BundledModelRunsOnTheTestbedAndOnFiftyServers) {
+  const std::string data = std::string(DMLKIT_SOURCE_DIR) + "/data";
+  const std::string experiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
+  for (const char* name : {"harmony-testbed", "harmony-50", "harmony-testbed-mixed"}) {
+    Experiment e = load_experiment(name, experiments);
+    e.seeds = {1};
+    e.policies = {"harmony-seq2seq"};
+    e.workload.num_jobs = std::min(e.workload.num_jobs, 60);
+    const auto runs = run_experiment(e, data, {}, 1);
+    ASSERT_EQ(runs.size(), 1u) << name;
+    EXPECT_EQ(runs[0].result.jobs.size(), static_cast<size_t>(e.workload.num_jobs)) << name;
+    for (const auto& j : runs[0].result.jobs) EXPECT_TRUE(j.finished()) << name;
+  }
+}
+
+TEST(Seq2SeqModel, BadFilesAreOneLineErrorsNamingFileAndField) {
+  const auto dir = std::filesystem::temp_directory_path() / "dmlkit-s2s-model-test";
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string p = (dir / name).string();
+    std::ofstream(p) << text;
+    return p;
+  };
+  auto message = [](const std::string& path) {
+    try {
+      (void)load_s2s_model(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string missing = message((dir / "missing.json").string());
+  EXPECT_NE(missing.find("missing.json"), std::string::npos) << missing;
+  const std::string corrupt = message(write("corrupt.json", "{\"kind\": \"harmony-seq2seq\", \"extra\": {"));
+  EXPECT_NE(corrupt.find("corrupt.json"), std::string::npos) << corrupt;
+  EXPECT_EQ(corrupt.find('\n'), std::string::npos) << corrupt;
+  // A good file with a network cut short.
+  Seq2SeqModel m = random_model(1);
+  m.policy.parameters.resize(10);
+  learn::save_model_file((dir / "short.json").string(), s2s_model_file(m));
+  const std::string cut = message((dir / "short.json").string());
+  EXPECT_NE(cut.find("extra.policy"), std::string::npos) << cut;
+  // Another kind of model.
+  learn::ModelFile other;
+  other.kind = "harmony";
+  learn::save_model_file((dir / "other.json").string(), other);
+  EXPECT_NE(message((dir / "other.json").string()).find("kind"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dmlkit::cluster
