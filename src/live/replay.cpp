@@ -15,6 +15,7 @@
 #include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "live/job_meta.h"
+#include "live/timed_backend.h"
 
 namespace dmlkit::live {
 
@@ -83,7 +84,8 @@ struct CancelGuard {
 
 }  // namespace
 
-ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
+ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
+  TimedBackend slurm(backend);  // every call timed: the command latencies of the calibration
   if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (o.work_dir.empty()) throw Error("replay: no work directory");
@@ -372,6 +374,8 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   if (last_finish > 0) result.real_makespan_s = last_finish - first_arrival;
   result.rounds = controller.rounds();
   result.decisions = controller.decisions();
+  for (const char* kind : {"poll", "place", "release", "hold", "requeue", "submit"})
+    result.command_latency_s[kind] = slurm.samples(kind);
   return result;
 }
 
@@ -383,6 +387,16 @@ cl::Calibration replay_calibration(const ReplayResult& r, const ReplayOptions& o
   c.restart = cl::latency_stat(r.restart_latency_s);
   c.preemption = cl::latency_stat(r.preemption_latency_s);
   c.completion = cl::latency_stat(r.completion_latency_s);
+  auto command = [&r](const char* kind) {
+    auto it = r.command_latency_s.find(kind);
+    return cl::latency_stat(it == r.command_latency_s.end() ? std::vector<double>{} : it->second);
+  };
+  c.poll = command("poll");
+  c.place = command("place");
+  c.release = command("release");
+  c.hold = command("hold");
+  c.requeue = command("requeue");
+  c.submit = command("submit");
   c.source_command = "cluster replay --slurm";
   c.source_workload = o.workload;
   c.source_policy = o.policy;
