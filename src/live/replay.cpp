@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/data_dir.h"
+#include "cluster/model/harmony_job.h"
 #include "cluster/speed/progress_model.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
@@ -122,8 +123,9 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
       ++result.dropped;
       continue;
     }
-    if (j.kind == cl::WorkKind::ParameterServer)
-      throw Error(full.path, j.source_line, "kind", "parameter-server jobs are not supported in live mode");
+    if (j.kind == cl::WorkKind::ParameterServer && j.ps->worker.gpus < 1)
+      throw Error(full.path, j.source_line, "type",
+                  "parameter-server jobs with CPU workers are not supported in live mode (Slurm places GPU jobs)");
     cl::Job copy = j;
     copy.id = static_cast<int>(w.jobs.size());
     w.jobs.push_back(copy);
@@ -249,10 +251,14 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
         std::vector<std::pair<std::string, int>> alloc;
         for (const auto& a : j.allocation) alloc.emplace_back(a.node, a.gpus);
         if (!e.running || alloc != e.alloc || j.restarts != e.restarts_seen) {
-          cl::Placement p;
-          for (const auto& [n, g] : alloc)
-            for (size_t s = 0; s < nodes.size(); ++s)
-              if (nodes[s].name == n && g > 0) p.push_back({static_cast<int>(s), g});
+          // The placement the controller shows the policy for this allocation (a PS job: its tasks).
+          // The controller has seen this snapshot's job before only if it was seen at an earlier
+          // poll; a job first seen running here maps its GPUs as slices.
+          cl::Placement p = controller.placement_of(e.slurm_id, alloc);
+          if (p.empty())
+            for (const auto& [n, g] : alloc)
+              for (size_t s = 0; s < nodes.size(); ++s)
+                if (nodes[s].name == n && g > 0) p.push_back({static_cast<int>(s), g});
           e.progress->on_placement(p);
           e.restart_left_s = o.restart_delay_s;
           e.running = true;
@@ -304,6 +310,16 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
       meta.batch_size = e.job->batch_size;
       meta.gpus = e.job->num_gpus;
       if (e.job->kind == cl::WorkKind::FixedDuration) meta.duration_s = e.job->duration_s;
+      if (e.job->kind == cl::WorkKind::ParameterServer) {  // the controller rebuilds it from its type
+        const cl::PsJobSpec& ps = *e.job->ps;
+        meta.application.clear();
+        meta.ps_type = ps.harmony_type >= 0 ? cl::harmony_job_types()[ps.harmony_type].name : ps.job_type().name;
+        meta.workers = ps.user_workers;
+        meta.ps = ps.user_ps;
+        meta.epochs = ps.total_epochs;
+        meta.async = ps.mode == cl::PsTrainingMode::Async;
+        meta.seed = ps.seed;
+      }
       meta.name = e.name;
       const std::string done = o.work_dir + "/done/" + e.name;
       JobRequest q;
