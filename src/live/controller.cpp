@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
 #include "cluster/workload/ps_workload.h"
 #include "core/error.h"
 #include "core/output_dir.h"
@@ -244,6 +246,15 @@ void Controller::log_decision(const Decision& d) {
 void Controller::make_oracle(Tracked& t) const {
   cl::ProgressOptions po;
   po.data_dir = options_.data_dir;
+  if (t.job.ps) {  // the simulator's defaults for PS jobs: the table speed model, the policy's PS assignment
+    if (!ps_speed_) {
+      ps_speed_ = cl::make_ps_speed_model("table", options_.data_dir);
+      ps_balance_ = std::make_shared<cl::PsBalanceTable>(options_.data_dir,
+                                                         cl::parse_ps_assignment(policy_.ps_assignment()));
+    }
+    po.ps_speed = ps_speed_;
+    po.ps_balance = ps_balance_;
+  }
   t.progress.reset();
   try {
     t.progress = cl::make_job_progress(t.job, po);

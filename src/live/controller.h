@@ -217,6 +217,9 @@ class Controller {
   double last_observe_wall_s_ = 0;
   int next_dense_id_ = 0;
   std::map<int64_t, Tracked> jobs_;  // by Slurm id
+  // Speed of parameter-server jobs for their oracles (made at the first PS job).
+  mutable std::shared_ptr<const cluster::PsSpeedModel> ps_speed_;
+  mutable std::shared_ptr<const cluster::PsBalanceTable> ps_balance_;
   // Nodes Slurm did not start a released job on within start_timeout_s, until when (wall s): the
   // policy sees no free GPUs there meanwhile.
   std::map<std::string, double> shunned_until_;

@@ -12,6 +12,8 @@
 #include "core/data_dir.h"
 #include "cluster/model/harmony_job.h"
 #include "cluster/speed/progress_model.h"
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
@@ -159,6 +161,12 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
 
   cl::ProgressOptions po;
   po.data_dir = data_dir;
+  bool ps_jobs = false;
+  for (const auto& j : w.jobs) ps_jobs = ps_jobs || j.kind == cl::WorkKind::ParameterServer;
+  if (ps_jobs) {  // as the simulator's defaults: the table speed model, the policy's PS assignment
+    po.ps_speed = cl::make_ps_speed_model("table", data_dir);
+    po.ps_balance = std::make_shared<cl::PsBalanceTable>(data_dir, cl::parse_ps_assignment(sim_policy->ps_assignment()));
+  }
   std::vector<Emulated> em(w.jobs.size());
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     em[i].job = &w.jobs[i];
