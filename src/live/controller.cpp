@@ -707,6 +707,7 @@ Controller::RoundInput Controller::build_round_input() {
     cl::JobView v;
     v.job = &t->job;
     v.placement = job_placement(*t, p.current);
+    if (t->job.ps && !p.current.empty()) p.shown = v.placement;
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
     const bool lost = std::any_of(v.placement.begin(), v.placement.end(),
                                   [&](const cl::Slice& sl) { return in.cluster.servers[sl.server].gpus == 0; });

@@ -45,15 +45,23 @@ inline std::map<int64_t, SlurmJob> jobs_by_id(ClusterBackend& slurm) {
   return m;
 }
 
-// Polls until pred() is true or timeout_s passes; returns pred()'s last value.
+// Polls until pred() is true or timeout_s passes; returns pred()'s last value. A Slurm query in
+// pred() that fails (slurmctld slow or restarting under load) counts as "not yet".
 template <typename Pred>
 bool wait_for(Pred pred, double timeout_s, double poll_s = 0.2) {
+  auto holds = [&] {
+    try {
+      return static_cast<bool>(pred());
+    } catch (const SlurmError&) {
+      return false;
+    }
+  };
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
+    if (holds()) return true;
     std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
   }
-  return pred();
+  return holds();
 }
 
 // A program run in the background (run_process in a thread, through `sh -c 'exec ...'` so its pid
