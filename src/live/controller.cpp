@@ -316,10 +316,18 @@ void Controller::make_ps_job(Tracked& t, const JobMeta& meta) {
 cl::Placement Controller::job_placement(const Tracked& t, const Alloc& alloc) const {
   if (!t.job.ps) return to_placement(alloc);
   if (alloc.empty()) return {};
-  if (!t.tasks.empty() && sorted(alloc) == sorted(t.tasks_alloc)) return t.tasks;
-  // Placed otherwise (reshaped by Slurm's uniform GPUs, or found running after a restart): the
-  // workers spread over the allocation's GPUs, the PSs where the policy put them (or, if it never
-  // did, on the first node) [A].
+  if (!t.tasks.empty() && sorted(alloc) == sorted(t.tasks_alloc)) {
+    // The policy's tasks as they are, if Slurm holds exactly their GPUs.
+    Alloc task_gpus;
+    for (const auto& sl : t.tasks)
+      if (sl.gpus > 0 && sl.server >= 0 && sl.server < static_cast<int>(snap_.nodes.size()))
+        task_gpus.emplace_back(snap_.nodes[sl.server].name, sl.gpus);
+    if (sorted(task_gpus) == sorted(alloc)) return t.tasks;
+  }
+  // Placed otherwise (reshaped to Slurm's uniform GPUs per node, or found running after a
+  // restart): what runs is shown, so the policy's view of free GPUs is Slurm's: the workers spread
+  // over the allocation's GPUs, the PSs where the policy put them (or, if it never did, on the
+  // first node) [A].
   const int per_worker = std::max(1, t.job.ps->worker.gpus);
   cl::Placement p;
   int workers_left = t.job.ps->user_workers;

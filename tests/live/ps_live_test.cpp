@@ -11,6 +11,7 @@
 
 #include "cluster/model/ps_job.h"
 #include "cluster/workload/ps_workload.h"
+#include "core/data_dir.h"
 #include "live/controller.h"
 #include "live/fake_slurm.h"
 #include "live/job_meta.h"
@@ -74,6 +75,7 @@ TEST(LivePsJobs, APlacementPolicyPlacesAHarmonyJobsWorkersOnTheNodesItChose) {
   co.round_s = 60;
   co.time_scale = 1;
   co.poll_s = 1;
+  co.data_dir = default_data_dir();
   std::ostringstream log;
   co.log = &log;
   Controller c(slurm, *policy, co);

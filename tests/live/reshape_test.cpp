@@ -187,7 +187,7 @@ TEST(LivePlan, APsJobWhoseDecisionIsUnchangedKeepsItsReshapedAllocation) {
   const std::vector<PlanJob> jobs = {j};
   EXPECT_TRUE(plan_actions(c, jobs, std::vector<cl::Placement>{j.shown}, 0).empty());
   // Changed its mind: reshaped (uniform) and restarted.
-  const std::vector<cl::Placement> moved = {{{0, 1, 1, 0}, {1, 3, 3, 1}}};
+  const std::vector<cl::Placement> moved = {{{1, 4, 4, 1}}};
   ASSERT_EQ(plan_actions(c, jobs, moved, 0).size(), 1u);
   // Unchanged, but another job was given node1's GPUs: the allocation no longer fits.
   const std::vector<PlanJob> two = {j, pending(4)};
