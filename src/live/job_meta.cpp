@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -87,11 +88,12 @@ JobMeta parse_job_meta(const std::string& comment, std::string* problem) {
       else
         bad("mode: expected sync or async");
     } else if (key == "seed") {
-      if (!value.empty() && value.size() <= 19 &&
-          std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); }))
-        m.seed = std::stoull(value);
+      uint64_t seed = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
+      if (!value.empty() && ec == std::errc() && end == value.data() + value.size())
+        m.seed = seed;
       else
-        bad("seed: not a non-negative integer");
+        bad("seed: not an integer in [0, 2^64)");
     } else if (key == "name") {
       if (safe_token(value))
         m.name = value;

@@ -29,7 +29,7 @@ TEST(LivePsJobs, TheCommentCarriesAPsJobsTypeCountsEpochsAndSeed) {
   m.workers = 3;
   m.ps = 2;
   m.epochs = 40.25;
-  m.seed = 12345678901234567ULL;
+  m.seed = 18446744073709551615ULL;  // 20 digits: seeds of CSV rows use the whole range
   m.name = "ctc-1";
   std::string problem;
   const JobMeta back = parse_job_meta(format_job_meta(m), &problem);
@@ -39,9 +39,9 @@ TEST(LivePsJobs, TheCommentCarriesAPsJobsTypeCountsEpochsAndSeed) {
   EXPECT_EQ(back.ps, 2);
   EXPECT_DOUBLE_EQ(back.epochs, 40.25);
   EXPECT_FALSE(back.async);
-  EXPECT_EQ(back.seed, 12345678901234567ULL);
+  EXPECT_EQ(back.seed, 18446744073709551615ULL);
   // Hostile values are ignored and reported, never thrown.
-  const JobMeta bad = parse_job_meta("dmlkit:ps_type=a;rm,workers=0,ps=x,epochs=-1,mode=fast,seed=99999999999999999999999",
+  const JobMeta bad = parse_job_meta("dmlkit:ps_type=a;rm,workers=0,ps=x,epochs=-1,mode=fast,seed=18446744073709551616",
                                      &problem);
   EXPECT_EQ(bad.ps_type, "");
   EXPECT_EQ(bad.workers, 0);
