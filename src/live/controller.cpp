@@ -13,7 +13,7 @@
 
 #include "cluster/speed/ps_assignment.h"
 #include "cluster/speed/ps_speed.h"
-#include "cluster/workload/ps_workload.h"
+#include "cluster/workload/ps_job_of_type.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "live/job_meta.h"

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cluster/model/ps_job.h"
-#include "cluster/workload/ps_workload.h"
+#include "cluster/workload/ps_job_of_type.h"
 #include "core/data_dir.h"
 #include "live/controller.h"
 #include "live/fake_slurm.h"

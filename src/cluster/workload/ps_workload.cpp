@@ -11,6 +11,7 @@
 
 #include "cluster/model/harmony_job.h"
 #include "cluster/model/ps_job.h"
+#include "cluster/workload/ps_job_of_type.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/output_dir.h"

@@ -52,12 +52,6 @@ void fill_ps_job(Job& job, int type, double epochs, int user_ps, int user_worker
 void fill_harmony_job(Job& job, int harmony_type, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
                       double loss_noise_sd, double threshold, uint64_t seed);
 
-// A PS job of a DL2 type or a Harmony type named `type_name` (as a CSV row: the type's demands,
-// noise 0.01, Optimus' threshold 0.05), or throws Error naming the known types. Used by the CSV
-// reader and by the live controller (a job's comment names its type, live/job_meta.h).
-Job ps_job_of_type(const std::string& type_name, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
-                   uint64_t seed);
-
 // CSV of PS jobs: name,time,type,epochs,ps,workers[,mode][,worker_cpus,worker_gpus,worker_mem_gb,
 // worker_net_gbps,ps_cpus,ps_mem_gb,ps_net_gbps] (missing demand columns: the testbed demands of
 // the type). `type` is a DL2 type or a Harmony-only type (alexnet, ctc: a Harmony job with that
