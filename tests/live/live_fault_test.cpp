@@ -78,15 +78,20 @@ TEST(LiveFaults, ServeStopsCleanlyOnSigtermWithItsStateSaved) {
   const std::vector<int64_t> ids = {submit_sleep(slurm, lab, 1, 4, 60), submit_sleep(slurm, lab, 1, 4, 60)};
   const std::string state = lab.dir() + "/serve-state.json";
   const std::string decisions = lab.dir() + "/decisions.jsonl";
-  // SIGTERM once both jobs are placed and Slurm runs them (a condition, not a guessed delay).
+  // SIGTERM once serve has seen both jobs running (its state file says so; written atomically):
+  // a condition, not a guessed delay.
   BackgroundProcess serve_bg({DMLKIT_BINARY, "cluster", "serve", "--slurm", "--policy", "fifo", "--slurm-conf",
                               lab.conf(), "--state", state, "--decision-log", decisions, "--round", "1", "--poll", "0.2"},
                              lab.dir() + "/serve.pid", 120);
   const bool both_running = wait_for(
       [&] {
         if (logged_decisions(decisions, "place") < 2) return false;
-        auto jobs = jobs_by_id(slurm);
-        return jobs[ids[0]].active_running() && jobs[ids[1]].active_running();
+        std::ifstream in(state);
+        const auto doc = nlohmann::json::parse(in, nullptr, false);
+        if (doc.is_discarded() || !doc.contains("jobs")) return false;
+        int running = 0;
+        for (const auto& j : doc["jobs"]) running += j.value("was_running", false);
+        return running == 2;
       },
       60);
   serve_bg.signal(SIGTERM);
