@@ -2,7 +2,8 @@
 """Sim-to-real gap before and after calibration (docs/live-mode.md, "Calibration").
 
     bench/live_calibration_eval.py --real REPLAY_DIR --calibration FILE [--calibration-time-scale S]
-                                   [--dmlkit build/bin/dmlkit] [--format table|json]
+                                   [--predictor sim|fake] [--calibration-statistic mean|median|sample]
+                                   [--seed N] [--dmlkit build/bin/dmlkit] [--format table|json]
 
 REPLAY_DIR is the output folder of a `dmlkit cluster replay --slurm` run (its real JCTs and the
 replay's own, uncalibrated, simulation). The script runs `dmlkit cluster simulate --calibration
@@ -10,6 +11,10 @@ FILE` on the same jobs, cluster, policy and simulator settings, and prints, befo
 the gap of the average JCT, (real - sim) / sim, and the median over jobs of |real - sim| / sim.
 Calibrating on one replay and evaluating on another is the honest use: pass a calibration.json
 from a different run than REPLAY_DIR.
+
+--predictor fake predicts with `dmlkit cluster replay --fake NxG --calibration FILE` instead: the
+controller itself on the in-memory Slurm, every Slurm call and start, completion and requeue
+costing its measured latency (docs/live-mode.md); its "real" JCTs are the prediction.
 """
 import argparse
 import csv
@@ -35,7 +40,9 @@ def main():
     ap.add_argument("--real", required=True)
     ap.add_argument("--calibration", required=True)
     ap.add_argument("--calibration-time-scale", type=float, default=0)
-    ap.add_argument("--calibration-statistic", default="mean", choices=["mean", "median"])
+    ap.add_argument("--calibration-statistic", default="mean", choices=["mean", "median", "sample"])
+    ap.add_argument("--predictor", default="sim", choices=["sim", "fake"])
+    ap.add_argument("--seed", type=int, default=0)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--dmlkit", default=os.path.join(root, "build", "bin", "dmlkit"))
     ap.add_argument("--format", default="table", choices=["table", "json"])
@@ -50,23 +57,37 @@ def main():
     gpn = inp["cluster_gpus"] // inp["cluster_nodes"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "sim")
-        cmd = [a.dmlkit, "cluster", "simulate", "--workload", inp["workload"], "--jobs", str(len(jobs)),
-               "--cluster", f"{inp['cluster_nodes']}x{gpn}", "--drop-oversized", "--policy", inp["policy"],
-               "--placement", inp["placement"], "--round", str(inp["round_s"]),
-               "--restart-delay", str(inp["restart_delay_s"]), "--calibration", a.calibration,
-               "--calibration-time-scale", str(a.calibration_time_scale), "--out", out, "--format", "json"]
+        if a.predictor == "sim":
+            cmd = [a.dmlkit, "cluster", "simulate", "--workload", inp["workload"], "--jobs", str(len(jobs)),
+                   "--cluster", f"{inp['cluster_nodes']}x{gpn}", "--drop-oversized", "--policy", inp["policy"],
+                   "--placement", inp["placement"], "--round", str(inp["round_s"]),
+                   "--restart-delay", str(inp["restart_delay_s"]), "--calibration", a.calibration,
+                   "--calibration-time-scale", str(a.calibration_time_scale), "--out", out, "--format", "json",
+                   "--seed", str(a.seed or 1)]
+        else:
+            cmd = [a.dmlkit, "cluster", "replay", "--fake", f"{inp['cluster_nodes']}x{gpn}", "--workload",
+                   inp["workload"], "--jobs", str(len(jobs)), "--policy", inp["policy"], "--placement",
+                   inp["placement"], "--round", str(inp["round_s"]), "--restart-delay", str(inp["restart_delay_s"]),
+                   "--time-scale", str(inp["time_scale"]), "--calibration", a.calibration, "--out", out,
+                   "--format", "json", "--seed", str(a.seed)]
         if a.calibration_statistic != "mean":
             cmd += ["--calibration-statistic", a.calibration_statistic]
         for k, v in inp.get("policy_params", {}).items():
             cmd += ["--policy-param", f"{k}={v}"]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         after = {}
-        with open(os.path.join(out, f"jobs-{inp['policy']}-seed1.csv")) as f:
-            for row in csv.DictReader(f):
-                after[row["name"]] = float(row["jct_s"]) if row["jct_s"] not in ("", "nan") else None
+        if a.predictor == "sim":
+            with open(os.path.join(out, f"jobs-{inp['policy']}-seed1.csv")) as f:
+                for row in csv.DictReader(f):
+                    after[row["name"]] = float(row["jct_s"]) if row["jct_s"] not in ("", "nan") else None
+        else:
+            with open(os.path.join(out, "jobs.csv")) as f:
+                for row in csv.DictReader(f):
+                    after[row["job"]] = float(row["real_jct_s"]) if row["real_jct_s"] else None
     # The uncalibrated simulation must be the replay's own (same jobs, same settings).
     b, c = gaps(real, before), gaps(real, after)
-    result = {"real": a.real, "calibration": a.calibration, "policy": inp["policy"], "time_scale": inp["time_scale"],
+    result = {"real": a.real, "calibration": a.calibration, "predictor": a.predictor,
+              "statistic": a.calibration_statistic, "policy": inp["policy"], "time_scale": inp["time_scale"],
               "before": b, "after": c}
     if a.format == "json":
         print(json.dumps(result, indent=1))

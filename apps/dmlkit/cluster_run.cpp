@@ -167,7 +167,9 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
   (void)cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
-  (void)cl::parse_calibration_statistic(o.calibration_statistic);
+  if (cl::parse_calibration_statistic(o.calibration_statistic) == cl::CalibrationStatistic::Sample)
+    throw Error("--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
+                "simulator adds one constant per start: mean or median");
   if (!o.calibration.empty()) (void)cl::read_calibration(o.calibration);
 }
 
@@ -187,6 +189,9 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   }
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
+  if (cl::parse_calibration_statistic(o.calibration_statistic) == cl::CalibrationStatistic::Sample)
+    throw Error("--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
+                "simulator adds one constant per start: mean or median");
   const cl::CalibrationStatistic statistic = cl::parse_calibration_statistic(o.calibration_statistic);
   const cl::Calibration calibration =
       o.calibration.empty() ? cl::Calibration{} : cl::read_calibration(o.calibration);  // bad file: exit 2 first

@@ -19,6 +19,7 @@
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/python_plugin.h"
+#include "live/fake_slurm.h"
 #include "live/replay.h"
 #include "live/replay_stats.h"
 
@@ -28,6 +29,9 @@ namespace {
 
 struct ReplayCliOptions {
   bool slurm = false;
+  std::string fake;  // --fake NxG: the in-memory fake Slurm (virtual time), not a real cluster
+  std::string calibration;                     // --calibration FILE (with --fake)
+  std::string calibration_statistic = "mean";  // --calibration-statistic
   std::string workload = "pollux-6";
   std::string policy = "tiresias";
   std::string slurm_conf;
@@ -122,7 +126,28 @@ LineChart gpu_timeline(const live::ReplayResult& r) { return timeline(r, true); 
 LineChart running_timeline(const live::ReplayResult& r) { return timeline(r, false); }
 
 int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
-  if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
+  if (!o.slurm && o.fake.empty())
+    throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm, or --fake NxG)");
+  if (o.slurm && !o.fake.empty()) throw Error("--fake: runs without Slurm; give --slurm or --fake, not both");
+  int fake_nodes = 0, fake_gpus = 0;
+  if (!o.fake.empty()) {
+    const auto x = o.fake.find('x');
+    try {
+      size_t a = 0, b = 0;
+      if (x == std::string::npos) throw std::invalid_argument("x");
+      fake_nodes = std::stoi(o.fake.substr(0, x), &a);
+      fake_gpus = std::stoi(o.fake.substr(x + 1), &b);
+      if (a != x || b != o.fake.size() - x - 1) throw std::invalid_argument("trail");
+    } catch (const std::exception&) {
+      throw Error("--fake: expected NODESxGPUS (e.g. 8x4), got '" + o.fake + "'");
+    }
+    if (fake_nodes < 1 || fake_gpus < 1) throw Error("--fake: expected NODESxGPUS with both >= 1, got '" + o.fake + "'");
+  }
+  if (!o.calibration.empty() && o.fake.empty())
+    throw Error("--calibration: applies to --fake (a real cluster has its own latencies)");
+  const cluster::CalibrationStatistic statistic = cluster::parse_calibration_statistic(o.calibration_statistic);
+  const cluster::Calibration given_calibration =
+      o.calibration.empty() ? cluster::Calibration{} : cluster::read_calibration(o.calibration);
   if (!o.policy_files.empty()) {
     const auto names = register_python_policies(o.policy_files);
     if (!o.policy_given) {
@@ -154,12 +179,23 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
   ro.log = &ctx.err;
-  live::SlurmClientOptions so;
-  so.slurm_conf = o.slurm_conf;
-  live::SlurmClient slurm(so);
   live::ReplayResult r;
   try {
-    r = live::run_replay(slurm, ro);
+    if (!o.fake.empty()) {
+      // The controller alone: no daemons and no latencies (jobs start at the next tick of a virtual
+      // clock), so the gap left is what the controller's decisions do (reshaping to uniform GPUs
+      // per node, rounds and polls). Runs in seconds.
+      live::FakeSlurm fake;
+      fake.add_nodes(fake_nodes, fake_gpus);
+      fake.set_done_file_jobs(true);
+      if (!o.calibration.empty()) fake.set_latencies(live::fake_latencies(given_calibration, statistic, o.poll_s, o.seed + 1));
+      r = live::run_replay(fake, ro);
+    } else {
+      live::SlurmClientOptions so;
+      so.slurm_conf = o.slurm_conf;
+      live::SlurmClient slurm(so);
+      r = live::run_replay(slurm, ro);
+    }
   } catch (const live::SlurmError& e) {
     throw Error(std::string("Slurm: ") + e.what() + " (is the cluster up, and --slurm-conf / SLURM_CONF right?)");
   }
@@ -187,7 +223,9 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   const double gap = st.gap_avg_jct_s;
   const double gap_rel = st.gap_avg_jct_rel;
   Results res("cluster replay", "policy");
-  res.inputs() = {{"backend", "slurm"},
+  res.inputs() = {{"backend", o.fake.empty() ? "slurm" : "fake " + o.fake},
+                  {"calibration", o.calibration},
+                  {"calibration_statistic", o.calibration.empty() ? "" : o.calibration_statistic},
                   {"workload", o.workload},
                   {"policy", o.policy},
                   {"placement", o.placement},
@@ -317,6 +355,15 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
   auto* cmd =
       cluster.add_subcommand("replay", "Replay a workload on a live Slurm cluster and compare with the simulator");
   cmd->add_flag("--slurm", o.slurm, "Run on a Slurm cluster (the only backend)");
+  cmd->add_option("--fake", o.fake,
+                  "Instead of --slurm: replay on the in-memory fake Slurm with NODESxGPUS (e.g. 8x4), virtual time, "
+                  "no latencies: the gap the controller's own decisions make");
+  cmd->add_option("--calibration", o.calibration,
+                  "With --fake: a calibration.json of an earlier replay; every Slurm call and start, completion and "
+                  "requeue costs its measured latency (predicts a real replay)");
+  cmd->add_option("--calibration-statistic", o.calibration_statistic,
+                  "With --calibration: mean, median, or sample (each event draws a measured sample; --seed)")
+      ->capture_default_str();
   cmd->add_option("--workload", o.workload, "Bundled workload name or file")->capture_default_str();
   cmd->add_option("--policy", o.policy, "Policy name")->capture_default_str();
   cmd->add_option("--time-scale", o.time_scale, "Wall seconds per model second")->capture_default_str();

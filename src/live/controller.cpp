@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
+#include "cluster/workload/ps_job_of_type.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "live/job_meta.h"
@@ -127,6 +130,13 @@ void Controller::load_state() {
       for (const auto& d : r.at("decided")) t.decided.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       for (const auto& d : r.at("last_alloc"))
         t.last_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
+      if (r.contains("ps_meta")) {
+        make_ps_job(t, parse_job_meta(r.at("ps_meta").get<std::string>()));
+        for (const auto& sl : r.at("tasks"))
+          t.tasks.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
+        for (const auto& d : r.at("tasks_alloc"))
+          t.tasks_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
+      }
       t.account.attained_gpu_s = r.at("attained_gpu_s").get<double>();
       t.account.executed_s = r.at("executed_s").get<double>();
       t.account.last_stopped_s = r.at("last_stopped_s").get<double>();
@@ -137,7 +147,9 @@ void Controller::load_state() {
       t.failures = r.value("failures", 0);
       for (const auto& s : r.at("segments")) {
         Segment seg;
-        for (const auto& sl : s.at("placement")) seg.placement.push_back({sl.at(0).get<int>(), sl.at(1).get<int>()});
+        for (const auto& sl : s.at("placement"))
+          seg.placement.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.size() > 2 ? sl.at(2).get<int>() : 0,
+                                   sl.size() > 3 ? sl.at(3).get<int>() : 0});
         seg.seconds = s.at("seconds").get<double>();
         t.segments.push_back(std::move(seg));
       }
@@ -182,6 +194,14 @@ void Controller::save_state() const {
     for (const auto& [n, g] : t.decided) r["decided"].push_back({n, g});
     r["last_alloc"] = json::array();
     for (const auto& [n, g] : t.last_alloc) r["last_alloc"].push_back({n, g});
+    if (!t.ps_meta.empty()) {
+      r["ps_meta"] = t.ps_meta;
+      json tasks = json::array();
+      for (const auto& sl : t.tasks) tasks.push_back({sl.server, sl.gpus, sl.workers, sl.ps});
+      r["tasks"] = tasks;
+      r["tasks_alloc"] = json::array();
+      for (const auto& [n, g] : t.tasks_alloc) r["tasks_alloc"].push_back({n, g});
+    }
     r["attained_gpu_s"] = t.account.attained_gpu_s;
     r["executed_s"] = t.account.executed_s;
     r["last_stopped_s"] = t.account.last_stopped_s;
@@ -193,7 +213,8 @@ void Controller::save_state() const {
     r["segments"] = json::array();
     for (const auto& s : t.segments) {
       json p = json::array();
-      for (const auto& sl : s.placement) p.push_back({sl.server, sl.gpus});
+      for (const auto& sl : s.placement)
+        p.push_back(sl.workers || sl.ps ? json{sl.server, sl.gpus, sl.workers, sl.ps} : json{sl.server, sl.gpus});
       r["segments"].push_back({{"placement", p}, {"seconds", s.seconds}});
     }
     doc["jobs"].push_back(std::move(r));
@@ -225,6 +246,15 @@ void Controller::log_decision(const Decision& d) {
 void Controller::make_oracle(Tracked& t) const {
   cl::ProgressOptions po;
   po.data_dir = options_.data_dir;
+  if (t.job.ps) {  // the simulator's defaults for PS jobs: the table speed model, the policy's PS assignment
+    if (!ps_speed_) {
+      ps_speed_ = cl::make_ps_speed_model("table", options_.data_dir);
+      ps_balance_ = std::make_shared<cl::PsBalanceTable>(options_.data_dir,
+                                                         cl::parse_ps_assignment(policy_.ps_assignment()));
+    }
+    po.ps_speed = ps_speed_;
+    po.ps_balance = ps_balance_;
+  }
   t.progress.reset();
   try {
     t.progress = cl::make_job_progress(t.job, po);
@@ -256,6 +286,78 @@ cl::Placement Controller::to_placement(const Alloc& alloc) const {
   return p;
 }
 
+// A parameter-server job from its comment (live/job_meta.h): its type's demands and speed, the
+// user's task counts. A comment naming an unknown type or missing counts leaves a GPU job (logged).
+void Controller::make_ps_job(Tracked& t, const JobMeta& meta) {
+  if (meta.workers < 1 || meta.ps < 1 || !(meta.epochs > 0)) {
+    log_line("job " + std::to_string(t.slurm_id) + ": ps_type without workers, ps and epochs; treated as a GPU job");
+    return;
+  }
+  try {
+    cl::Job j = cl::ps_job_of_type(meta.ps_type, meta.epochs, meta.ps, meta.workers,
+                                   meta.async ? cl::PsTrainingMode::Async : cl::PsTrainingMode::Sync, meta.seed);
+    j.id = t.job.id;
+    j.name = t.job.name;
+    j.arrival_s = t.job.arrival_s;
+    t.job = std::move(j);
+    JobMeta ps_only;
+    ps_only.ps_type = meta.ps_type;
+    ps_only.workers = meta.workers;
+    ps_only.ps = meta.ps;
+    ps_only.epochs = meta.epochs;
+    ps_only.async = meta.async;
+    ps_only.seed = meta.seed;
+    t.ps_meta = format_job_meta(ps_only);
+  } catch (const Error& e) {
+    log_line("job " + std::to_string(t.slurm_id) + ": " + e.what() + "; treated as a GPU job");
+  }
+}
+
+cl::Placement Controller::job_placement(const Tracked& t, const Alloc& alloc) const {
+  if (!t.job.ps) return to_placement(alloc);
+  if (alloc.empty()) return {};
+  if (!t.tasks.empty() && sorted(alloc) == sorted(t.tasks_alloc)) {
+    // The policy's tasks as they are, if Slurm holds exactly their GPUs.
+    Alloc task_gpus;
+    for (const auto& sl : t.tasks)
+      if (sl.gpus > 0 && sl.server >= 0 && sl.server < static_cast<int>(snap_.nodes.size()))
+        task_gpus.emplace_back(snap_.nodes[sl.server].name, sl.gpus);
+    if (sorted(task_gpus) == sorted(alloc)) return t.tasks;
+  }
+  // Placed otherwise (reshaped to Slurm's uniform GPUs per node, or found running after a
+  // restart): what runs is shown, so the policy's view of free GPUs is Slurm's: the workers spread
+  // over the allocation's GPUs, the PSs where the policy put them (or, if it never did, on the
+  // first node) [A].
+  const int per_worker = std::max(1, t.job.ps->worker.gpus);
+  cl::Placement p;
+  int workers_left = t.job.ps->user_workers;
+  for (const auto& [n, g] : alloc) {
+    const int s = server_of(n);
+    if (s < 0) continue;
+    const int w = std::min(workers_left, g / per_worker);
+    workers_left -= w;
+    p.push_back({s, w * t.job.ps->worker.gpus, w, 0});
+  }
+  int ps_left = t.job.ps->user_ps;
+  for (const auto& sl : t.tasks) {
+    if (sl.ps <= 0 || ps_left <= 0) continue;
+    const int k = std::min(ps_left, sl.ps);
+    ps_left -= k;
+    auto it = std::find_if(p.begin(), p.end(), [&](const cl::Slice& x) { return x.server == sl.server; });
+    if (it != p.end())
+      it->ps += k;
+    else
+      p.push_back({sl.server, 0, 0, k});
+  }
+  if (ps_left > 0 && !p.empty()) p.front().ps += ps_left;
+  return p;
+}
+
+cl::Placement Controller::placement_of(int64_t slurm_id, const Alloc& alloc) const {
+  auto it = jobs_.find(slurm_id);
+  return it == jobs_.end() ? cl::Placement{} : job_placement(it->second, alloc);
+}
+
 Controller::Tracked& Controller::track(const SlurmJob& j, double model_now, double wall_s) {
   auto it = jobs_.find(j.id);
   if (it != jobs_.end()) return it->second;
@@ -274,6 +376,7 @@ Controller::Tracked& Controller::track(const SlurmJob& j, double model_now, doub
   t.job.duration_s = meta.duration_s > 0 ? meta.duration_s : options_.default_duration_s;
   t.job.kind = (!meta.application.empty() && meta.batch_size > 0) ? cl::WorkKind::Profile : cl::WorkKind::FixedDuration;
   if (t.job.kind == cl::WorkKind::FixedDuration) t.job.application.clear();
+  if (!meta.ps_type.empty()) make_ps_job(t, meta);
   // Arrival: when first seen, or its submit time if it was submitted while we were away.
   double arrival = model_now;
   if (j.submit_time > 0 && static_cast<double>(j.submit_time) + 2 < last_observe_wall_s_)
@@ -411,7 +514,7 @@ void Controller::forget_departed(Observed& o) {
 // The interval since the last poll ran on the placement the job held then.
 void Controller::credit_run(Tracked& t, double dt) {
   t.account.credit(dt, total_gpus(t.last_alloc));
-  const cl::Placement p = to_placement(t.last_alloc);
+  const cl::Placement p = job_placement(t, t.last_alloc);
   if (!t.segments.empty() && t.segments.back().placement == p)
     t.segments.back().seconds += dt;
   else
@@ -421,8 +524,8 @@ void Controller::credit_run(Tracked& t, double dt) {
 
 void Controller::note_started(Tracked& t, const Alloc& alloc) {
   t.account.started();
-  if (t.progress) t.progress->on_placement(to_placement(alloc));
   t.last_alloc = alloc;
+  if (t.progress) t.progress->on_placement(job_placement(t, alloc));
 }
 
 // The job lost its GPUs at model time `now` (wall_s): by our requeuehold or by Slurm.
@@ -474,7 +577,7 @@ RoundStat Controller::round(double wall_s) {
   }
   for (const PlannedAction& a : actions) {
     if (a.kind != PlannedAction::Kind::Start) continue;
-    apply_start(a, *in.order[a.job], now);
+    apply_start(a, *in.order[a.job], now, out[a.job]);
     ++stat.actions;
   }
   stat.slurm_commands = static_cast<int>(backend_.commands_run() - cmds_before);
@@ -611,7 +714,8 @@ Controller::RoundInput Controller::build_round_input() {
     p.requeue_ready_wall_s = t->requeue_ready_wall_s;
     cl::JobView v;
     v.job = &t->job;
-    v.placement = to_placement(p.current);
+    v.placement = job_placement(*t, p.current);
+    if (t->job.ps && !p.current.empty()) p.shown = v.placement;
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
     const bool lost = std::any_of(v.placement.begin(), v.placement.end(),
                                   [&](const cl::Slice& sl) { return in.cluster.servers[sl.server].gpus == 0; });
@@ -658,7 +762,11 @@ void Controller::apply_stop(const PlannedAction& a, Tracked& t, double now, doub
   }
 }
 
-void Controller::apply_start(const PlannedAction& a, Tracked& t, double now) {
+void Controller::apply_start(const PlannedAction& a, Tracked& t, double now, const cl::Placement& decided) {
+  if (t.job.ps) {  // the policy's tasks, shown while the job holds this allocation
+    t.tasks = decided;
+    t.tasks_alloc = a.start;
+  }
   std::vector<std::string> nodes;
   for (const auto& [n, g] : a.start) nodes.push_back(n);
   try {

@@ -29,6 +29,7 @@
 #include "cluster/sim/job_accounting.h"
 #include "cluster/speed/progress_model.h"
 #include "live/cluster_backend.h"
+#include "live/job_meta.h"
 #include "live/reshape.h"
 
 namespace dmlkit::live {
@@ -122,6 +123,11 @@ class Controller {
   const std::vector<FailedJob>& failed_jobs() const { return failed_jobs_; }
   // Jobs pending or running that the controller tracks (after the last observe).
   size_t tracked_jobs() const { return jobs_.size(); }
+  // A job's placement as the policy and the speed model see it on `alloc`: GPU slices, or for a
+  // parameter-server job its workers and PSs (the policy's task placement when `alloc` is what it
+  // was placed as, else its workers spread over alloc's GPUs and its PSs where the policy put
+  // them). Empty for a job the controller does not track.
+  cluster::Placement placement_of(int64_t slurm_id, const Alloc& alloc) const;
   // What the policy reads about a tracked job's history (null if the controller does not track it).
   const cluster::JobAccount* account(int64_t slurm_id) const;
 
@@ -147,6 +153,11 @@ class Controller {
     std::vector<std::string> requeued_nodes;
     double requeue_ready_wall_s = 0;
     Alloc last_alloc;                                // last observed running allocation
+    // Parameter-server jobs: the policy's task placement (workers, PSs per server) and the Slurm
+    // allocation it was placed as; the view shows the tasks while the job holds that allocation.
+    cluster::Placement tasks;
+    Alloc tasks_alloc;
+    std::string ps_meta;  // the comment's PS part (state file: the job is rebuilt from it)
     std::vector<Segment> segments;                   // oracle history (placement, model seconds)
     std::unique_ptr<cluster::JobProgress> progress;  // oracle
     const SlurmJob* slurm = nullptr;                 // this poll's record (valid until the next observe)
@@ -193,7 +204,9 @@ class Controller {
   RoundInput build_round_input();
   void hold_unplaced(const std::vector<int64_t>& ids, double model_now, double wall_s);
   void apply_stop(const PlannedAction& a, Tracked& t, double model_now, double wall_s);
-  void apply_start(const PlannedAction& a, Tracked& t, double model_now);
+  void apply_start(const PlannedAction& a, Tracked& t, double model_now, const cluster::Placement& decided);
+  cluster::Placement job_placement(const Tracked& t, const Alloc& alloc) const;
+  void make_ps_job(Tracked& t, const JobMeta& meta);
   int server_of(const std::string& node) const;
   cluster::Placement to_placement(const Alloc& alloc) const;
 
@@ -204,6 +217,9 @@ class Controller {
   double last_observe_wall_s_ = 0;
   int next_dense_id_ = 0;
   std::map<int64_t, Tracked> jobs_;  // by Slurm id
+  // Speed of parameter-server jobs for their oracles (made at the first PS job).
+  mutable std::shared_ptr<const cluster::PsSpeedModel> ps_speed_;
+  mutable std::shared_ptr<const cluster::PsBalanceTable> ps_balance_;
   // Nodes Slurm did not start a released job on within start_timeout_s, until when (wall s): the
   // policy sees no free GPUs there meanwhile.
   std::map<std::string, double> shunned_until_;

@@ -60,8 +60,43 @@ bool FakeSlurm::node_usable(const Node& n) const {
   return view.usable();
 }
 
+FakeLatencies fake_latencies(const cluster::Calibration& c, cluster::CalibrationStatistic statistic, double poll_s,
+                             uint64_t seed) {
+  using cluster::latency_draw;
+  FakeLatencies f;
+  f.poll = latency_draw(c.poll, statistic);
+  f.place = latency_draw(c.place, statistic);
+  f.release = latency_draw(c.release, statistic);
+  f.hold = latency_draw(c.hold, statistic);
+  f.requeue = latency_draw(c.requeue, statistic);
+  f.submit = latency_draw(c.submit, statistic);
+  // The measured start, completion and preemption latencies end at the poll that saw the change;
+  // the fake's controller waits for its own next poll, so one poll cycle (the interval plus a
+  // poll's mean duration) is taken off each draw [A].
+  const double cycle = poll_s + c.poll.mean_s;
+  f.start = latency_draw(c.start, statistic);
+  f.completion = latency_draw(c.completion, statistic);
+  f.settle = latency_draw(c.preemption, statistic);
+  for (cluster::LatencyDraw* d : {&f.start, &f.completion, &f.settle}) d->offset_s = cycle;
+  f.seed = seed;
+  return f;
+}
+
+void FakeSlurm::set_latencies(FakeLatencies latencies) {
+  lat_ = std::move(latencies);
+  rng_ = Rng(lat_.seed);
+}
+
+void FakeSlurm::spend(const cluster::LatencyDraw& d) {
+  if (d.zero()) return;
+  const double s = d.draw(rng_);
+  if (s > 0) advance(s);
+}
+
 int FakeSlurm::free_gpus(const Node& n) const {
   int used = 0;
+  for (const auto& st : settling_)
+    if (st.node == n.name && st.until_s > now_s_) used += st.gpus;
   for (const auto& [id, j] : jobs_)
     if (j.record.active_running())
       for (const auto& a : j.record.allocation)
@@ -112,6 +147,7 @@ void FakeSlurm::end(Job& j, const std::string& state, double at_s) {
 }
 
 void FakeSlurm::requeue(Job& j, bool held, const std::string& reason) {
+  j.done_at_s = -1;
   j.record.state = "PENDING";
   j.record.reason = reason;
   if (held) j.record.priority = 0;
@@ -159,8 +195,13 @@ void FakeSlurm::tick() {
   // Replay jobs whose "done" file exists exit 0 now (the replay's batch script waits for it).
   if (done_file_jobs_)
     for (auto& [id, j] : jobs_)
-      if (j.record.active_running() && !j.done_file.empty() && std::filesystem::exists(j.done_file))
-        end(j, "COMPLETED", now_s_);
+      if (j.record.active_running() && !j.done_file.empty()) {
+        if (j.done_at_s < 0) {
+          if (!std::filesystem::exists(j.done_file)) continue;
+          j.done_at_s = now_s_ + (lat_.completion.zero() ? 0.0 : lat_.completion.draw(rng_));
+        }
+        if (now_s_ >= j.done_at_s) end(j, "COMPLETED", now_s_);
+      }
   for (Job* j : due) {
     const bool fails = j->failures_left > 0;  // its script exits non-zero this time
     if (fails) --j->failures_left;
@@ -171,6 +212,7 @@ void FakeSlurm::tick() {
     SlurmJob& r = j.record;
     if (!r.pending() || r.held()) continue;
     if (now_s_ < j.released_s + start_delay_s_) continue;  // the injected start latency
+    if (now_s_ < j.start_after_s) continue;                 // the drawn one (set_latencies)
     std::vector<Node*> chosen;
     if (!j.required.empty()) {
       for (const auto& name : j.required) chosen.push_back(find_node(name));
@@ -190,6 +232,7 @@ void FakeSlurm::tick() {
     for (Node* n : chosen) r.allocation.push_back({n->name, r.gpus_per_node});
     j.started_s = now_s_;
   }
+  std::erase_if(settling_, [&](const Settling& st) { return st.until_s <= now_s_; });
   // Purge jobs finished long ago.
   for (auto it = jobs_.begin(); it != jobs_.end();)
     it = it->second.record.finished() && now_s_ - it->second.ended_s >= min_job_age_s ? jobs_.erase(it) : std::next(it);
@@ -200,6 +243,16 @@ std::vector<SlurmJob> FakeSlurm::jobs() {
   std::vector<SlurmJob> out;
   for (const auto& [id, j] : jobs_) out.push_back(j.record);
   return out;
+}
+
+SlurmSnapshot FakeSlurm::snapshot() {
+  const double half = lat_.poll.zero() ? 0.0 : lat_.poll.draw(rng_) / 2;
+  if (half > 0) advance(half);
+  SlurmSnapshot s;
+  s.nodes = nodes();
+  s.jobs = jobs();
+  if (half > 0) advance(half);
+  return s;
 }
 
 std::vector<SlurmNode> FakeSlurm::nodes() {
@@ -235,6 +288,7 @@ void FakeSlurm::place(int64_t id, const std::vector<std::string>& nodes, int gpu
   j.record.node_count = static_cast<int>(nodes.size());
   j.record.gpus_per_node = gpus_per_node;
   history_.push_back("place " + std::to_string(id) + " " + join(nodes) + " gpu:" + std::to_string(gpus_per_node));
+  spend(lat_.place);
 }
 
 void FakeSlurm::set_held(const char* command, int64_t id, bool held) {
@@ -244,8 +298,12 @@ void FakeSlurm::set_held(const char* command, int64_t id, bool held) {
     throw SlurmError(SlurmError::Kind::Command, std::string(command) + ": Job is no longer pending execution");
   j.record.priority = held ? 0 : 1;
   j.record.reason = held ? "JobHeldAdmin" : "None";
-  if (!held) j.released_s = now_s_;
+  if (!held) {
+    j.released_s = now_s_;
+    if (!lat_.start.zero()) j.start_after_s = now_s_ + lat_.start.draw(rng_);
+  }
   history_.push_back(std::string(command) + " " + std::to_string(id));
+  spend(held ? lat_.hold : lat_.release);
 }
 
 void FakeSlurm::release(int64_t id) { set_held("release", id, false); }
@@ -258,8 +316,13 @@ void FakeSlurm::requeue_hold(int64_t id) {
   // Slurm requeues a running or a finished batch job (within MinJobAge); a pending one is refused.
   if (!j.record.active_running() && !j.record.finished())
     throw SlurmError(SlurmError::Kind::Command, "requeuehold: Job is pending execution");
+  if (!lat_.settle.zero() && j.record.active_running()) {
+    const double until = now_s_ + lat_.settle.draw(rng_);
+    for (const auto& a : j.record.allocation) settling_.push_back({a.node, a.gpus, until});
+  }
   requeue(j, true, "job_requeued_in_held_state");
   history_.push_back("requeue_hold " + std::to_string(id));
+  spend(lat_.requeue);
 }
 
 void FakeSlurm::cancel(int64_t id) {
@@ -290,6 +353,7 @@ int64_t FakeSlurm::submit(const JobRequest& q) {
   const int64_t id = j.record.id;
   jobs_.emplace(id, std::move(j));
   history_.push_back("submit " + std::to_string(id));
+  spend(lat_.submit);
   return id;
 }
 

@@ -24,9 +24,27 @@
 #include <string>
 #include <vector>
 
+#include "cluster/sim/calibration.h"
+#include "core/rng.h"
 #include "live/cluster_backend.h"
 
 namespace dmlkit::live {
+
+// A loaded cluster manager's latencies (cluster/sim/calibration.h), for `cluster replay --fake
+// --calibration` (the controller's own behaviour under the measured latencies): every call
+// advances the virtual clock by a draw of its kind (a snapshot: half before it reads the state,
+// half after); a released job starts no earlier than a drawn start delay after its release; a job
+// whose done file appeared completes a drawn completion delay later; a job requeued by
+// requeue_hold keeps its GPUs busy for a drawn settle delay (Slurm's epilog). All zero by default.
+struct FakeLatencies {
+  cluster::LatencyDraw poll, place, release, hold, requeue, submit;  // wall time of each call
+  cluster::LatencyDraw start, completion, settle;                  // Slurm-side delays
+  uint64_t seed = 1;
+};
+// The latencies of a calibration file (statistic: constants or draws from its samples), for a
+// controller polling every `poll_s` wall seconds.
+FakeLatencies fake_latencies(const cluster::Calibration& c, cluster::CalibrationStatistic statistic, double poll_s,
+                             uint64_t seed);
 
 class FakeSlurm final : public ClusterBackend {
  public:
@@ -55,6 +73,8 @@ class FakeSlurm final : public ClusterBackend {
   // Start latency: a released job starts at the first tick at least `seconds` after its release
   // (0: the next tick). Lets a test inject a known latency and measure it back.
   void set_start_delay(double seconds) { start_delay_s_ = seconds; }
+  // The latencies of a loaded cluster manager (see FakeLatencies); replaces the draws' RNG.
+  void set_latencies(FakeLatencies latencies);
   // A running job whose first script argument names an existing file completes (exit 0) at the
   // next tick, as the replay's batch script does when its "done" file appears.
   void set_done_file_jobs(bool on) { done_file_jobs_ = on; }
@@ -88,6 +108,7 @@ class FakeSlurm final : public ClusterBackend {
   // --- ClusterBackend ---
   std::vector<SlurmJob> jobs() override;
   std::vector<SlurmNode> nodes() override;
+  SlurmSnapshot snapshot() override;
   void check_operator_rights() override;
   void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) override;
   void release(int64_t id) override;
@@ -115,6 +136,8 @@ class FakeSlurm final : public ClusterBackend {
     double ended_s = 0;
     int failures_left = 0;  // set_failing_runs
     double released_s = -1e300;  // last release (set_start_delay)
+    double start_after_s = -1e300;  // drawn start delay after the last release (set_latencies)
+    double done_at_s = -1;          // its done file was seen; completes at this time (set_latencies)
     std::string done_file;       // first script argument (set_done_file_jobs)
   };
 
@@ -128,6 +151,12 @@ class FakeSlurm final : public ClusterBackend {
   void end(Job& j, const std::string& state, double at_s);
   void requeue(Job& j, bool held, const std::string& reason);
   void tick();
+  void spend(const cluster::LatencyDraw& d);  // advance the clock by one draw (nothing if zero)
+  struct Settling {
+    std::string node;
+    int gpus = 0;
+    double until_s = 0;
+  };
 
   double now_s_;
   int64_t next_id_ = 1;
@@ -135,6 +164,9 @@ class FakeSlurm final : public ClusterBackend {
   int reconfigures_ = 0;
   bool unreachable_ = false, auth_failure_ = false, operator_ = true;
   double start_delay_s_ = 0;
+  FakeLatencies lat_;
+  Rng rng_{1};
+  std::vector<Settling> settling_;  // GPUs of requeued jobs not free yet (FakeLatencies::settle)
   std::map<std::string, int> failing_names_;
   bool done_file_jobs_ = false;
   std::map<std::string, SlurmError::Kind> fail_next_;

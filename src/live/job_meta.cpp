@@ -1,7 +1,9 @@
 // Parser and writer of the "dmlkit:key=value,..." job comment.
 #include "live/job_meta.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -65,6 +67,33 @@ JobMeta parse_job_meta(const std::string& comment, std::string* problem) {
         m.duration_s = dv;
       else
         bad("duration_s: not a positive number");
+    } else if (key == "ps_type") {
+      if (safe_token(value))
+        m.ps_type = value;
+      else
+        bad("ps_type: not a plain name");
+    } else if (key == "workers" || key == "ps") {
+      if (parse_int(value, iv) && iv > 0 && iv <= 1000)
+        (key == "workers" ? m.workers : m.ps) = iv;
+      else
+        bad(key + ": not an integer in [1, 1000]");
+    } else if (key == "epochs") {
+      if (parse_double(value, dv) && dv > 0 && std::isfinite(dv))
+        m.epochs = dv;
+      else
+        bad("epochs: not a positive number");
+    } else if (key == "mode") {
+      if (value == "sync" || value == "async")
+        m.async = value == "async";
+      else
+        bad("mode: expected sync or async");
+    } else if (key == "seed") {
+      uint64_t seed = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
+      if (!value.empty() && ec == std::errc() && end == value.data() + value.size())
+        m.seed = seed;
+      else
+        bad("seed: not an integer in [0, 2^64)");
     } else if (key == "name") {
       if (safe_token(value))
         m.name = value;
@@ -90,6 +119,17 @@ std::string format_job_meta(const JobMeta& m) {
     d.precision(10);
     d << m.duration_s;
     add("duration_s", d.str());
+  }
+  if (!m.ps_type.empty()) {
+    std::ostringstream e;
+    e.precision(12);
+    e << m.epochs;
+    add("ps_type", m.ps_type);
+    add("workers", std::to_string(m.workers));
+    add("ps", std::to_string(m.ps));
+    add("epochs", e.str());
+    add("mode", m.async ? "async" : "sync");
+    add("seed", std::to_string(m.seed));
   }
   if (!m.name.empty()) add("name", m.name);
   return s;

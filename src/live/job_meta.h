@@ -7,6 +7,11 @@
 // them the job is a fixed-duration job (duration_s, default 3600 s [A]). `gpus` may only lower the
 // GPU count the Slurm request gives, never raise it. Unknown keys are ignored (forward compatible);
 // a comment not starting with "dmlkit:" carries no metadata.
+//
+// A parameter-server job (Harmony's placement policies, Optimus) names its type and the user's
+// task counts: "dmlkit:ps_type=ctc,workers=3,ps=2,epochs=40.5,mode=sync,seed=42,name=ctc-3" (type: a
+// DL2 or Harmony type, cluster/workload/ps_workload.h ps_job_of_type; seed: its loss-curve noise;
+// its GPUs are workers x the type's GPUs per worker, requested from Slurm as usual).
 #pragma once
 #include <optional>
 #include <string>
@@ -19,6 +24,12 @@ struct JobMeta {
   int gpus = 0;           // 0 = as requested from Slurm
   double duration_s = 0;  // 0 = not given
   std::string name;       // workload job name (replay), "" = none
+  // Parameter-server jobs: type name ("" = not a PS job), the user's counts, epochs, mode, seed.
+  std::string ps_type;
+  int workers = 0, ps = 0;
+  double epochs = 0;
+  bool async = false;
+  uint64_t seed = 0;
 };
 
 // Parses the convention above. Malformed values (e.g. batch=abc) are reported in `problem` and

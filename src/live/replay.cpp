@@ -10,11 +10,15 @@
 #include <map>
 
 #include "core/data_dir.h"
+#include "cluster/model/harmony_job.h"
 #include "cluster/speed/progress_model.h"
+#include "cluster/speed/ps_assignment.h"
+#include "cluster/speed/ps_speed.h"
 #include "cluster/sim/simulator.h"
 #include "cluster/workload/workload.h"
 #include "core/error.h"
 #include "live/job_meta.h"
+#include "live/timed_backend.h"
 
 namespace dmlkit::live {
 
@@ -83,7 +87,8 @@ struct CancelGuard {
 
 }  // namespace
 
-ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
+ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
+  TimedBackend slurm(backend);  // every call timed: the command latencies of the calibration
   if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (o.work_dir.empty()) throw Error("replay: no work directory");
@@ -120,8 +125,9 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       ++result.dropped;
       continue;
     }
-    if (j.kind == cl::WorkKind::ParameterServer)
-      throw Error(full.path, j.source_line, "kind", "parameter-server jobs are not supported in live mode");
+    if (j.kind == cl::WorkKind::ParameterServer && j.ps->worker.gpus < 1)
+      throw Error(full.path, j.source_line, "type",
+                  "parameter-server jobs with CPU workers are not supported in live mode (Slurm places GPU jobs)");
     cl::Job copy = j;
     copy.id = static_cast<int>(w.jobs.size());
     w.jobs.push_back(copy);
@@ -155,6 +161,12 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
 
   cl::ProgressOptions po;
   po.data_dir = data_dir;
+  bool ps_jobs = false;
+  for (const auto& j : w.jobs) ps_jobs = ps_jobs || j.kind == cl::WorkKind::ParameterServer;
+  if (ps_jobs) {  // as the simulator's defaults: the table speed model, the policy's PS assignment
+    po.ps_speed = cl::make_ps_speed_model("table", data_dir);
+    po.ps_balance = std::make_shared<cl::PsBalanceTable>(data_dir, cl::parse_ps_assignment(sim_policy->ps_assignment()));
+  }
   std::vector<Emulated> em(w.jobs.size());
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     em[i].job = &w.jobs[i];
@@ -247,10 +259,14 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
         std::vector<std::pair<std::string, int>> alloc;
         for (const auto& a : j.allocation) alloc.emplace_back(a.node, a.gpus);
         if (!e.running || alloc != e.alloc || j.restarts != e.restarts_seen) {
-          cl::Placement p;
-          for (const auto& [n, g] : alloc)
-            for (size_t s = 0; s < nodes.size(); ++s)
-              if (nodes[s].name == n && g > 0) p.push_back({static_cast<int>(s), g});
+          // The placement the controller shows the policy for this allocation (a PS job: its tasks).
+          // The controller has seen this snapshot's job before only if it was seen at an earlier
+          // poll; a job first seen running here maps its GPUs as slices.
+          cl::Placement p = controller.placement_of(e.slurm_id, alloc);
+          if (p.empty())
+            for (const auto& [n, g] : alloc)
+              for (size_t s = 0; s < nodes.size(); ++s)
+                if (nodes[s].name == n && g > 0) p.push_back({static_cast<int>(s), g});
           e.progress->on_placement(p);
           e.restart_left_s = o.restart_delay_s;
           e.running = true;
@@ -302,6 +318,16 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
       meta.batch_size = e.job->batch_size;
       meta.gpus = e.job->num_gpus;
       if (e.job->kind == cl::WorkKind::FixedDuration) meta.duration_s = e.job->duration_s;
+      if (e.job->kind == cl::WorkKind::ParameterServer) {  // the controller rebuilds it from its type
+        const cl::PsJobSpec& ps = *e.job->ps;
+        meta.application.clear();
+        meta.ps_type = ps.harmony_type >= 0 ? cl::harmony_job_types()[ps.harmony_type].name : ps.job_type().name;
+        meta.workers = ps.user_workers;
+        meta.ps = ps.user_ps;
+        meta.epochs = ps.total_epochs;
+        meta.async = ps.mode == cl::PsTrainingMode::Async;
+        meta.seed = ps.seed;
+      }
       meta.name = e.name;
       const std::string done = o.work_dir + "/done/" + e.name;
       JobRequest q;
@@ -372,6 +398,8 @@ ReplayResult run_replay(ClusterBackend& slurm, const ReplayOptions& o) {
   if (last_finish > 0) result.real_makespan_s = last_finish - first_arrival;
   result.rounds = controller.rounds();
   result.decisions = controller.decisions();
+  for (const char* kind : {"poll", "place", "release", "hold", "requeue", "submit"})
+    result.command_latency_s[kind] = slurm.samples(kind);
   return result;
 }
 
@@ -383,6 +411,16 @@ cl::Calibration replay_calibration(const ReplayResult& r, const ReplayOptions& o
   c.restart = cl::latency_stat(r.restart_latency_s);
   c.preemption = cl::latency_stat(r.preemption_latency_s);
   c.completion = cl::latency_stat(r.completion_latency_s);
+  auto command = [&r](const char* kind) {
+    auto it = r.command_latency_s.find(kind);
+    return cl::latency_stat(it == r.command_latency_s.end() ? std::vector<double>{} : it->second);
+  };
+  c.poll = command("poll");
+  c.place = command("place");
+  c.release = command("release");
+  c.hold = command("hold");
+  c.requeue = command("requeue");
+  c.submit = command("submit");
   c.source_command = "cluster replay --slurm";
   c.source_workload = o.workload;
   c.source_policy = o.policy;

@@ -11,6 +11,7 @@
 // scheduled arrival) / time_scale, in model seconds, so Slurm's start latency, the controller's
 // round timing and the poll interval all show up in the gap to the simulator's JCT.
 #pragma once
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -78,6 +79,9 @@ struct ReplayResult {
   // preemption -> job seen stopped; work done -> job seen COMPLETED.
   std::vector<double> arrival_latency_s, first_start_latency_s, restart_latency_s, preemption_latency_s,
       completion_latency_s;
+  // Wall seconds of each call to the cluster manager, by kind ("poll", "place", "release", "hold",
+  // "requeue", "submit"; live/timed_backend.h).
+  std::map<std::string, std::vector<double>> command_latency_s;
   int failed = 0;  // jobs that ended FAILED (or another final state than COMPLETED)
   cluster::SimResult sim;  // the simulator's run (timeline of the report)
 };

@@ -96,6 +96,24 @@ bool must_wait(const PlanJob& job, const Alloc& want, double wall_s) {
   return false;
 }
 
+// The job keeps `current` instead of its decision `decided` if current's GPUs are free of the
+// other decisions; then free_gpus gives back the decision's GPUs and takes current's.
+bool keeps(const cl::ClusterSpec& cluster, const cl::Placement& decided, const Alloc& current,
+           std::vector<int>& free_gpus) {
+  const int num_servers = cluster.num_servers();
+  std::vector<int> after = free_gpus;
+  for (const auto& sl : decided)
+    if (sl.server >= 0 && sl.server < num_servers) after[sl.server] += sl.gpus;
+  for (const auto& [node, g] : current) {
+    int s = 0;
+    while (s < num_servers && cluster.servers[s].name != node) ++s;
+    if (s == num_servers || after[s] < g) return false;
+    after[s] -= g;
+  }
+  free_gpus = std::move(after);
+  return true;
+}
+
 }  // namespace
 
 std::vector<PlannedAction> plan_actions(const cl::ClusterSpec& cluster, std::span<const PlanJob> jobs,
@@ -109,6 +127,9 @@ std::vector<PlannedAction> plan_actions(const cl::ClusterSpec& cluster, std::spa
   std::vector<PlannedAction> actions;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const PlanJob& job = jobs[i];
+    if (!job.shown.empty() && decided[i] == job.shown && !job.current.empty() && (job.running || job.released) &&
+        keeps(cluster, decided[i], job.current, free_gpus))
+      continue;
     Shape shape = reshape_uniform(cluster, decided[i], job.cap_gpus, free_gpus);
     const Alloc& cur = job.current;
     if (sorted(shape.alloc) == sorted(cur)) continue;  // also: neither had GPUs

@@ -38,6 +38,11 @@ struct PlanJob {
   bool running = false;   // Slurm runs it now, on `current`
   bool released = false;  // pending, released by the controller on `current`
   Alloc current;          // its running allocation or released decision (empty: neither)
+  // What the policy was shown as the job's placement when that is not `current` itself (a PS job:
+  // the tasks it placed, which Slurm runs as `current`); empty otherwise. A decision equal to it
+  // keeps `current` as it is (if its GPUs are still free of other decisions): the policy did not
+  // change its mind, so the job is not reshaped again, and never moved by the reshaping alone.
+  cluster::Placement shown;
   // Nodes it was requeued from and until when (wall s) a restart on them must wait: slurmd refuses
   // to launch a job in the same second its previous run there was killed.
   std::vector<std::string> requeued_nodes;

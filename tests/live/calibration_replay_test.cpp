@@ -152,5 +152,41 @@ TEST(LiveCalibration, AReplayRetriesAFailingJobThenReportsItFailed) {
       << rig.log.str();
 }
 
+
+// Every Slurm call is timed (live/timed_backend.h): a fake whose calls cost known wall times has
+// them measured back, with the raw samples; the latencies a calibration gives the fake are those.
+TEST(LiveCalibration, CommandLatenciesAreMeasuredAndGivenBackToTheFake) {
+  ReplayRig rig("cmd", "name,time,num_gpus,duration\na,0,4,1500\nb,300,4,1500\nc,600,8,1000\n");
+  rig.ro.policy = "fifo";
+  FakeLatencies f;
+  f.poll.value_s = 0.3;
+  f.place.value_s = 0.2;
+  f.release.value_s = 0.1;
+  f.submit.value_s = 0.25;
+  f.start.value_s = 1.0;
+  rig.slurm.set_latencies(f);
+  const ReplayResult r = run_replay(rig.slurm, rig.ro);
+  ASSERT_TRUE(r.complete) << rig.log.str();
+  const cl::Calibration cal = replay_calibration(r, rig.ro);
+  EXPECT_NEAR(cal.poll.mean_s, 0.3, 1e-6);  // the virtual clock sits at 1e9 s: float rounding
+  EXPECT_GT(cal.poll.samples, 10);
+  EXPECT_NEAR(cal.place.mean_s, 0.2, 1e-6);
+  EXPECT_NEAR(cal.release.mean_s, 0.1, 1e-6);
+  EXPECT_NEAR(cal.submit.mean_s, 0.25, 1e-6);
+  EXPECT_EQ(cal.place.samples, 3);
+  EXPECT_EQ(cal.place.samples_s.size(), 3u);
+  EXPECT_EQ(cal.requeue.samples, 0);  // fifo never preempts
+  // Started 1 s after its release (measured from when release returned, 0.1 s later), seen at
+  // the next poll: within a poll cycle and the round's other calls.
+  EXPECT_GE(cal.start.mean_s, 0.9);
+  EXPECT_LE(cal.start.mean_s, 1.8);
+  const FakeLatencies back = fake_latencies(cal, cl::CalibrationStatistic::Mean, rig.ro.poll_s, 1);
+  EXPECT_NEAR(back.place.value_s, 0.2, 1e-6);
+  EXPECT_NEAR(back.start.offset_s, rig.ro.poll_s + 0.3, 1e-6);  // one poll cycle is the fake's own
+  EXPECT_TRUE(back.start.samples_s.empty());
+  const FakeLatencies drawn = fake_latencies(cal, cl::CalibrationStatistic::Sample, rig.ro.poll_s, 1);
+  EXPECT_EQ(drawn.place.samples_s.size(), 3u);
+}
+
 }  // namespace
 }  // namespace dmlkit::live

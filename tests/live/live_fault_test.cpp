@@ -3,6 +3,8 @@
 // makes the controller wait and retry; bad credentials make it refuse to start.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -25,9 +27,24 @@ TEST(LiveFaults, ControllerKilledAndRestartedLosesAndDuplicatesNothing) {
   const std::vector<std::string> serve = {DMLKIT_BINARY,  "cluster",  "serve",   "--slurm", "--policy",       "fifo",
                                           "--slurm-conf", lab.conf(), "--state", state,     "--decision-log", decisions,
                                           "--round",      "1",        "--poll",  "0.2"};
-  // First run: SIGKILLed (run_process kills the process group at its timeout) mid-way.
-  const ProcessResult first = run_process(serve, {}, 3.0);
-  EXPECT_TRUE(first.timed_out) << first.err;
+  // First run: SIGKILLed mid-way, once it has placed a job that Slurm runs (a condition, not a
+  // guessed delay: under load the first placement can take seconds).
+  ProcessResult first;
+  {
+    BackgroundProcess serve_bg(serve, lab.dir() + "/serve.pid", 120);
+    const bool placed = wait_for(
+        [&] {
+          if (logged_decisions(decisions, "place") < 1) return false;
+          for (const auto& [id, j] : jobs_by_id(slurm))
+            if (j.active_running()) return true;
+          return false;
+        },
+        60);
+    serve_bg.signal(SIGKILL);
+    first = serve_bg.wait();
+    ASSERT_TRUE(placed) << first.err;
+  }
+  EXPECT_EQ(first.exit_code, -1) << first.err;  // killed by the signal
   ASSERT_TRUE(std::filesystem::exists(state)) << first.err;
   const auto doc = nlohmann::json::parse(std::ifstream(state));
   EXPECT_EQ(doc["policy"], "fifo");
@@ -61,11 +78,25 @@ TEST(LiveFaults, ServeStopsCleanlyOnSigtermWithItsStateSaved) {
   const std::vector<int64_t> ids = {submit_sleep(slurm, lab, 1, 4, 60), submit_sleep(slurm, lab, 1, 4, 60)};
   const std::string state = lab.dir() + "/serve-state.json";
   const std::string decisions = lab.dir() + "/decisions.jsonl";
-  // `timeout` sends SIGTERM after 6 s; --preserve-status returns serve's own exit status.
-  const ProcessResult r = run_process({"timeout", "--preserve-status", "-s", "TERM", "6", DMLKIT_BINARY, "cluster",
-                                       "serve", "--slurm", "--policy", "fifo", "--slurm-conf", lab.conf(), "--state",
-                                       state, "--decision-log", decisions, "--round", "1", "--poll", "0.2"},
-                                      {}, 40);
+  // SIGTERM once serve has seen both jobs running (its state file says so; written atomically):
+  // a condition, not a guessed delay.
+  BackgroundProcess serve_bg({DMLKIT_BINARY, "cluster", "serve", "--slurm", "--policy", "fifo", "--slurm-conf",
+                              lab.conf(), "--state", state, "--decision-log", decisions, "--round", "1", "--poll", "0.2"},
+                             lab.dir() + "/serve.pid", 120);
+  const bool both_running = wait_for(
+      [&] {
+        if (logged_decisions(decisions, "place") < 2) return false;
+        std::ifstream in(state);
+        const auto doc = nlohmann::json::parse(in, nullptr, false);
+        if (doc.is_discarded() || !doc.contains("jobs")) return false;
+        int running = 0;
+        for (const auto& j : doc["jobs"]) running += j.value("was_running", false);
+        return running == 2;
+      },
+      60);
+  serve_bg.signal(SIGTERM);
+  const ProcessResult r = serve_bg.wait();
+  ASSERT_TRUE(both_running) << r.err;
   EXPECT_TRUE(r.ok()) << r.err;
   EXPECT_NE(r.out.find("stopped by signal, state saved to " + state), std::string::npos) << r.out << r.err;
   const auto doc = nlohmann::json::parse(std::ifstream(state));

@@ -3,6 +3,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/subprocess.h"
 #include "live/controller.h"
 #include "live/slurm_client.h"
 #include "slurm_lab.h"
@@ -42,15 +45,67 @@ inline std::map<int64_t, SlurmJob> jobs_by_id(ClusterBackend& slurm) {
   return m;
 }
 
-// Polls until pred() is true or timeout_s passes; returns pred()'s last value.
+// Polls until pred() is true or timeout_s passes; returns pred()'s last value. A Slurm query in
+// pred() that fails (slurmctld slow or restarting under load) counts as "not yet".
 template <typename Pred>
 bool wait_for(Pred pred, double timeout_s, double poll_s = 0.2) {
+  auto holds = [&] {
+    try {
+      return static_cast<bool>(pred());
+    } catch (const SlurmError&) {
+      return false;
+    }
+  };
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
+    if (holds()) return true;
     std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
   }
-  return pred();
+  return holds();
+}
+
+// A program run in the background (run_process in a thread, through `sh -c 'exec ...'` so its pid
+// is known), to be signalled when a condition holds rather than after a guessed delay.
+class BackgroundProcess {
+ public:
+  BackgroundProcess(std::vector<std::string> argv, const std::string& pid_file, double timeout_s)
+      : pid_file_(pid_file) {
+    std::string cmd = "echo $$ > '" + pid_file + "'; exec";
+    for (const auto& a : argv) cmd += " '" + a + "'";  // test-controlled arguments, no quotes inside
+    thread_ = std::thread([this, cmd, timeout_s] { result_ = run_process({"/bin/sh", "-c", cmd}, {}, timeout_s); });
+  }
+  ~BackgroundProcess() {
+    signal(SIGKILL);
+    wait();
+  }
+  // Sends `sig` to the program (once its pid is known); false if it is not running.
+  bool signal(int sig) {
+    if (done_) return false;
+    std::ifstream in(pid_file_);
+    long pid = 0;
+    if (!(in >> pid) || pid <= 0) return false;
+    return ::kill(static_cast<pid_t>(pid), sig) == 0;
+  }
+  const ProcessResult& wait() {
+    if (thread_.joinable()) thread_.join();
+    done_ = true;
+    return result_;
+  }
+
+ private:
+  std::string pid_file_;
+  bool done_ = false;
+  std::thread thread_;
+  ProcessResult result_;
+};
+
+// Decisions of `action` in a --decision-log file so far (lines being written are skipped).
+inline int logged_decisions(const std::string& path, const std::string& action) {
+  std::ifstream in(path);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += line.find("\"action\":\"" + action + "\"") != std::string::npos;
+  return n;
 }
 
 inline bool all_completed(ClusterBackend& slurm, const std::vector<int64_t>& ids) {

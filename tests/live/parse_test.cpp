@@ -171,6 +171,23 @@ TEST(LiveCli, BadInputIsAOneLineErrorWithStatus2) {
   EXPECT_EQ(no_state.exit_code, 2);
   EXPECT_NE(no_state.err.find("/nonexistent/state.json"), std::string::npos) << no_state.err;
   EXPECT_EQ(std::count(no_state.err.begin(), no_state.err.end(), '\n'), 1) << no_state.err;
+  // The fake backend and its calibration.
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--fake", "8y4"}, {"--fake", "0x4"}, {"--fake", "8x4", "--slurm"},
+        {"--slurm", "--calibration", "/nonexistent/c.json"}, {"--fake", "2x4", "--calibration", "/nonexistent/c.json"},
+        {"--fake", "2x4", "--calibration-statistic", "mode"}}) {
+    std::vector<std::string> argv = {DMLKIT_BINARY, "cluster", "replay", "--out", "/tmp/unused-replay-out"};
+    argv.insert(argv.end(), bad.begin(), bad.end());
+    const ProcessResult r = run_process(argv, {}, 30);
+    EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // A per-event draw is the fake's; the simulator refuses it.
+  const ProcessResult sample = run_process({DMLKIT_BINARY, "cluster", "simulate", "--workload", "pollux-6", "--jobs",
+                                            "2", "--calibration-statistic", "sample", "--out", "/tmp/unused-sim-out"},
+                                           {}, 30);
+  EXPECT_EQ(sample.exit_code, 2) << sample.err;
+  EXPECT_NE(sample.err.find("replay --fake"), std::string::npos) << sample.err;
 }
 
 }  // namespace

@@ -176,4 +176,25 @@ TEST(LivePlan, AllocText) {
 }
 
 }  // namespace
+
+// A PS job placed as 3+1 GPUs runs reshaped as 4 on node1; the policy keeps what it was shown (its
+// own 3+1 tasks): the job keeps node1:4, whatever a new reshaping would choose, and never moves.
+// If another decision takes node1's GPUs, or the policy changes its mind, it is reshaped again.
+TEST(LivePlan, APsJobWhoseDecisionIsUnchangedKeepsItsReshapedAllocation) {
+  const auto c = cluster_of(2, 4);
+  PlanJob j = running_on(4, {{"node1", 4}});
+  j.shown = {{0, 3, 3, 1}, {1, 1, 1, 0}};
+  const std::vector<PlanJob> jobs = {j};
+  EXPECT_TRUE(plan_actions(c, jobs, std::vector<cl::Placement>{j.shown}, 0).empty());
+  // Changed its mind: reshaped (uniform) and restarted.
+  const std::vector<cl::Placement> moved = {{{1, 4, 4, 1}}};
+  ASSERT_EQ(plan_actions(c, jobs, moved, 0).size(), 1u);
+  // Unchanged, but another job was given node1's GPUs: the allocation no longer fits.
+  const std::vector<PlanJob> two = {j, pending(4)};
+  const std::vector<cl::Placement> crowded = {j.shown, {{0, 2}}};
+  const auto actions = plan_actions(c, two, crowded, 0);
+  ASSERT_FALSE(actions.empty());
+  EXPECT_EQ(actions[0].job, 0u);
+}
+
 }  // namespace dmlkit::live

@@ -62,7 +62,9 @@ class SlurmLab {
   SlurmClientOptions client_options() const {
     SlurmClientOptions o;
     o.slurm_conf = conf();
-    o.timeout_s = 6;
+    // Generous: on a loaded CI machine (2 cores, the rest of the suite at -j2) one squeue --json
+    // took over a second; a command timing out is an error in a test's own queries.
+    o.timeout_s = 20;
     return o;
   }
   ProcessResult script(std::vector<std::string> args, double timeout_s) const {

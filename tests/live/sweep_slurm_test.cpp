@@ -33,23 +33,27 @@ TEST(SweepSlurm, JobArraySurvivesAKilledNodeAndALostTask) {
   const std::string dir = lab.dir() + "/sweep-out";
   const std::vector<std::string> argv = {DMLKIT_BINARY, "sweep", "run",   file,   "--slurm", "--out",
                                          dir,           "--max-parallel", "2", "--poll", "0.3"};
-  auto run = std::async(std::launch::async, [&] { return run_process(argv, {{"SLURM_CONF", lab.conf()}}, 80); });
+  auto run = std::async(std::launch::async, [&] { return run_process(argv, {{"SLURM_CONF", lab.conf()}}, 150); });
 
   // Once tasks run: cancel a task that has not started (lost), and kill the slurmd of a node
   // that runs one.
   SlurmClient slurm(lab.client_options());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // Bounds, not expectations: under load (2 cores, the suite at -j2) a start can take many seconds.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   int64_t array = 0;
   std::string busy_node;
   while (std::chrono::steady_clock::now() < deadline && busy_node.empty()) {
-    for (const auto& j : slurm.jobs())
-      if (j.array_job_id > 0 && j.active_running() && !j.allocation.empty()) {
-        array = j.array_job_id;
-        busy_node = j.allocation.front().node;
-      }
+    try {
+      for (const auto& j : slurm.jobs())
+        if (j.array_job_id > 0 && j.active_running() && !j.allocation.empty()) {
+          array = j.array_job_id;
+          busy_node = j.allocation.front().node;
+        }
+    } catch (const SlurmError&) {  // a slow slurmctld: ask again
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_FALSE(busy_node.empty()) << "no array task started within 30 s";
+  ASSERT_FALSE(busy_node.empty()) << "no array task started within 60 s";
   const ProcessResult cancel =
       run_process({"scancel", std::to_string(array) + "_7"}, {{"SLURM_CONF", lab.conf()}}, 10);
   EXPECT_TRUE(cancel.ok()) << cancel.err;

@@ -19,7 +19,10 @@ namespace {
 constexpr const char* kSchema = "dmlkit-calibration";
 
 ordered_json stat_json(const LatencyStat& s) {
-  return {{"mean_s", s.mean_s}, {"p50_s", s.p50_s}, {"p90_s", s.p90_s}, {"max_s", s.max_s}, {"samples", s.samples}};
+  ordered_json j = {
+      {"mean_s", s.mean_s}, {"p50_s", s.p50_s}, {"p90_s", s.p90_s}, {"max_s", s.max_s}, {"samples", s.samples}};
+  if (!s.samples_s.empty()) j["samples_s"] = s.samples_s;
+  return j;
 }
 
 double number_field(const std::string& path, const ordered_json& obj, const std::string& field,
@@ -44,7 +47,24 @@ LatencyStat read_stat(const std::string& path, const ordered_json& lat, const st
   s.p90_s = o.contains("p90_s") ? number_field(path, o, field, "p90_s") : s.mean_s;
   s.max_s = o.contains("max_s") ? number_field(path, o, field, "max_s") : s.mean_s;
   s.samples = o.contains("samples") ? static_cast<int>(number_field(path, o, field, "samples")) : 0;
+  if (o.contains("samples_s")) {
+    const auto& a = o.at("samples_s");
+    if (!a.is_array()) throw Error(path, 0, field + ".samples_s", "must be an array of numbers");
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string name = field + ".samples_s[" + std::to_string(i) + "]";
+      if (!a[i].is_number()) throw Error(path, 0, name, "must be a number");
+      const double x = a[i].get<double>();
+      if (!std::isfinite(x) || x < 0) throw Error(path, 0, name, "must be a finite number >= 0");
+      s.samples_s.push_back(x);
+    }
+  }
   return s;
+}
+
+// An optional latency (the command timings, added after the first files were written): absent
+// reads as no samples.
+LatencyStat read_optional_stat(const std::string& path, const ordered_json& lat, const std::string& key) {
+  return lat.contains(key) ? read_stat(path, lat, key) : LatencyStat{};
 }
 
 }  // namespace
@@ -53,6 +73,7 @@ LatencyStat latency_stat(std::vector<double> wall_s) {
   LatencyStat s;
   s.samples = static_cast<int>(wall_s.size());
   if (wall_s.empty()) return s;
+  s.samples_s = wall_s;
   std::sort(wall_s.begin(), wall_s.end());
   double sum = 0;
   for (double x : wall_s) sum += x;
@@ -72,7 +93,13 @@ std::string calibration_json(const Calibration& c) {
                            {"start", stat_json(c.start)},
                            {"restart", stat_json(c.restart)},
                            {"preemption", stat_json(c.preemption)},
-                           {"completion", stat_json(c.completion)}};
+                           {"completion", stat_json(c.completion)},
+                           {"poll", stat_json(c.poll)},
+                           {"place", stat_json(c.place)},
+                           {"release", stat_json(c.release)},
+                           {"hold", stat_json(c.hold)},
+                           {"requeue", stat_json(c.requeue)},
+                           {"submit", stat_json(c.submit)}};
   const double ts = c.time_scale;
   const double restart = c.restart.samples > 0 ? c.restart.mean_s : c.start.mean_s;
   j["simulator_model_s"] = {{"arrival_latency_s", c.arrival.mean_s / ts},
@@ -111,18 +138,36 @@ Calibration read_calibration(const std::string& path) {
   c.restart = read_stat(path, lat, "restart");
   c.preemption = read_stat(path, lat, "preemption");
   c.completion = read_stat(path, lat, "completion");
+  c.poll = read_optional_stat(path, lat, "poll");
+  c.place = read_optional_stat(path, lat, "place");
+  c.release = read_optional_stat(path, lat, "release");
+  c.hold = read_optional_stat(path, lat, "hold");
+  c.requeue = read_optional_stat(path, lat, "requeue");
+  c.submit = read_optional_stat(path, lat, "submit");
   return c;
 }
 
 CalibrationStatistic parse_calibration_statistic(const std::string& name) {
   if (name == "mean") return CalibrationStatistic::Mean;
   if (name == "median") return CalibrationStatistic::Median;
-  throw Error("--calibration-statistic: expected mean or median, got '" + name + "'");
+  if (name == "sample") return CalibrationStatistic::Sample;
+  throw Error("--calibration-statistic: expected mean, median or sample, got '" + name + "'");
+}
+
+double latency_value(const LatencyStat& s, CalibrationStatistic statistic) {
+  return statistic == CalibrationStatistic::Median ? s.p50_s : s.mean_s;
+}
+
+LatencyDraw latency_draw(const LatencyStat& s, CalibrationStatistic statistic) {
+  LatencyDraw d;
+  d.value_s = latency_value(s, statistic);
+  if (statistic == CalibrationStatistic::Sample) d.samples_s = s.samples_s;
+  return d;
 }
 
 void apply_calibration(SimConfig& config, const Calibration& c, double time_scale, CalibrationStatistic statistic) {
   const double ts = time_scale > 0 ? time_scale : c.time_scale;
-  auto of = [statistic](const LatencyStat& s) { return statistic == CalibrationStatistic::Median ? s.p50_s : s.mean_s; };
+  auto of = [statistic](const LatencyStat& s) { return latency_value(s, statistic); };
   const double restart = c.restart.samples > 0 ? of(c.restart) : of(c.start);
   config.arrival_latency_s = of(c.arrival) / ts;
   config.start_latency_s = (of(c.start) + of(c.completion)) / ts;

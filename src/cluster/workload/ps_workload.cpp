@@ -11,6 +11,7 @@
 
 #include "cluster/model/harmony_job.h"
 #include "cluster/model/ps_job.h"
+#include "cluster/workload/ps_job_of_type.h"
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/output_dir.h"
@@ -195,6 +196,23 @@ Workload ps_workload(const PsWorkloadSpec& s, uint64_t seed, const std::string& 
 bool is_ps_workload_header(const std::vector<std::string>& header) {
   return std::find(header.begin(), header.end(), "type") != header.end() &&
          std::find(header.begin(), header.end(), "epochs") != header.end();
+}
+
+Job ps_job_of_type(const std::string& type_name, double epochs, int user_ps, int user_workers, PsTrainingMode mode,
+                   uint64_t seed) {
+  const int type = find_ps_job_type(type_name);
+  const int htype = type < 0 ? find_harmony_job_type(type_name) : -1;
+  if (type < 0 && htype < 0) {
+    std::string known;
+    for (const auto& ty : ps_job_types()) known += (known.empty() ? "" : ", ") + ty.name;
+    throw Error("unknown job type '" + type_name + "' (known: " + known + "; Harmony: " + harmony_job_type_names() + ")");
+  }
+  Job j;
+  if (htype >= 0)
+    fill_harmony_job(j, htype, epochs, user_ps, user_workers, mode, 0.01, 0.05, seed);
+  else
+    fill_ps_job(j, type, epochs, user_ps, user_workers, mode, "testbed", 0.01, 0.05, seed);
+  return j;
 }
 
 Workload load_ps_workload(const std::string& path) {
