@@ -11,7 +11,7 @@ Seq2SeqPlacer::Seq2SeqPlacer(const ClusterSpec& cluster, const S2sNet& policy, u
     : board_(cluster), net_(policy.shape, policy.parameters), rng_(Rng(seed).split(0x5e2)) {}
 
 void Seq2SeqPlacer::set_parameters(const std::vector<float>& parameters) {
-  net_ = learn::AttnForward(net_.shape(), parameters);
+  net_ = learn::AttnPointerIncremental(net_.shape(), parameters);
 }
 
 int Seq2SeqPlacer::choose(int job, int first) {
@@ -25,7 +25,7 @@ int Seq2SeqPlacer::choose(int job, int first) {
   }
   const int J = board_.jobs() - first, S = board_.servers();
   const std::vector<float>& logits = net_.run(J, S, job - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures,
-                                              sx_.data(), qx_.data());
+                                              sx_.data(), qx_.data(), mask_.data());
   logits_.assign(logits.begin(), logits.end());
   if (!learn::masked_softmax(logits_, mask_, probs_)) return -1;
   if (select_max_) return static_cast<int>(std::max_element(probs_.begin(), probs_.end()) - probs_.begin());

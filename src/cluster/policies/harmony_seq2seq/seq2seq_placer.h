@@ -7,7 +7,9 @@
 // next task fits nowhere is rolled back and waits for the next interval; the jobs after it are
 // still offered. While training, with probability epsilon a step takes the bin-packing or the
 // load-balancing server instead (equal odds), Harmony's job-aware epsilon-greedy exploration.
-// Inference in plain C++ (no libtorch).
+// Inference in plain C++ (no libtorch), incremental (learn/attn_incremental.h: between two tasks
+// only a few tokens change; the logits are AttnForward's bit for bit, computed for the allowed
+// servers only).
 #pragma once
 #include <span>
 #include <vector>
@@ -15,7 +17,7 @@
 #include "cluster/policies/harmony_seq2seq/seq2seq_board.h"
 #include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
 #include "core/rng.h"
-#include "learn/attn_net.h"
+#include "learn/attn_incremental.h"
 
 namespace dmlkit::cluster {
 
@@ -58,7 +60,7 @@ class Seq2SeqPlacer {
   int choose(int job, int first_token);
 
   Seq2SeqBoard board_;
-  learn::AttnForward net_;
+  learn::AttnPointerIncremental net_;  // exact; caches what did not change between tasks
   Rng rng_;
   bool select_max_ = true;
   double epsilon_ = 0;
