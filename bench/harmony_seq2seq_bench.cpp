@@ -1,7 +1,8 @@
 // harmony-seq2seq's decision time (docs/harmony-seq2seq.md, docs/performance.md; the issue's
 // target for Harmony: a placement decision for 20 new jobs on 50 servers under 5 ms):
 // Seq2SeqPlacer::decide for 20 new jobs of the harmony-50 preset on its cluster with 30 jobs already
-// running, one inference (encoder over all jobs + pointer over the 50 servers) per task. The model
+// running, one inference (encoder over all jobs + pointer over the 50 servers) per task, run
+// incrementally (learn/attn_incremental.h: only what the changed tokens reach). The model
 // is the bundled harmony-seq2seq-testbed one (trained on 6 servers: the network's size does not
 // depend on the cluster's) when present, else a freshly initialised network of the default size.
 #include <benchmark/benchmark.h>
