@@ -10,8 +10,8 @@
 
 #include "cluster/policies/harmony/harmony_model.h"
 #include "cluster/policies/harmony/harmony_placer.h"
-#include "cluster/workload/experiment.h"
 #include "core/data_dir.h"
+#include "harmony_decision_bench.h"
 
 namespace dmlkit::cluster {
 namespace {
@@ -27,32 +27,10 @@ HarmonyModel model_for(int servers) {
 }
 
 void BM_HarmonyDecision20Jobs50Servers(benchmark::State& state) {
-  const Experiment e = load_experiment("harmony-50", default_experiments_dir());
-  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
-  const HarmonyModel m = model_for(cluster.num_servers());
-  PsWorkloadSpec spec = e.workload;
-  spec.num_jobs = 50;
-  const Workload w = ps_workload(spec, 1, default_data_dir());
-  // 30 running jobs placed by the network itself, then 20 new ones.
-  HarmonyPlacer placer(m.shape, cluster, m.policy, 1);
-  std::vector<const PsJobSpec*> first, fresh;
-  for (int i = 0; i < 30; ++i) first.push_back(w.jobs[i].ps.get());
-  for (int i = 30; i < 50; ++i) fresh.push_back(w.jobs[i].ps.get());
-  std::vector<Placement> out;
-  placer.decide({}, first, out);
-  std::vector<HarmonyRunningJob> running;
-  for (int i = 0; i < 30; ++i)
-    if (!out[i].empty()) running.push_back({first[i], out[i]});
-  long placed = 0, steps0 = placer.stats().steps;
-  for (auto _ : state) {
-    placer.decide(running, fresh, out);
-    benchmark::DoNotOptimize(out.data());
-  }
-  for (const auto& p : out) placed += p.empty() ? 0 : 1;
-  state.counters["running"] = static_cast<double>(running.size());
-  state.counters["placed"] = static_cast<double>(placed);
-  state.counters["inferences"] =
-      static_cast<double>(placer.stats().steps - steps0) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  const Harmony50Bench b = harmony50_bench();
+  const HarmonyModel m = model_for(b.cluster.num_servers());
+  HarmonyPlacer placer(m.shape, b.cluster, m.policy, 1);
+  run_harmony50_decisions(state, b.workload, placer);
 }
 BENCHMARK(BM_HarmonyDecision20Jobs50Servers)->Unit(benchmark::kMillisecond);
 

@@ -111,7 +111,9 @@ TEST(HarmonyState, MasksNeverAllowAServerWithoutRoom) {
         if (mask[a]) {
           allowed.push_back(a);
           EXPECT_TRUE(b.pool().fits(m, d));
-          if (kind == 0) EXPECT_NE(m, 2);
+          if (kind == 0) {
+            EXPECT_NE(m, 2);
+          }
         } else if (b.pool().fits(m, d) && (kind == 0 ? b.workers_on(n, 0) + b.workers_on(n, 1) + b.workers_on(n, 2) <
                                                            jobs[n].user_workers
                                                      : b.ps_on(n, 0) + b.ps_on(n, 1) + b.ps_on(n, 2) < jobs[n].user_ps)) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/data_dir.h"
+#include "cluster/policies/harmony/model_lookup.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -18,19 +19,6 @@ learn::MlpShape mlp(int in, const std::vector<int>& hidden, int out) {
   s.outputs = out;
   s.affine = false;
   return s;
-}
-
-int meta_int(const learn::ModelFile& f, const std::string& path, const std::string& key) {
-  auto it = f.meta.find(key);
-  if (it == f.meta.end()) throw Error(path, 0, "meta." + key, "missing");
-  try {
-    size_t used = 0;
-    const int v = std::stoi(it->second, &used);
-    if (used != it->second.size() || v < 1) throw std::invalid_argument("");
-    return v;
-  } catch (const std::exception&) {
-    throw Error(path, 0, "meta." + key, "not a positive integer: '" + it->second + "'");
-  }
 }
 }  // namespace
 
@@ -45,13 +33,7 @@ learn::MlpShape harmony_reward_shape(const HarmonyShape& s, const std::vector<in
 }
 
 std::string harmony_model_path(const std::string& name_or_path) {
-  if (name_or_path.find('/') == std::string::npos && name_or_path.find(".json") == std::string::npos) {
-    const std::string bundled = data_path("models/" + name_or_path + ".json");
-    if (std::filesystem::is_regular_file(bundled)) return bundled;
-    throw Error("harmony.model: no bundled model '" + name_or_path + "' (in " + data_path("models") +
-                "); give a model file's path");
-  }
-  return name_or_path;
+  return bundled_model_path(name_or_path, "harmony.model");
 }
 
 std::string harmony_default_model(const std::string& experiment, const std::string& interference) {
@@ -72,9 +54,9 @@ HarmonyModel load_harmony_model(const std::string& name_or_path) {
   HarmonyModel m;
   m.path = path;
   m.meta = f.meta;
-  m.shape.servers = meta_int(f, path, "servers");
-  m.shape.jobs = meta_int(f, path, "jobs");
-  m.shape.new_jobs = meta_int(f, path, "new_jobs");
+  m.shape.servers = model_meta_int(f, path, "servers");
+  m.shape.jobs = model_meta_int(f, path, "jobs");
+  m.shape.new_jobs = model_meta_int(f, path, "new_jobs");
   if (auto it = f.meta.find("defer"); it != f.meta.end()) {
     if (it->second != "on" && it->second != "off") throw Error(path, 0, "meta.defer", "must be on or off, got '" + it->second + "'");
     m.shape.defer = it->second == "on";

@@ -9,7 +9,7 @@ namespace dmlkit::cluster {
 
 HarmonyPlacer::HarmonyPlacer(const HarmonyShape& shape, const ClusterSpec& cluster, const learn::StoredNet& policy,
                              uint64_t seed)
-    : board_(shape, cluster), net_(policy.shape, policy.parameters), rng_(Rng(seed).split(0x4a7)) {
+    : LearnedPlacerBase(Rng(seed).split(0x4a7)), board_(shape, cluster), net_(policy.shape, policy.parameters) {
   if (policy.shape.inputs != shape.state_size() || policy.shape.outputs != shape.actions())
     throw Error("harmony: the policy network does not match " + std::to_string(shape.servers) + " servers and " +
                 std::to_string(shape.jobs) + " job slots");
@@ -22,28 +22,14 @@ void HarmonyPlacer::set_parameters(const std::vector<float>& parameters) {
 }
 
 int HarmonyPlacer::choose() {
-  if (epsilon_ > 0 && rng_.uniform() < epsilon_) {
-    const auto h = rng_.uniform() < 0.5 ? HarmonyHeuristic::BinPacking : HarmonyHeuristic::LoadBalancing;
-    const int a = board_.heuristic_action(h);
+  if (const auto h = explore()) {
+    const int a = board_.heuristic_action(*h);
     if (a >= 0) {
       ++stats_.explored;
       return a;
     }
   }
-  const std::vector<float>& logits = net_.run(state_.data());
-  logits_.assign(logits.begin(), logits.end());
-  if (!learn::masked_softmax(logits_, mask_, probs_)) return -1;
-  if (select_max_) return static_cast<int>(std::max_element(probs_.begin(), probs_.end()) - probs_.begin());
-  const double u = rng_.uniform();
-  double acc = 0;
-  int last = -1;
-  for (size_t a = 0; a < probs_.size(); ++a) {
-    if (probs_[a] <= 0) continue;
-    acc += probs_[a];
-    last = static_cast<int>(a);
-    if (acc > u) break;
-  }
-  return last;
+  return pick(net_.run(state_.data()), mask_);
 }
 
 void HarmonyPlacer::decide(std::span<const HarmonyRunningJob> running, std::span<const PsJobSpec* const> fresh,

@@ -12,16 +12,14 @@
 #include <vector>
 
 #include "cluster/policies/harmony/harmony_state.h"
+#include "cluster/policies/harmony/learned_placer.h"
 #include "core/rng.h"
 #include "learn/mlp.h"
 #include "learn/model_file.h"
 
 namespace dmlkit::cluster {
 
-struct HarmonyRunningJob {
-  const PsJobSpec* spec = nullptr;
-  Placement placement;
-};
+using HarmonyRunningJob = RunningPsJob;
 
 // Receives every step taken (state before it, its mask, the action); while training.
 class HarmonyStepSink {
@@ -30,24 +28,18 @@ class HarmonyStepSink {
   virtual void on_step(const float* state, const unsigned char* mask, int action) = 0;
 };
 
-struct HarmonyPlacerStats {
-  long steps = 0;
-  long explored = 0;  // steps whose action came from a heuristic
-  long rolled_back = 0;
-};
+using HarmonyPlacerStats = LearnedPlacerStats;
 
-class HarmonyPlacer {
+// Action choice, exploration and counters: learned_placer.h.
+class HarmonyPlacer : public LearnedPlacerBase {
  public:
   HarmonyPlacer(const HarmonyShape& shape, const ClusterSpec& cluster, const learn::StoredNet& policy, uint64_t seed);
   void set_parameters(const std::vector<float>& parameters);
-  void set_select_max(bool v) { select_max_ = v; }
-  void set_epsilon(double eps) { epsilon_ = eps; }
   void set_sink(HarmonyStepSink* sink) { sink_ = sink; }
   // out[i]: the placement of fresh[i] (empty: it waits). fresh: the new jobs in arrival order with
   // the user's (workers, PSs) in their spec (user_workers, user_ps).
   void decide(std::span<const HarmonyRunningJob> running, std::span<const PsJobSpec* const> fresh,
               std::vector<Placement>& out);
-  const HarmonyPlacerStats& stats() const { return stats_; }
   const HarmonyShape& shape() const { return board_.shape(); }
 
  private:
@@ -55,14 +47,9 @@ class HarmonyPlacer {
 
   HarmonyBoard board_;
   learn::MlpForward net_;
-  Rng rng_;
-  bool select_max_ = true;
-  double epsilon_ = 0;
   HarmonyStepSink* sink_ = nullptr;
-  HarmonyPlacerStats stats_;
-  std::vector<float> state_, logits_;
+  std::vector<float> state_;
   std::vector<unsigned char> mask_;
-  std::vector<double> probs_;
   std::vector<HarmonyRunningJob> placed_;  // jobs placed by earlier groups of this decision
 };
 

@@ -30,27 +30,14 @@ HarmonyPlacer& HarmonyPolicy::placer(const ClusterSpec& cluster) {
   return *placer_;
 }
 
-void HarmonyPolicy::place_job(PlacementState& state, int i) {
-  const int one[1] = {i};
-  place_batch(state, one);
+void HarmonyPolicy::before_decision(PlacementState& state) {
+  HarmonyPlacer& p = placer(state.cluster());
+  if (online_) online_->before_decision(state, p);
 }
 
-void HarmonyPolicy::place_batch(PlacementState& state, std::span<const int> waiting) {
-  HarmonyPlacer& p = placer(state.cluster());
-  running_.clear();
-  for (int i = 0; i < state.num_jobs(); ++i)
-    if (state.running(i)) running_.push_back({&state.spec(i), state.job(i).placement});
-  if (online_) online_->before_decision(state, p);
-  fresh_.clear();
-  for (int i : waiting) fresh_.push_back(&state.spec(i));
-  p.decide(running_, fresh_, out_);
-  for (size_t k = 0; k < waiting.size(); ++k) {
-    const int i = waiting[k];
-    for (const Slice& s : out_[k]) {
-      for (int w = 0; w < s.workers; ++w) state.add_task(i, TaskRole::Worker, s.server);
-      for (int q = 0; q < s.ps; ++q) state.add_task(i, TaskRole::Ps, s.server);
-    }
-  }
+void HarmonyPolicy::decide(const PlacementState& state, std::span<const RunningPsJob> running,
+                           std::span<const PsJobSpec* const> fresh, std::vector<Placement>& out) {
+  placer(state.cluster()).decide(running, fresh, out);
 }
 
 PolicyEntry harmony_entry() {

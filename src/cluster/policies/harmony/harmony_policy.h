@@ -21,7 +21,6 @@
 
 #include "cluster/policies/harmony/harmony_model.h"
 #include "cluster/policies/harmony/harmony_placer.h"
-#include "cluster/policies/placement/placement_policy.h"
 
 namespace dmlkit::cluster {
 
@@ -37,7 +36,7 @@ struct HarmonyPolicyConfig {
 
 class HarmonyOnline;  // harmony_online.cpp
 
-class HarmonyPolicy final : public PlacementPolicy {
+class HarmonyPolicy final : public LearnedPlacementPolicy {
  public:
   HarmonyPolicy(const HarmonyModel& model, const ClusterSpec* expected_cluster, const HarmonyPolicyConfig& config,
                 uint64_t seed);
@@ -46,8 +45,9 @@ class HarmonyPolicy final : public PlacementPolicy {
   HarmonyPlacer& placer(const ClusterSpec& cluster);
 
  protected:
-  void place_batch(PlacementState& state, std::span<const int> waiting) override;
-  void place_job(PlacementState& state, int i) override;
+  void before_decision(PlacementState& state) override;
+  void decide(const PlacementState& state, std::span<const RunningPsJob> running, std::span<const PsJobSpec* const> fresh,
+              std::vector<Placement>& out) override;
 
  private:
   HarmonyModel model_;
@@ -56,9 +56,6 @@ class HarmonyPolicy final : public PlacementPolicy {
   std::unique_ptr<HarmonyPlacer> placer_;
   const ClusterSpec* cluster_ = nullptr;
   std::unique_ptr<HarmonyOnline> online_;
-  std::vector<HarmonyRunningJob> running_;
-  std::vector<const PsJobSpec*> fresh_;
-  std::vector<Placement> out_;
 };
 
 }  // namespace dmlkit::cluster

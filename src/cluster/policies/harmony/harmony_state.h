@@ -48,6 +48,7 @@
 #include "cluster/model/cluster_spec.h"
 #include "cluster/model/placement.h"
 #include "cluster/model/ps_job.h"
+#include "cluster/policies/harmony/learned_placer.h"
 #include "cluster/policies/ps/ps_pool.h"
 
 namespace dmlkit::cluster {
@@ -89,7 +90,7 @@ struct HarmonyShape {
 // The one-hot type index of a PS job: its Harmony type, else its DL2 type.
 int harmony_type_index(const PsJobSpec& spec);
 
-enum class HarmonyHeuristic { BinPacking, LoadBalancing };
+using HarmonyHeuristic = PlacementHeuristic;
 
 class HarmonyBoard {
  public:

@@ -22,6 +22,7 @@
 #include "cluster/model/cluster_spec.h"
 #include "cluster/model/placement.h"
 #include "cluster/model/ps_job.h"
+#include "cluster/policies/harmony/learned_placer.h"
 #include "cluster/policies/ps/ps_pool.h"
 
 namespace dmlkit::cluster {
@@ -32,7 +33,7 @@ inline constexpr int kServerFeatures = kResources + kS2sTypes + 3;
 inline constexpr int kQueryFeatures = 3;
 inline constexpr int kRewardFeatures = kS2sTypes + 7 + 2 * kS2sTypes;
 
-enum class S2sHeuristic { BinPacking, LoadBalancing };
+using S2sHeuristic = PlacementHeuristic;
 
 // A placed job as the reward model sees it.
 struct S2sPlacedJob {

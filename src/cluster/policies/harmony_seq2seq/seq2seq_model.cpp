@@ -2,9 +2,8 @@
 #include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
 
 #include <algorithm>
-#include <filesystem>
 
-#include "core/data_dir.h"
+#include "cluster/policies/harmony/model_lookup.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {
@@ -17,20 +16,6 @@ learn::AttnShape base(int embed, int heads) {
   s.heads = heads;
   return s;
 }
-
-int meta_int(const learn::ModelFile& f, const std::string& path, const std::string& key) {
-  auto it = f.meta.find(key);
-  if (it == f.meta.end()) throw Error(path, 0, "meta." + key, "missing");
-  try {
-    size_t used = 0;
-    const int v = std::stoi(it->second, &used);
-    if (used != it->second.size() || v < 1) throw std::invalid_argument("");
-    return v;
-  } catch (const std::exception&) {
-    throw Error(path, 0, "meta." + key, "not a positive integer: '" + it->second + "'");
-  }
-}
-
 }  // namespace
 
 learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_servers) {
@@ -62,13 +47,7 @@ learn::AttnShape s2s_reward_shape(int embed, int heads, int max_jobs) {
 }
 
 std::string s2s_model_path(const std::string& name_or_path) {
-  if (name_or_path.find('/') == std::string::npos && name_or_path.find(".json") == std::string::npos) {
-    const std::string bundled = data_path("models/" + name_or_path + ".json");
-    if (std::filesystem::is_regular_file(bundled)) return bundled;
-    throw Error("", 0, "harmony-seq2seq.model",
-                "no bundled model '" + name_or_path + "' (in " + data_path("models") + "); give a model file's path");
-  }
-  return name_or_path;
+  return bundled_model_path(name_or_path, "harmony-seq2seq.model");
 }
 
 Seq2SeqModel load_s2s_model(const std::string& name_or_path) {
@@ -99,11 +78,11 @@ Seq2SeqModel load_s2s_model(const std::string& name_or_path) {
     n.parameters = it->second;
     return n;
   };
-  const int embed = meta_int(f, path, "embed"), heads = meta_int(f, path, "heads");
+  const int embed = model_meta_int(f, path, "embed"), heads = model_meta_int(f, path, "heads");
   m.policy = net("policy", s2s_policy_shape(embed, heads, 64, 64), true);
   m.value = net("value", s2s_value_shape(embed, heads, 64, 64), false);
   if (f.extra.count("reward")) {
-    m.reward = net("reward", s2s_reward_shape(meta_int(f, path, "rm_embed"), meta_int(f, path, "rm_heads"), 64), true);
+    m.reward = net("reward", s2s_reward_shape(model_meta_int(f, path, "rm_embed"), model_meta_int(f, path, "rm_heads"), 64), true);
     auto sc = f.extra.find("speed_scale");
     if (sc == f.extra.end() || sc->second.size() != 2 * kS2sTypes)
       throw Error(path, 0, "extra.speed_scale", "missing or not 16 values");

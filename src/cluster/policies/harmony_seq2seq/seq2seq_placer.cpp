@@ -3,42 +3,28 @@
 
 #include <algorithm>
 
-#include "learn/mlp.h"
 
 namespace dmlkit::cluster {
 
 Seq2SeqPlacer::Seq2SeqPlacer(const ClusterSpec& cluster, const S2sNet& policy, uint64_t seed)
-    : board_(cluster), net_(policy.shape, policy.parameters), rng_(Rng(seed).split(0x5e2)) {}
+    : LearnedPlacerBase(Rng(seed).split(0x5e2)), board_(cluster), net_(policy.shape, policy.parameters) {}
 
 void Seq2SeqPlacer::set_parameters(const std::vector<float>& parameters) {
   net_ = learn::AttnPointerIncremental(net_.shape(), parameters);
 }
 
 int Seq2SeqPlacer::choose(int job, int first) {
-  if (epsilon_ > 0 && rng_.uniform() < epsilon_) {
-    const auto h = rng_.uniform() < 0.5 ? S2sHeuristic::BinPacking : S2sHeuristic::LoadBalancing;
-    const int a = board_.heuristic(job, h);
+  if (const auto h = explore()) {
+    const int a = board_.heuristic(job, *h);
     if (a >= 0) {
       ++stats_.explored;
       return a;
     }
   }
   const int J = board_.jobs() - first, S = board_.servers();
-  const std::vector<float>& logits = net_.run(J, S, job - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures,
-                                              sx_.data(), qx_.data(), mask_.data());
-  logits_.assign(logits.begin(), logits.end());
-  if (!learn::masked_softmax(logits_, mask_, probs_)) return -1;
-  if (select_max_) return static_cast<int>(std::max_element(probs_.begin(), probs_.end()) - probs_.begin());
-  const double u = rng_.uniform();
-  double acc = 0;
-  int last = -1;
-  for (size_t a = 0; a < probs_.size(); ++a) {
-    if (probs_[a] <= 0) continue;
-    acc += probs_[a];
-    last = static_cast<int>(a);
-    if (acc > u) break;
-  }
-  return last;
+  return pick(net_.run(J, S, job - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures, sx_.data(),
+                      qx_.data(), mask_.data()),
+              mask_);
 }
 
 void Seq2SeqPlacer::decide(std::span<const S2sRunningJob> running, std::span<const PsJobSpec* const> fresh,

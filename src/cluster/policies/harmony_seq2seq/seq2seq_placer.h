@@ -21,10 +21,7 @@
 
 namespace dmlkit::cluster {
 
-struct S2sRunningJob {
-  const PsJobSpec* spec = nullptr;
-  Placement placement;
-};
+using S2sRunningJob = RunningPsJob;
 
 // Receives every step taken while training: the tokens the network saw, the mask and the server.
 class S2sStepSink {
@@ -34,18 +31,13 @@ class S2sStepSink {
                        const float* query_x, const unsigned char* mask, int action) = 0;
 };
 
-struct S2sPlacerStats {
-  long steps = 0;
-  long explored = 0;
-  long rolled_back = 0;
-};
+using S2sPlacerStats = LearnedPlacerStats;
 
-class Seq2SeqPlacer {
+// Action choice, exploration and counters: policies/harmony/learned_placer.h.
+class Seq2SeqPlacer : public LearnedPlacerBase {
  public:
   Seq2SeqPlacer(const ClusterSpec& cluster, const S2sNet& policy, uint64_t seed);
   void set_parameters(const std::vector<float>& parameters);
-  void set_select_max(bool v) { select_max_ = v; }
-  void set_epsilon(double eps) { epsilon_ = eps; }
   void set_sink(S2sStepSink* sink) { sink_ = sink; }
   // At most this many job tokens (0: no limit): beyond it the oldest running jobs are left out of
   // the encoder's input (they still hold their servers' resources) [A]; training rows are padded
@@ -54,23 +46,16 @@ class Seq2SeqPlacer {
   // out[i]: the placement of fresh[i] (empty: it waits).
   void decide(std::span<const S2sRunningJob> running, std::span<const PsJobSpec* const> fresh,
               std::vector<Placement>& out);
-  const S2sPlacerStats& stats() const { return stats_; }
 
  private:
   int choose(int job, int first_token);
 
   Seq2SeqBoard board_;
   learn::AttnPointerIncremental net_;  // exact; caches what did not change between tasks
-  Rng rng_;
-  bool select_max_ = true;
-  double epsilon_ = 0;
   int max_tokens_ = 0;
   S2sStepSink* sink_ = nullptr;
-  S2sPlacerStats stats_;
   std::vector<float> jx_, sx_, qx_;
   std::vector<unsigned char> mask_;
-  std::vector<double> probs_;
-  std::vector<float> logits_;
 };
 
 }  // namespace dmlkit::cluster

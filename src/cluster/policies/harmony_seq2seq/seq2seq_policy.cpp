@@ -16,26 +16,9 @@ Seq2SeqPlacer& Seq2SeqPolicy::placer(const ClusterSpec& cluster) {
   return *placer_;
 }
 
-void Seq2SeqPolicy::place_job(PlacementState& state, int i) {
-  const int one[1] = {i};
-  place_batch(state, one);
-}
-
-void Seq2SeqPolicy::place_batch(PlacementState& state, std::span<const int> waiting) {
-  Seq2SeqPlacer& p = placer(state.cluster());
-  running_.clear();
-  for (int i = 0; i < state.num_jobs(); ++i)
-    if (state.running(i)) running_.push_back({&state.spec(i), state.job(i).placement});
-  fresh_.clear();
-  for (int i : waiting) fresh_.push_back(&state.spec(i));
-  p.decide(running_, fresh_, out_);
-  for (size_t k = 0; k < waiting.size(); ++k) {
-    const int i = waiting[k];
-    for (const Slice& s : out_[k]) {
-      for (int w = 0; w < s.workers; ++w) state.add_task(i, TaskRole::Worker, s.server);
-      for (int q = 0; q < s.ps; ++q) state.add_task(i, TaskRole::Ps, s.server);
-    }
-  }
+void Seq2SeqPolicy::decide(const PlacementState& state, std::span<const RunningPsJob> running,
+                           std::span<const PsJobSpec* const> fresh, std::vector<Placement>& out) {
+  placer(state.cluster()).decide(running, fresh, out);
 }
 
 PolicyEntry harmony_seq2seq_entry() {

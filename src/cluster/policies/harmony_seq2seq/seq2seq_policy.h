@@ -14,18 +14,17 @@
 
 #include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
 #include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
-#include "cluster/policies/placement/placement_policy.h"
 
 namespace dmlkit::cluster {
 
-class Seq2SeqPolicy final : public PlacementPolicy {
+class Seq2SeqPolicy final : public LearnedPlacementPolicy {
  public:
   Seq2SeqPolicy(const Seq2SeqModel& model, bool select_max, uint64_t seed);
   Seq2SeqPlacer& placer(const ClusterSpec& cluster);
 
  protected:
-  void place_batch(PlacementState& state, std::span<const int> waiting) override;
-  void place_job(PlacementState& state, int i) override;
+  void decide(const PlacementState& state, std::span<const RunningPsJob> running, std::span<const PsJobSpec* const> fresh,
+              std::vector<Placement>& out) override;
 
  private:
   Seq2SeqModel model_;
@@ -33,9 +32,6 @@ class Seq2SeqPolicy final : public PlacementPolicy {
   uint64_t seed_;
   std::unique_ptr<Seq2SeqPlacer> placer_;
   const ClusterSpec* cluster_ = nullptr;
-  std::vector<S2sRunningJob> running_;
-  std::vector<const PsJobSpec*> fresh_;
-  std::vector<Placement> out_;
 };
 
 }  // namespace dmlkit::cluster
