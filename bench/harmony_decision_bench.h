@@ -44,8 +44,8 @@ void run_harmony50_decisions(benchmark::State& state, const Workload& w, Placer&
   for (const auto& p : out) placed += p.empty() ? 0 : 1;
   state.counters["running"] = static_cast<double>(running.size());
   state.counters["placed"] = static_cast<double>(placed);
-  state.counters["inferences"] =
-      static_cast<double>(placer.stats().steps - steps0) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  state.counters["inferences"] = static_cast<double>(placer.stats().steps - steps0) /
+                                 static_cast<double>(std::max<int64_t>(1, state.iterations()));
 }
 
 }  // namespace dmlkit::cluster

@@ -18,8 +18,7 @@ using V8f = float __attribute__((vector_size(32)));
 // y = b + x W for W stored transposed ([in][out]); each y[o] accumulates b[o], then x[0] w[0][o],
 // x[1] w[1][o], ...: AttnForward::linear's order for that output. Blocks of 32 outputs are kept in
 // four 8-float accumulators; separate multiply and add (the targets have no FMA). Cloned for AVX2.
-__attribute__((target_clones("avx2", "default"))) void linear_t(const float* __restrict wt,
-                                                                const float* __restrict b,
+__attribute__((target_clones("avx2", "default"))) void linear_t(const float* __restrict wt, const float* __restrict b,
                                                                 const float* __restrict x, int in, int out,
                                                                 float* __restrict y) {
   int o0 = 0;
@@ -64,9 +63,9 @@ __attribute__((target_clones("avx2", "default"))) void row_max(const float* __re
 //   sum[a] = sum over b in order of ex[b][a];  w[b][a] = ex[b][a] / sum[a];
 //   ctx[t][a] = sum over b in order of w[b][a] v_b[t] for the head's dh columns t (v_b at stride
 //   vstride; ctx [t][a] with row stride cap).
-__attribute__((target_clones("avx2", "default"))) void row_context(const float* __restrict ex, int lanes, int jobs, size_t cap,
-                                                                   const float* __restrict v, int vstride, int dh,
-                                                                   float* __restrict sum, float* __restrict w,
+__attribute__((target_clones("avx2", "default"))) void row_context(const float* __restrict ex, int lanes, int jobs,
+                                                                   size_t cap, const float* __restrict v, int vstride,
+                                                                   int dh, float* __restrict sum, float* __restrict w,
                                                                    float* __restrict ctx) {
   for (int a = 0; a < lanes; ++a) sum[a] = 0.0f;
   for (int b = 0; b < jobs; ++b) {
@@ -127,11 +126,12 @@ AttnPointerIncremental::AttnPointerIncremental(const AttnShape& shape, const std
     : shape_(shape) {
   shape_.validate();
   if (shape_.head != AttnHead::pointer)
-    throw Error("", 0, "head", "the incremental forward pass is the pointer head's, not " + attn_head_name(shape_.head));
+    throw Error("", 0, "head",
+                "the incremental forward pass is the pointer head's, not " + attn_head_name(shape_.head));
   if (parameters.size() != shape_.parameter_count())
-    throw Error("", 0, "parameters",
-                std::to_string(parameters.size()) + " values for a network of " +
-                    std::to_string(shape_.parameter_count()));
+    throw Error(
+        "", 0, "parameters",
+        std::to_string(parameters.size()) + " values for a network of " + std::to_string(shape_.parameter_count()));
   const int E = shape_.embed, dj = shape_.job_features, ds = shape_.server_features, dq = shape_.query_features;
   const float* p = parameters.data();
   p = transposed(p, E, dj, wj_);

@@ -65,10 +65,10 @@ class AttnPointerIncremental {
   // Transposed weights ([in][out]) and biases.
   std::vector<float> wj_, bj_, win_, bin_, wout_, bout_, w1_, b1_, ws_, bs_, wu_, bu_, wk_, wq_, v_;
   int cap_jobs_ = 0, cap_servers_ = 0, last_jobs_ = -1;
-  std::vector<float> xj_, e_, qkv_;             // per job row: input, embedding, q/k/v
+  std::vector<float> xj_, e_, qkv_;              // per job row: input, embedding, q/k/v
   std::vector<unsigned char> job_ok_, changed_;  // cached row valid; row changed in this call
   std::vector<int> changed_list_, full_list_;
-  std::vector<float> score_, ex_, mx_;  // [head][b][a] (stride cap_jobs_), [head][a]
+  std::vector<float> score_, ex_, mx_;           // [head][b][a] (stride cap_jobs_), [head][a]
   std::vector<float> w_, sum_, mx_new_, ctx_t_;  // softmax weights [b][a]; context [E][a]
   std::vector<float> ctx_, h_, g_, pool_, tmp_, u_, uq_, t_;
   std::vector<float> xs_, s_, key_;  // per server row: input, embedding, key projection

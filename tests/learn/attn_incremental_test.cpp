@@ -46,9 +46,12 @@ TEST(AttnIncremental, LogitsEqualTheFullForwardBitForBit) {
     int compared = 0;
     for (int step = 0; step < 400; ++step) {
       const double u = rng.uniform();
-      if (u < 0.05) J = 1 + pick(41);         // a new decision: another job count
-      else if (u < 0.08) S = 1 + pick(41);    // another cluster
-      else if (u < 0.12) inc.reset();
+      if (u < 0.05)
+        J = 1 + pick(41);  // a new decision: another job count
+      else if (u < 0.08)
+        S = 1 + pick(41);  // another cluster
+      else if (u < 0.12)
+        inc.reset();
       if (rng.uniform() < 0.8) randomize(&jx[pick(J) * s.job_features], s.job_features, rng);
       if (rng.uniform() < 0.3) randomize(&jx[pick(J) * s.job_features], s.job_features, rng);
       if (rng.uniform() < 0.8) randomize(&sx[pick(S) * s.server_features], s.server_features, rng);

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/data_dir.h"
 #include "cluster/policies/harmony/model_lookup.h"
+#include "core/data_dir.h"
 #include "core/error.h"
 
 namespace dmlkit::cluster {

@@ -46,8 +46,8 @@ class HarmonyPolicy final : public LearnedPlacementPolicy {
 
  protected:
   void before_decision(PlacementState& state) override;
-  void decide(const PlacementState& state, std::span<const RunningPsJob> running, std::span<const PsJobSpec* const> fresh,
-              std::vector<Placement>& out) override;
+  void decide(const PlacementState& state, std::span<const RunningPsJob> running,
+              std::span<const PsJobSpec* const> fresh, std::vector<Placement>& out) override;
 
  private:
   HarmonyModel model_;

@@ -82,7 +82,8 @@ Seq2SeqModel load_s2s_model(const std::string& name_or_path) {
   m.policy = net("policy", s2s_policy_shape(embed, heads, 64, 64), true);
   m.value = net("value", s2s_value_shape(embed, heads, 64, 64), false);
   if (f.extra.count("reward")) {
-    m.reward = net("reward", s2s_reward_shape(model_meta_int(f, path, "rm_embed"), model_meta_int(f, path, "rm_heads"), 64), true);
+    m.reward = net(
+        "reward", s2s_reward_shape(model_meta_int(f, path, "rm_embed"), model_meta_int(f, path, "rm_heads"), 64), true);
     auto sc = f.extra.find("speed_scale");
     if (sc == f.extra.end() || sc->second.size() != 2 * kS2sTypes)
       throw Error(path, 0, "extra.speed_scale", "missing or not 16 values");

@@ -23,7 +23,7 @@ int Seq2SeqPlacer::choose(int job, int first) {
   }
   const int J = board_.jobs() - first, S = board_.servers();
   return pick(net_.run(J, S, job - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures, sx_.data(),
-                      qx_.data(), mask_.data()),
+                       qx_.data(), mask_.data()),
               mask_);
 }
 

@@ -23,8 +23,8 @@ class Seq2SeqPolicy final : public LearnedPlacementPolicy {
   Seq2SeqPlacer& placer(const ClusterSpec& cluster);
 
  protected:
-  void decide(const PlacementState& state, std::span<const RunningPsJob> running, std::span<const PsJobSpec* const> fresh,
-              std::vector<Placement>& out) override;
+  void decide(const PlacementState& state, std::span<const RunningPsJob> running,
+              std::span<const PsJobSpec* const> fresh, std::vector<Placement>& out) override;
 
  private:
   Seq2SeqModel model_;
