@@ -46,7 +46,12 @@ std::vector<uint32_t> visiting_order(const View& gv, uint64_t seed, uint64_t str
   return order;
 }
 
-// Size-constrained label propagation: the cluster label of every node (degree-0 nodes keep their own).
+// Size-constrained label propagation: the cluster label of every node (degree-0 nodes keep their
+// own). The visiting order is cut into about 256 chunks (64 to 16,384 nodes): within a chunk,
+// every node's choice is computed from the labels and sizes at the chunk's start (on all threads,
+// each a slice of the chunk), then the moves are applied in order, the size bound checked again.
+// So the result depends on the seed and the graph, not on the thread count; a node rarely has a
+// neighbour in its own chunk, so the choices are nearly those of the one-at-a-time rule.
 template <class View>
 std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   if (cfg.target_nodes < 1) throw std::logic_error("coarsen: target_nodes must be >= 1");
@@ -59,39 +64,54 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   const uint64_t needed = 2 * ((active_weight + cfg.target_nodes - 1) / cfg.target_nodes);
   const uint64_t bound = std::min<uint64_t>(0xFFFFFFF0u, std::max<uint64_t>({2, needed, cfg.max_cluster_nodes}));
 
-  std::vector<uint32_t> label(n), size(n), conn(n, 0);
+  std::vector<uint32_t> label(n), size(n);
   std::iota(label.begin(), label.end(), 0u);
   for (uint32_t v = 0; v < n; ++v) size[v] = gv.weight(v);
-  std::vector<uint32_t> touched;
+  const int T = std::max(1, resolve_threads(cfg.threads));
+  std::vector<std::vector<uint32_t>> conn(T, std::vector<uint32_t>(n, 0)), touched(T);
+  const size_t chunk = std::clamp<size_t>(order.size() / 256, 64, 16384);
+  std::vector<uint32_t> choice(chunk);
+  // v's best cluster given the current labels: most connection weight, ties to the lighter
+  // cluster, then the lower id; its own unless strictly better connected than staying.
+  auto choose = [&](uint32_t v, std::vector<uint32_t>& cn, std::vector<uint32_t>& tc) {
+    tc.clear();
+    for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+      const uint32_t c = label[gv.target(k)];
+      if (cn[c] == 0) tc.push_back(c);
+      cn[c] += gv.edge_weight(k);
+    }
+    const uint32_t own = label[v], w = gv.weight(v);
+    const uint32_t stay = cn[own];  // edge weight to v's own cluster (0 if none)
+    uint32_t best = own, best_w = 0;
+    for (uint32_t c : tc) {
+      if (c == own || static_cast<uint64_t>(size[c]) + w > bound) continue;
+      if (cn[c] > best_w || (cn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
+        best = c;
+        best_w = cn[c];
+      }
+    }
+    for (uint32_t c : tc) cn[c] = 0;
+    return best_w > stay ? best : own;
+  };
   uint64_t clusters = order.size();
   for (int round = 0; round < cfg.rounds && clusters > cfg.target_nodes; ++round) {
     uint64_t moved = 0;
-    for (uint32_t v : order) {
-      touched.clear();
-      for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
-        const uint32_t c = label[gv.target(k)];
-        if (conn[c] == 0) touched.push_back(c);
-        conn[c] += gv.edge_weight(k);
+    for (size_t c0 = 0; c0 < order.size() && clusters > cfg.target_nodes; c0 += chunk) {
+      const size_t len = std::min(chunk, order.size() - c0);
+      parallel_for(T, T, [&](size_t t) {
+        for (size_t i = len * t / T; i < len * (t + 1) / T; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
+      });
+      for (size_t i = 0; i < len; ++i) {
+        const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
+        // Skip if the chosen cluster filled up or emptied (its members left) since the chunk began.
+        if (best == own || size[best] == 0 || static_cast<uint64_t>(size[best]) + w > bound) continue;
+        size[own] -= w;
+        if (size[own] == 0) --clusters;
+        size[best] += w;
+        label[v] = best;
+        ++moved;
+        if (clusters <= cfg.target_nodes) break;
       }
-      const uint32_t own = label[v], w = gv.weight(v);
-      const uint32_t stay = conn[own];  // edge weight to v's own cluster (0 if none)
-      uint32_t best = own, best_w = 0;
-      for (uint32_t c : touched) {
-        // Most connection weight first; ties to the lighter cluster, then the lower id.
-        if (c == own || static_cast<uint64_t>(size[c]) + w > bound) continue;
-        if (conn[c] > best_w || (conn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
-          best = c;
-          best_w = conn[c];
-        }
-      }
-      for (uint32_t c : touched) conn[c] = 0;
-      if (best == own || best_w <= stay) continue;  // stay unless strictly better connected
-      size[own] -= w;
-      if (size[own] == 0) --clusters;
-      size[best] += w;
-      label[v] = best;
-      ++moved;
-      if (clusters <= cfg.target_nodes) break;
     }
     if (moved == 0) break;
   }
@@ -195,7 +215,10 @@ uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int r
   const uint32_t n = gv.nodes();
   std::vector<uint64_t> load(parts, 0);
   uint64_t total = 0;
-  for (uint32_t v = 0; v < n; ++v) load[part_of[v]] += gv.weight(v), total += gv.weight(v);
+  for (uint32_t v = 0; v < n; ++v) {
+    total += gv.weight(v);
+    if (part_of[v] != kNoPart) load[part_of[v]] += gv.weight(v);
+  }
   const uint64_t limit = static_cast<uint64_t>((1 + imbalance) * static_cast<double>(total) / parts) + 1;
   const std::vector<uint32_t> order = visiting_order(gv, seed, 73);
   std::vector<uint64_t> conn(parts, 0);
@@ -249,26 +272,30 @@ CoarseGraph coarsen(const CoarseGraph& finer, const CoarsenConfig& cfg) {
   return contract(gv, cluster_labels(gv, cfg), cfg.threads);
 }
 
-std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<uint16_t>& coarse_part, int parts,
-                                        const std::vector<int32_t>* finer_vwgt) {
+std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<uint16_t>& coarse_part) {
   const size_t n = cg.cluster_of.size();
-  auto weight = [&](size_t v) -> uint64_t { return finer_vwgt ? static_cast<uint64_t>((*finer_vwgt)[v]) : 1; };
-  std::vector<uint16_t> part_of(n, 0);
-  std::vector<uint64_t> load(parts, 0);
+  std::vector<uint16_t> part_of(n, kNoPart);
   for (size_t v = 0; v < n; ++v)
-    if (cg.cluster_of[v] != kNoCluster) load[part_of[v] = coarse_part[cg.cluster_of[v]]] += weight(v);
+    if (cg.cluster_of[v] != kNoCluster) part_of[v] = coarse_part[cg.cluster_of[v]];
+  return part_of;
+}
+
+void fill_unassigned(std::vector<uint16_t>& part_of, int parts, const std::vector<int32_t>* vwgt) {
+  auto weight = [&](size_t v) -> uint64_t { return vwgt ? static_cast<uint64_t>((*vwgt)[v]) : 1; };
+  std::vector<uint64_t> load(parts, 0);
+  for (size_t v = 0; v < part_of.size(); ++v)
+    if (part_of[v] != kNoPart) load[part_of[v]] += weight(v);
   // The lightest part first (ties: the lower index).
   using Entry = std::pair<uint64_t, int>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> lightest;
   for (int q = 0; q < parts; ++q) lightest.push({load[q], q});
-  for (size_t v = 0; v < n; ++v) {
-    if (cg.cluster_of[v] != kNoCluster) continue;
+  for (size_t v = 0; v < part_of.size(); ++v) {
+    if (part_of[v] != kNoPart) continue;
     auto [l, q] = lightest.top();
     lightest.pop();
     part_of[v] = static_cast<uint16_t>(q);
     lightest.push({l + weight(v), q});
   }
-  return part_of;
 }
 
 uint64_t refine_partition(const Graph& g, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance,

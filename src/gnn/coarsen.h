@@ -44,15 +44,22 @@ struct CoarseGraph {
 CoarseGraph coarsen(const Graph& g, const CoarsenConfig& cfg);
 CoarseGraph coarsen(const CoarseGraph& finer, const CoarsenConfig& cfg);
 
-// The part of every node of the finer level: its cluster's (coarse_part[cluster]); its nodes in no
-// cluster (degree 0), in id order, go to the part of least weight (finer_vwgt: the finer level's
-// vertex weights; nullptr = the graph itself, weight 1).
-std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<uint16_t>& coarse_part, int parts,
-                                        const std::vector<int32_t>* finer_vwgt = nullptr);
+inline constexpr uint16_t kNoPart = 0xFFFF;  // a node not assigned yet (parts are at most 4096)
+
+// The part of every node of the finer level: its cluster's (coarse_part[cluster]); kNoPart for
+// the nodes in no cluster (degree 0 at that level).
+std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<uint16_t>& coarse_part);
+
+// Gives every kNoPart node, in id order, the part of least weight (vwgt: the level's vertex
+// weights; nullptr = the graph itself, weight 1). A part's weight ends at most max(its weight
+// before, total / parts + the heaviest node filled in).
+void fill_unassigned(std::vector<uint16_t>& part_of, int parts, const std::vector<int32_t>* vwgt = nullptr);
 
 // Balanced label-propagation refinement: each node of positive degree, in a seeded order, moves
 // to the part holding most of its (weighted) neighbours when that cuts less and the part's weight
-// stays within (1 + imbalance) x total weight / parts (+ 1 node). Returns the moves made.
+// stays within (1 + imbalance) x total weight / parts (+ 1 node). The total counts every node,
+// but the parts' weights only the assigned ones: run before fill_unassigned, the nodes of degree
+// 0 are slack the refinement may use and the fill then evens out. Returns the moves made.
 uint64_t refine_partition(const Graph& g, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance,
                           uint64_t seed);
 uint64_t refine_partition(const CoarseGraph& cg, std::vector<uint16_t>& part_of, int parts, int rounds,

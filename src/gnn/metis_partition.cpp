@@ -103,15 +103,19 @@ class Metis final : public GraphPartitioner {
     }
     out.metis_s = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
+    // At every level: project, refine with the level's unplaced nodes (degree 0) as balance
+    // slack, then place those on the lightest parts.
     for (size_t l = levels.size() - 1; l > 0; --l) {
-      part = project_partition(levels[l], part, parts, &levels[l - 1].vwgt);
+      part = project_partition(levels[l], part);
       levels.pop_back();
       out.refine_moves += refine_partition(levels[l - 1], part, parts, refine_rounds_, imbalance_, level_seed(100 + l));
+      fill_unassigned(part, parts, &levels[l - 1].vwgt);
     }
-    out.part_of = project_partition(levels[0], part, parts);
+    out.part_of = project_partition(levels[0], part);
     levels.clear();
     std::vector<uint16_t>().swap(part);
     out.refine_moves += refine_partition(g, out.part_of, parts, refine_rounds_, imbalance_, seed);
+    fill_unassigned(out.part_of, parts);
     out.refine_s = seconds_since(t0);
   }
 

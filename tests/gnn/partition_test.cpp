@@ -119,19 +119,39 @@ TEST(GnnCoarsen, SecondLevelKeepsWeightsAndProjectsThroughBothLevels) {
   // parts' node counts end within the heaviest dropped piece of each other.
   std::vector<uint16_t> p2(l2.nodes);
   for (uint32_t d = 0; d < l2.nodes; ++d) p2[d] = static_cast<uint16_t>(d % 4);
-  const auto p1 = project_partition(l2, p2, 4, &l1.vwgt);
-  const auto p0 = project_partition(l1, p1, 4);
-  ASSERT_EQ(p0.size(), g.nodes);
-  int32_t heaviest_dropped = 1;
+  auto p1 = project_partition(l2, p2);
   for (uint32_t c = 0; c < l1.nodes; ++c)
-    if (l2.cluster_of[c] == kNoCluster) heaviest_dropped = std::max(heaviest_dropped, l1.vwgt[c]);
+    EXPECT_EQ(p1[c], l2.cluster_of[c] == kNoCluster ? kNoPart : p2[l2.cluster_of[c]]);
+  fill_unassigned(p1, 4, &l1.vwgt);
+  auto p0 = project_partition(l1, p1);
+  std::vector<uint64_t> before(4, 0), after(4, 0);
+  for (uint16_t q : p0)
+    if (q != kNoPart) ++before[q];
+  fill_unassigned(p0, 4);
+  ASSERT_EQ(p0.size(), g.nodes);
   for (uint32_t v = 0; v < g.nodes; ++v) {
     ASSERT_LT(p0[v], 4);
+    ++after[p0[v]];
     if (g.degree(v) > 0 && top(v) != kNoCluster) EXPECT_EQ(p0[v], p2[top(v)]);
     if (g.degree(v) > 0) EXPECT_EQ(p0[v], p1[l1.cluster_of[v]]);
   }
-  // Deterministic for a seed.
+  // The fill puts each degree-0 node on the lightest part: no part ends above the larger of its
+  // projected count and nodes / parts + 1.
+  for (int q = 0; q < 4; ++q) EXPECT_LE(after[q], std::max<uint64_t>(before[q], g.nodes / 4 + 1));
+  // Deterministic for a seed, whatever the thread count (chunked label propagation, contraction).
   EXPECT_EQ(coarsen(l1, cfg).cluster_of, l2.cluster_of);
+  for (int threads : {1, 3}) {
+    CoarsenConfig t = cfg;
+    t.threads = threads;
+    const CoarseGraph a = coarsen(g, t);
+    EXPECT_EQ(a.cluster_of, l1.cluster_of);
+    EXPECT_EQ(a.adjncy, l1.adjncy);
+    EXPECT_EQ(a.adjwgt, l1.adjwgt);
+    const CoarseGraph b = coarsen(a, t);
+    EXPECT_EQ(b.cluster_of, l2.cluster_of);
+    EXPECT_EQ(b.xadj, l2.xadj);
+    EXPECT_EQ(b.adjncy, l2.adjncy);
+  }
 }
 
 TEST(GnnCoarsen, RefinementNeverCutsMoreAndKeepsTheBalance) {
