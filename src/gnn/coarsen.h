@@ -23,7 +23,7 @@ inline constexpr uint32_t kNoCluster = 0xFFFFFFFFu;
 struct CoarsenConfig {
   uint64_t target_nodes = 1'000'000;  // stop clustering once at most this many clusters remain
   uint64_t max_cluster_nodes = 0;     // size bound in fine nodes (0: 2 x ceil(active fine nodes / target_nodes))
-  int rounds = 5;                     // label-propagation rounds at most
+  int rounds = 3;                     // label-propagation rounds at most
   uint64_t seed = 1;                  // visiting order
   int threads = 0;                    // contraction threads (0 = all cores); the result does not depend on it
 };

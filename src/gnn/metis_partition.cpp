@@ -151,7 +151,7 @@ PartitionerEntry metis_entry() {
            knob_int("metis.max_levels", 8,
                     "pre-step: clustering levels at most (each clusters the previous level's weighted graph) [A]")
                .range(1, 64),
-           knob_int("metis.lp_rounds", 5, "pre-step: label-propagation clustering rounds per level at most [A]").range(1, 100),
+           knob_int("metis.lp_rounds", 3, "pre-step: label-propagation clustering rounds per level at most [A]").range(1, 100),
            knob_int("metis.refine_rounds", 3, "pre-step: balanced label-propagation refinement rounds at every level after projection [A]")
                .range(0, 100),
            knob_double("metis.imbalance", 0.03, "largest part may exceed nodes / parts by this fraction (METIS ufactor / 1000)")
