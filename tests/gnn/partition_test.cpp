@@ -29,6 +29,17 @@ uint64_t cut_of(const Graph& g, const std::vector<uint16_t>& part_of) {
   return cut;
 }
 
+// Every node in one of `parts` parts, within the 3% imbalance, the cut counted right.
+void expect_valid_and_balanced(const Graph& g, const Partitioning& p, int parts) {
+  ASSERT_EQ(p.part_of.size(), g.nodes);
+  for (uint16_t q : p.part_of) ASSERT_LT(q, parts);
+  uint64_t sum = 0;
+  for (uint64_t n : p.nodes_per_part) sum += n;
+  EXPECT_EQ(sum, g.nodes);
+  EXPECT_LE(p.imbalance(), 0.031);
+  EXPECT_EQ(p.cut_edges, cut_of(g, p.part_of));
+}
+
 }  // namespace
 
 TEST(GnnCoarsen, ContractionKeepsEveryNodeAndEdge) {
@@ -174,13 +185,7 @@ TEST(GnnPartition, MultilevelMetisIsValidBalancedAndCutsLessThanHash) {
   const auto plain = partition_graph(g, 4, Partitioner::metis, 1);
   EXPECT_GT(coarse.coarse_nodes, 0u);  // the pre-step ran
   EXPECT_EQ(plain.coarse_nodes, 0u);   // small graphs: plain METIS by default
-  ASSERT_EQ(coarse.part_of.size(), g.nodes);
-  for (uint16_t q : coarse.part_of) ASSERT_LT(q, 4);
-  uint64_t sum = 0;
-  for (uint64_t n : coarse.nodes_per_part) sum += n;
-  EXPECT_EQ(sum, g.nodes);
-  EXPECT_LE(coarse.imbalance(), 0.031);
-  EXPECT_EQ(coarse.cut_edges, cut_of(g, coarse.part_of));
+  expect_valid_and_balanced(g, coarse, 4);
   EXPECT_LT(coarse.cut_edges, hash.cut_edges);
   // Deterministic for a seed.
   EXPECT_EQ(partition_graph(g, 4, "metis", pre, 1).part_of, coarse.part_of);
@@ -197,10 +202,7 @@ TEST(GnnPartition, SeveralLevelsGiveAValidBalancedPartitionWellBelowHash) {
   const auto hash = partition_graph(g, 4, Partitioner::hash, 1);
   const auto random = partition_graph(g, 4, Partitioner::random, 1);
   EXPECT_GE(multi.coarsen_levels, 2);
-  ASSERT_EQ(multi.part_of.size(), g.nodes);
-  for (uint16_t q : multi.part_of) ASSERT_LT(q, 4);
-  EXPECT_LE(multi.imbalance(), 0.031);
-  EXPECT_EQ(multi.cut_edges, cut_of(g, multi.part_of));
+  expect_valid_and_balanced(g, multi, 4);
   // Well below the baselines (hash and random cut about 3/4 of the edges with 4 parts).
   EXPECT_LT(multi.cut_edges, 0.85 * static_cast<double>(hash.cut_edges));
   EXPECT_LT(multi.cut_edges, 0.85 * static_cast<double>(random.cut_edges));
