@@ -203,9 +203,9 @@ TEST(GnnPartition, SeveralLevelsGiveAValidBalancedPartitionWellBelowHash) {
   const auto random = partition_graph(g, 4, Partitioner::random, 1);
   EXPECT_GE(multi.coarsen_levels, 2);
   expect_valid_and_balanced(g, multi, 4);
-  // Well below the baselines (hash and random cut about 3/4 of the edges with 4 parts).
-  EXPECT_LT(multi.cut_edges, 0.85 * static_cast<double>(hash.cut_edges));
-  EXPECT_LT(multi.cut_edges, 0.85 * static_cast<double>(random.cut_edges));
+  // Well below the baselines (hash and random cut about 3/4 of the edges with 4 parts; ours about 1/2).
+  EXPECT_LT(multi.cut_edges, 0.75 * static_cast<double>(hash.cut_edges));
+  EXPECT_LT(multi.cut_edges, 0.75 * static_cast<double>(random.cut_edges));
   // One level only (metis.max_levels=1) stops above the target.
   KnobValues one = pre;
   one["metis.max_levels"] = "1";
