@@ -35,6 +35,10 @@ struct CoarseView {
   uint32_t weight(uint32_t v) const { return static_cast<uint32_t>(g.vwgt[v]); }
 };
 
+// Threads for clustering and contraction: each holds arrays of a level's size (4-8 bytes per
+// node), so at most 8 whatever the core count.
+int worker_threads(int requested) { return std::clamp(resolve_threads(requested), 1, 8); }
+
 template <class View>
 std::vector<uint32_t> visiting_order(const View& gv, uint64_t seed, uint64_t stream) {
   std::vector<uint32_t> order;
@@ -67,7 +71,7 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   std::vector<uint32_t> label(n), size(n);
   std::iota(label.begin(), label.end(), 0u);
   for (uint32_t v = 0; v < n; ++v) size[v] = gv.weight(v);
-  const int T = std::max(1, resolve_threads(cfg.threads));
+  const int T = worker_threads(cfg.threads);
   std::vector<std::vector<uint32_t>> conn(T, std::vector<uint32_t>(n, 0)), touched(T);
   const size_t chunk = std::clamp<size_t>(order.size() / 256, 64, 16384);
   std::vector<uint32_t> choice(chunk);
@@ -155,7 +159,7 @@ CoarseGraph contract(const View& gv, std::vector<uint32_t> label, int threads) {
   }
   const std::vector<uint32_t>& members = id;
 
-  const int T = std::max(1, std::min<int>(resolve_threads(threads), static_cast<int>(std::max<uint32_t>(C, 1))));
+  const int T = std::min<int>(worker_threads(threads), static_cast<int>(std::max<uint32_t>(C, 1)));
   std::vector<uint32_t> bounds(T + 1, C);
   bounds[0] = 0;
   for (int t = 1; t < T; ++t)
@@ -210,7 +214,8 @@ CoarseGraph contract(const View& gv, std::vector<uint32_t> label, int threads) {
 }
 
 template <class View>
-uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance, uint64_t seed) {
+uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance,
+                uint64_t seed) {
   if (rounds <= 0 || parts < 2) return 0;
   const uint32_t n = gv.nodes();
   std::vector<uint64_t> load(parts, 0);

@@ -25,7 +25,7 @@ struct CoarsenConfig {
   uint64_t max_cluster_nodes = 0;     // size bound in fine nodes (0: 2 x ceil(active fine nodes / target_nodes))
   int rounds = 3;                     // label-propagation rounds at most
   uint64_t seed = 1;                  // visiting order
-  int threads = 0;                    // contraction threads (0 = all cores); the result does not depend on it
+  int threads = 0;  // clustering and contraction threads (0 = all cores, at most 8); the result does not depend on it
 };
 
 // One coarsening level: the clusters of the finer level's nodes, contracted.

@@ -1,9 +1,10 @@
 // metis: METIS k-way partitioning (Karypis & Kumar, "A Fast and High Quality Multilevel Scheme for
 // Partitioning Irregular Graphs", SIAM J. Sci. Comput. 1998; Debian libmetis-dev), minimising the
 // edge cut with balanced node counts. Graphs with more than metis.coarsen_above_edges undirected
-// edges first go through our multilevel pre-step (coarsen.h [A]): METIS partitions a weighted
-// graph of about metis.coarse_nodes supernodes and the result is projected back and refined,
-// because METIS itself needs more than 8 GB on a 10^7-node R-MAT graph.
+// edges first go through our multilevel pre-step (coarsen.h [A]): clustered level by level down
+// to about metis.coarse_nodes supernodes, METIS partitions that weighted graph, and the result is
+// projected back and refined at every level, because METIS itself needs more than 8 GB on a
+// 10^7-node R-MAT graph.
 #include <metis.h>
 
 #include <chrono>
@@ -60,7 +61,8 @@ class Metis final : public GraphPartitioner {
     std::vector<idx_t> xadj(g.offsets.begin(), g.offsets.end());
     // The neighbour ids are below 2^31 (checked above), so the uint32 array is a valid idx_t array.
     idx_t* adjncy = reinterpret_cast<idx_t*>(const_cast<uint32_t*>(g.neighbours.data()));
-    const auto part = metis_kway(static_cast<idx_t>(g.nodes), xadj.data(), adjncy, nullptr, nullptr, parts, imbalance_, seed);
+    const auto part =
+        metis_kway(static_cast<idx_t>(g.nodes), xadj.data(), adjncy, nullptr, nullptr, parts, imbalance_, seed);
     for (uint32_t v = 0; v < g.nodes; ++v) out.part_of[v] = static_cast<uint16_t>(part[v]);
   }
 
@@ -73,8 +75,8 @@ class Metis final : public GraphPartitioner {
     cc.target_nodes = coarse_nodes_;
     // Clusters of at most 1 / cluster_fraction of a part's allowed size (the size-constrained
     // label propagation of Meyerhenke, Sanders and Schulz bounds clusters by L_max / f) [A].
-    cc.max_cluster_nodes = static_cast<uint64_t>((1 + imbalance_) * static_cast<double>(g.nodes) / parts /
-                                                 cluster_fraction_);
+    cc.max_cluster_nodes =
+        static_cast<uint64_t>((1 + imbalance_) * static_cast<double>(g.nodes) / parts / cluster_fraction_);
     cc.rounds = lp_rounds_;
     auto level_seed = [&](size_t level) { return Rng(seed).split(500 + level).next(); };
     auto t0 = std::chrono::steady_clock::now();
@@ -128,34 +130,36 @@ class Metis final : public GraphPartitioner {
 }  // namespace
 
 PartitionerEntry metis_entry() {
-  return {"metis",
-          "METIS k-way, min edge cut with balanced parts; large graphs via our multilevel pre-step (label-propagation "
-          "clustering, METIS on the supernodes, projection, refinement)",
-          [](const Knobs& k) -> std::unique_ptr<GraphPartitioner> {
-            return std::make_unique<Metis>(static_cast<uint64_t>(k.get_int("metis.coarsen_above_edges")),
-                                           static_cast<uint64_t>(k.get_int("metis.coarse_nodes")),
-                                           k.get_double("metis.cluster_fraction"),
-                                           static_cast<int>(k.get_int("metis.max_levels")),
-                                           static_cast<int>(k.get_int("metis.lp_rounds")),
-                                           static_cast<int>(k.get_int("metis.refine_rounds")),
-                                           k.get_double("metis.imbalance"));
-          },
-          {knob_int("metis.coarsen_above_edges", 20'000'000,
-                    "graphs with more undirected edges go through the multilevel pre-step first [A] (0 = always)")
-               .at_least(0),
-           knob_int("metis.coarse_nodes", 50'000, "pre-step: coarsening stops once at most this many supernodes remain [A]")
-               .at_least(1),
-           knob_double("metis.cluster_fraction", 20,
-                       "pre-step: a cluster holds at most (1 + imbalance) x nodes / parts / this many nodes [A]")
-               .at_least(1),
-           knob_int("metis.max_levels", 8,
-                    "pre-step: clustering levels at most (each clusters the previous level's weighted graph) [A]")
-               .range(1, 64),
-           knob_int("metis.lp_rounds", 3, "pre-step: label-propagation clustering rounds per level at most [A]").range(1, 100),
-           knob_int("metis.refine_rounds", 3, "pre-step: balanced label-propagation refinement rounds at every level after projection [A]")
-               .range(0, 100),
-           knob_double("metis.imbalance", 0.03, "largest part may exceed nodes / parts by this fraction (METIS ufactor / 1000)")
-               .range(0.001, 1)}};
+  return {
+      "metis",
+      "METIS k-way, min edge cut with balanced parts; large graphs via our multilevel pre-step (label-propagation "
+      "clustering over several levels, METIS on the coarsest graph, projection and refinement at every level)",
+      [](const Knobs& k) -> std::unique_ptr<GraphPartitioner> {
+        return std::make_unique<Metis>(
+            static_cast<uint64_t>(k.get_int("metis.coarsen_above_edges")),
+            static_cast<uint64_t>(k.get_int("metis.coarse_nodes")), k.get_double("metis.cluster_fraction"),
+            static_cast<int>(k.get_int("metis.max_levels")), static_cast<int>(k.get_int("metis.lp_rounds")),
+            static_cast<int>(k.get_int("metis.refine_rounds")), k.get_double("metis.imbalance"));
+      },
+      {knob_int("metis.coarsen_above_edges", 20'000'000,
+                "graphs with more undirected edges go through the multilevel pre-step first [A] (0 = always)")
+           .at_least(0),
+       knob_int("metis.coarse_nodes", 50'000, "pre-step: coarsening stops once at most this many supernodes remain [A]")
+           .at_least(1),
+       knob_double("metis.cluster_fraction", 20,
+                   "pre-step: a cluster holds at most (1 + imbalance) x nodes / parts / this many nodes [A]")
+           .at_least(1),
+       knob_int("metis.max_levels", 8,
+                "pre-step: clustering levels at most (each clusters the previous level's weighted graph) [A]")
+           .range(1, 64),
+       knob_int("metis.lp_rounds", 3, "pre-step: label-propagation clustering rounds per level at most [A]")
+           .range(1, 100),
+       knob_int("metis.refine_rounds", 3,
+                "pre-step: balanced label-propagation refinement rounds at every level after projection [A]")
+           .range(0, 100),
+       knob_double("metis.imbalance", 0.03,
+                   "largest part may exceed nodes / parts by this fraction (METIS ufactor / 1000)")
+           .range(0.001, 1)}};
 }
 
 }  // namespace dmlkit::gnn
