@@ -1,23 +1,262 @@
-// The multilevel pre-step for METIS (see coarsen.h).
+// The multilevel pre-step for METIS (see coarsen.h). Every step is written once for a view of a
+// level's adjacency: the graph itself (unit weights, 64-bit offsets) or a coarse level (METIS's
+// weighted 32-bit CSR).
 #include "gnn/coarsen.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <queue>
 #include <stdexcept>
 
+#include "core/parallel_for.h"
 #include "core/rng.h"
 
 namespace dmlkit::gnn {
 namespace {
 
-std::vector<uint32_t> visiting_order(const Graph& g, uint64_t seed, uint64_t stream) {
+struct FineView {
+  const Graph& g;
+  uint32_t nodes() const { return g.nodes; }
+  uint64_t begin(uint32_t v) const { return g.offsets[v]; }
+  uint64_t end(uint32_t v) const { return g.offsets[v + 1]; }
+  uint32_t target(uint64_t k) const { return g.neighbours[k]; }
+  uint32_t edge_weight(uint64_t) const { return 1; }
+  uint32_t weight(uint32_t) const { return 1; }
+};
+
+struct CoarseView {
+  const CoarseGraph& g;
+  uint32_t nodes() const { return g.nodes; }
+  uint64_t begin(uint32_t v) const { return static_cast<uint64_t>(g.xadj[v]); }
+  uint64_t end(uint32_t v) const { return static_cast<uint64_t>(g.xadj[v + 1]); }
+  uint32_t target(uint64_t k) const { return static_cast<uint32_t>(g.adjncy[k]); }
+  uint32_t edge_weight(uint64_t k) const { return static_cast<uint32_t>(g.adjwgt[k]); }
+  uint32_t weight(uint32_t v) const { return static_cast<uint32_t>(g.vwgt[v]); }
+};
+
+// Threads for clustering and contraction: each holds arrays of a level's size (4-8 bytes per
+// node), so at most 8 whatever the core count.
+int worker_threads(int requested) { return std::clamp(resolve_threads(requested), 1, 8); }
+
+template <class View>
+std::vector<uint32_t> visiting_order(const View& gv, uint64_t seed, uint64_t stream) {
   std::vector<uint32_t> order;
-  order.reserve(g.nodes);
-  for (uint32_t v = 0; v < g.nodes; ++v)
-    if (g.degree(v) > 0) order.push_back(v);
+  order.reserve(gv.nodes());
+  for (uint32_t v = 0; v < gv.nodes(); ++v)
+    if (gv.end(v) > gv.begin(v)) order.push_back(v);
   Rng rng = Rng(seed).split(stream);
   rng.shuffle(order.begin(), order.end());
   return order;
+}
+
+// Size-constrained label propagation: the cluster label of every node (degree-0 nodes keep their
+// own). The visiting order is cut into about 256 chunks (64 to 16,384 nodes): within a chunk,
+// every node's choice is computed from the labels and sizes at the chunk's start (on all threads,
+// each a slice of the chunk), then the moves are applied in order, the size bound checked again.
+// So the result depends on the seed and the graph, not on the thread count; a node rarely has a
+// neighbour in its own chunk, so the choices are nearly those of the one-at-a-time rule.
+template <class View>
+std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
+  if (cfg.target_nodes < 1) throw std::logic_error("coarsen: target_nodes must be >= 1");
+  const uint32_t n = gv.nodes();
+  std::vector<uint32_t> order = visiting_order(gv, cfg.seed, 71);
+  uint64_t active_weight = 0;
+  for (uint32_t v : order) active_weight += gv.weight(v);
+  // Size bound: the caller's (a small fraction of a part, so no supernode upsets the balance),
+  // and at least twice the mean cluster weight the target asks for.
+  const uint64_t needed = 2 * ((active_weight + cfg.target_nodes - 1) / cfg.target_nodes);
+  const uint64_t bound = std::min<uint64_t>(0xFFFFFFF0u, std::max<uint64_t>({2, needed, cfg.max_cluster_nodes}));
+
+  std::vector<uint32_t> label(n), size(n);
+  std::iota(label.begin(), label.end(), 0u);
+  for (uint32_t v = 0; v < n; ++v) size[v] = gv.weight(v);
+  const int T = worker_threads(cfg.threads);
+  std::vector<std::vector<uint32_t>> conn(T, std::vector<uint32_t>(n, 0)), touched(T);
+  const size_t chunk = std::clamp<size_t>(order.size() / 256, 64, 16384);
+  std::vector<uint32_t> choice(chunk);
+  // v's best cluster given the current labels: most connection weight, ties to the lighter
+  // cluster, then the lower id; its own unless strictly better connected than staying.
+  auto choose = [&](uint32_t v, std::vector<uint32_t>& cn, std::vector<uint32_t>& tc) {
+    tc.clear();
+    for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+      const uint32_t c = label[gv.target(k)];
+      if (cn[c] == 0) tc.push_back(c);
+      cn[c] += gv.edge_weight(k);
+    }
+    const uint32_t own = label[v], w = gv.weight(v);
+    const uint32_t stay = cn[own];  // edge weight to v's own cluster (0 if none)
+    uint32_t best = own, best_w = 0;
+    for (uint32_t c : tc) {
+      if (c == own || static_cast<uint64_t>(size[c]) + w > bound) continue;
+      if (cn[c] > best_w || (cn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
+        best = c;
+        best_w = cn[c];
+      }
+    }
+    for (uint32_t c : tc) cn[c] = 0;
+    return best_w > stay ? best : own;
+  };
+  uint64_t clusters = order.size();
+  for (int round = 0; round < cfg.rounds && clusters > cfg.target_nodes; ++round) {
+    uint64_t moved = 0;
+    for (size_t c0 = 0; c0 < order.size() && clusters > cfg.target_nodes; c0 += chunk) {
+      const size_t len = std::min(chunk, order.size() - c0);
+      parallel_for(T, T, [&](size_t t) {
+        for (size_t i = len * t / T; i < len * (t + 1) / T; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
+      });
+      for (size_t i = 0; i < len; ++i) {
+        const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
+        // Skip if the chosen cluster filled up or emptied (its members left) since the chunk began.
+        if (best == own || size[best] == 0 || static_cast<uint64_t>(size[best]) + w > bound) continue;
+        size[own] -= w;
+        if (size[own] == 0) --clusters;
+        size[best] += w;
+        label[v] = best;
+        ++moved;
+        if (clusters <= cfg.target_nodes) break;
+      }
+    }
+    if (moved == 0) break;
+  }
+  return label;
+}
+
+// Contracts the clusters `label` describes (compact ids in node order; degree-0 nodes in none).
+// The adjacency is built in two passes (count, fill) over contiguous cluster ranges of about equal
+// work, one per thread, so it is allocated once at its exact size.
+template <class View>
+CoarseGraph contract(const View& gv, std::vector<uint32_t> label, int threads) {
+  const uint32_t n = gv.nodes();
+  CoarseGraph cg;
+  cg.cluster_of.assign(n, kNoCluster);
+  std::vector<uint32_t> id(n, kNoCluster);
+  uint32_t C = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (gv.end(v) == gv.begin(v)) continue;
+    uint32_t& c = id[label[v]];
+    if (c == kNoCluster) c = C++;
+    cg.cluster_of[v] = c;
+  }
+  std::vector<uint32_t>().swap(label);
+  cg.nodes = C;
+
+  // Members by cluster (counting sort, reusing `id` as the member list), weights and work.
+  std::vector<uint64_t> start(static_cast<size_t>(C) + 1, 0), work(static_cast<size_t>(C) + 1, 0);
+  cg.vwgt.assign(C, 0);
+  for (uint32_t v = 0; v < n; ++v) {
+    const uint32_t c = cg.cluster_of[v];
+    if (c == kNoCluster) continue;
+    ++start[c + 1];
+    work[c + 1] += gv.end(v) - gv.begin(v);
+    cg.vwgt[c] += static_cast<int32_t>(gv.weight(v));
+  }
+  for (uint32_t c = 0; c < C; ++c) start[c + 1] += start[c], work[c + 1] += work[c];
+  {
+    std::vector<uint64_t> fill(start.begin(), start.end() - 1);
+    for (uint32_t v = 0; v < n; ++v)
+      if (cg.cluster_of[v] != kNoCluster) id[fill[cg.cluster_of[v]]++] = v;
+  }
+  const std::vector<uint32_t>& members = id;
+
+  const int T = std::min<int>(worker_threads(threads), static_cast<int>(std::max<uint32_t>(C, 1)));
+  std::vector<uint32_t> bounds(T + 1, C);
+  bounds[0] = 0;
+  for (int t = 1; t < T; ++t)
+    bounds[t] = static_cast<uint32_t>(std::lower_bound(work.begin(), work.end(), work[C] * t / T) - work.begin());
+  for (int t = 1; t <= T; ++t) bounds[t] = std::max(bounds[t], bounds[t - 1]);
+  std::vector<uint64_t>().swap(work);
+
+  // Walks cluster c's fine adjacency, calling emit(d, weight, first_time) per neighbouring cluster d.
+  auto walk = [&](uint32_t c, std::vector<uint32_t>& mark, auto&& emit) {
+    for (uint64_t i = start[c]; i < start[c + 1]; ++i) {
+      const uint32_t v = members[i];
+      for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        const uint32_t d = cg.cluster_of[gv.target(k)];
+        if (d == c) continue;
+        const bool first = mark[d] != c;
+        mark[d] = c;
+        emit(d, gv.edge_weight(k), first);
+      }
+    }
+  };
+  std::vector<uint64_t> row(static_cast<size_t>(C) + 1, 0);
+  parallel_for(T, T, [&](size_t t) {
+    std::vector<uint32_t> mark(C, kNoCluster);
+    for (uint32_t c = bounds[t]; c < bounds[t + 1]; ++c) {
+      uint64_t distinct = 0;
+      walk(c, mark, [&](uint32_t, uint32_t, bool first) { distinct += first; });
+      row[c + 1] = distinct;
+    }
+  });
+  for (uint32_t c = 0; c < C; ++c) row[c + 1] += row[c];
+  if (row[C] > 0x7FFFFFFFULL) throw std::runtime_error("coarsen: coarse graph too large for 32-bit METIS");
+  cg.xadj.assign(row.begin(), row.end());
+  std::vector<uint64_t>().swap(row);
+  cg.adjncy.resize(cg.xadj[C]);
+  cg.adjwgt.resize(cg.xadj[C]);
+  parallel_for(T, T, [&](size_t t) {
+    std::vector<uint32_t> mark(C, kNoCluster), pos(C, 0);
+    for (uint32_t c = bounds[t]; c < bounds[t + 1]; ++c) {
+      uint32_t write = static_cast<uint32_t>(cg.xadj[c]);
+      walk(c, mark, [&](uint32_t d, uint32_t w, bool first) {
+        if (first) {
+          pos[d] = write;
+          cg.adjncy[write] = static_cast<int32_t>(d);
+          cg.adjwgt[write++] = static_cast<int32_t>(w);
+        } else {
+          cg.adjwgt[pos[d]] += static_cast<int32_t>(w);
+        }
+      });
+    }
+  });
+  return cg;
+}
+
+template <class View>
+uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance,
+                uint64_t seed) {
+  if (rounds <= 0 || parts < 2) return 0;
+  const uint32_t n = gv.nodes();
+  std::vector<uint64_t> load(parts, 0);
+  uint64_t total = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    total += gv.weight(v);
+    if (part_of[v] != kNoPart) load[part_of[v]] += gv.weight(v);
+  }
+  const uint64_t limit = static_cast<uint64_t>((1 + imbalance) * static_cast<double>(total) / parts) + 1;
+  const std::vector<uint32_t> order = visiting_order(gv, seed, 73);
+  std::vector<uint64_t> conn(parts, 0);
+  std::vector<int> touched;
+  uint64_t moves = 0;
+  for (int round = 0; round < rounds; ++round) {
+    uint64_t moved = 0;
+    for (uint32_t v : order) {
+      touched.clear();
+      for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        const int q = part_of[gv.target(k)];
+        if (conn[q] == 0) touched.push_back(q);
+        conn[q] += gv.edge_weight(k);
+      }
+      const int own = part_of[v];
+      const uint32_t w = gv.weight(v);
+      int best = own;
+      for (int q : touched)
+        if (q != own && load[q] + w <= limit &&
+            (conn[q] > conn[best] || (conn[q] == conn[best] && best != own && q < best)))
+          best = q;
+      if (best != own && conn[best] > conn[own]) {
+        load[own] -= w;
+        load[best] += w;
+        part_of[v] = static_cast<uint16_t>(best);
+        ++moved;
+      }
+      for (int q : touched) conn[q] = 0;
+    }
+    moves += moved;
+    if (moved == 0) break;
+  }
+  return moves;
 }
 
 }  // namespace
@@ -27,160 +266,51 @@ uint64_t CoarseGraph::memory_bytes() const {
 }
 
 CoarseGraph coarsen(const Graph& g, const CoarsenConfig& cfg) {
-  if (cfg.target_nodes < 1) throw std::logic_error("coarsen: target_nodes must be >= 1");
-  const uint32_t n = g.nodes;
-  std::vector<uint32_t> order = visiting_order(g, cfg.seed, 71);
-  const uint64_t active = order.size();
-  // Size bound: the caller's (a small fraction of a part, so no supernode upsets the balance),
-  // and at least twice the mean cluster size the target asks for.
-  const uint64_t needed = 2 * ((active + cfg.target_nodes - 1) / cfg.target_nodes);
-  const uint32_t bound = static_cast<uint32_t>(
-      std::min<uint64_t>(0xFFFFFFF0u, std::max<uint64_t>({2, needed, cfg.max_cluster_nodes})));
-
-  std::vector<uint32_t> label(n), size(n, 1), conn(n, 0);
-  std::iota(label.begin(), label.end(), 0u);
-  std::vector<uint32_t> touched;
-  uint64_t clusters = active;
-  for (int round = 0; round < cfg.rounds && clusters > cfg.target_nodes; ++round) {
-    uint64_t moved = 0;
-    for (uint32_t v : order) {
-      touched.clear();
-      for (uint64_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
-        const uint32_t c = label[g.neighbours[k]];
-        if (conn[c]++ == 0) touched.push_back(c);
-      }
-      const uint32_t own = label[v];
-      const uint32_t stay = conn[own];  // neighbours already in v's cluster (0 if none)
-      uint32_t best = own, best_w = 0;
-      for (uint32_t c : touched) {
-        // Most connections first; ties to the smaller cluster, then the lower id.
-        if (c == own || size[c] >= bound) continue;
-        if (conn[c] > best_w || (conn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
-          best = c;
-          best_w = conn[c];
-        }
-      }
-      for (uint32_t c : touched) conn[c] = 0;
-      if (best == own || best_w <= stay) continue;  // stay unless strictly better connected
-      if (--size[own] == 0) --clusters;
-      ++size[best];
-      label[v] = best;
-      ++moved;
-    }
-    if (moved == 0) break;
-  }
-  std::vector<uint32_t>().swap(conn);
-  std::vector<uint32_t>().swap(order);
-
-  // Compact cluster ids (in node order, so deterministic), degree-0 nodes in none.
-  CoarseGraph cg;
-  std::vector<uint32_t> id(n, kNoCluster);
-  cg.cluster_of.assign(n, kNoCluster);
-  uint32_t C = 0;
-  for (uint32_t v = 0; v < n; ++v) {
-    if (g.degree(v) == 0) continue;
-    uint32_t& c = id[label[v]];
-    if (c == kNoCluster) c = C++;
-    cg.cluster_of[v] = c;
-  }
-  std::vector<uint32_t>().swap(label);
-  std::vector<uint32_t>().swap(size);
-  cg.nodes = C;
-
-  // Members by cluster (counting sort), reusing `id` as the member list.
-  std::vector<uint64_t> start(static_cast<size_t>(C) + 1, 0);
-  for (uint32_t v = 0; v < n; ++v)
-    if (cg.cluster_of[v] != kNoCluster) ++start[cg.cluster_of[v] + 1];
-  for (uint32_t c = 0; c < C; ++c) start[c + 1] += start[c];
-  std::vector<uint64_t> fill(start.begin(), start.end() - 1);
-  std::vector<uint32_t>& members = id;
-  for (uint32_t v = 0; v < n; ++v)
-    if (cg.cluster_of[v] != kNoCluster) members[fill[cg.cluster_of[v]]++] = v;
-  std::vector<uint64_t>().swap(fill);
-
-  // Contraction: per cluster, its neighbouring clusters with the number of edges to each.
-  cg.xadj.assign(static_cast<size_t>(C) + 1, 0);
-  cg.vwgt.assign(C, 0);
-  std::vector<uint32_t> mark(C, kNoCluster);
-  std::vector<uint64_t> pos(C, 0);
-  cg.adjncy.reserve(g.neighbours.size() / 4);
-  cg.adjwgt.reserve(g.neighbours.size() / 4);
-  for (uint32_t c = 0; c < C; ++c) {
-    cg.vwgt[c] = static_cast<int32_t>(start[c + 1] - start[c]);
-    for (uint64_t i = start[c]; i < start[c + 1]; ++i) {
-      const uint32_t v = members[i];
-      for (uint64_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
-        const uint32_t d = cg.cluster_of[g.neighbours[k]];
-        if (d == c) continue;
-        if (mark[d] != c) {
-          mark[d] = c;
-          pos[d] = cg.adjncy.size();
-          cg.adjncy.push_back(static_cast<int32_t>(d));
-          cg.adjwgt.push_back(1);
-        } else {
-          ++cg.adjwgt[pos[d]];
-        }
-      }
-    }
-    if (cg.adjncy.size() > 0x7FFFFFFFULL) throw std::runtime_error("coarsen: coarse graph too large for 32-bit METIS");
-    cg.xadj[c + 1] = static_cast<int32_t>(cg.adjncy.size());
-  }
-  cg.adjncy.shrink_to_fit();
-  cg.adjwgt.shrink_to_fit();
-  return cg;
+  // Coarse edge weights and weighted degrees are sums of fine edges: 32 bits hold them.
+  if (g.neighbours.size() > 0xFFFFFFFFULL) throw std::runtime_error("coarsen: more than 2^32 adjacency entries");
+  const FineView gv{g};
+  return contract(gv, cluster_labels(gv, cfg), cfg.threads);
 }
 
-std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<int32_t>& coarse_part, int parts) {
+CoarseGraph coarsen(const CoarseGraph& finer, const CoarsenConfig& cfg) {
+  const CoarseView gv{finer};
+  return contract(gv, cluster_labels(gv, cfg), cfg.threads);
+}
+
+std::vector<uint16_t> project_partition(const CoarseGraph& cg, const std::vector<uint16_t>& coarse_part) {
   const size_t n = cg.cluster_of.size();
-  std::vector<uint16_t> part_of(n, 0);
-  std::vector<uint64_t> count(parts, 0);
+  std::vector<uint16_t> part_of(n, kNoPart);
   for (size_t v = 0; v < n; ++v)
-    if (cg.cluster_of[v] != kNoCluster) ++count[part_of[v] = static_cast<uint16_t>(coarse_part[cg.cluster_of[v]])];
-  for (size_t v = 0; v < n; ++v) {
-    if (cg.cluster_of[v] != kNoCluster) continue;
-    const int q = static_cast<int>(std::min_element(count.begin(), count.end()) - count.begin());
-    part_of[v] = static_cast<uint16_t>(q);
-    ++count[q];
-  }
+    if (cg.cluster_of[v] != kNoCluster) part_of[v] = coarse_part[cg.cluster_of[v]];
   return part_of;
+}
+
+void fill_unassigned(std::vector<uint16_t>& part_of, int parts, const std::vector<int32_t>* vwgt) {
+  auto weight = [&](size_t v) -> uint64_t { return vwgt ? static_cast<uint64_t>((*vwgt)[v]) : 1; };
+  std::vector<uint64_t> load(parts, 0);
+  for (size_t v = 0; v < part_of.size(); ++v)
+    if (part_of[v] != kNoPart) load[part_of[v]] += weight(v);
+  // The lightest part first (ties: the lower index).
+  using Entry = std::pair<uint64_t, int>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> lightest;
+  for (int q = 0; q < parts; ++q) lightest.push({load[q], q});
+  for (size_t v = 0; v < part_of.size(); ++v) {
+    if (part_of[v] != kNoPart) continue;
+    auto [l, q] = lightest.top();
+    lightest.pop();
+    part_of[v] = static_cast<uint16_t>(q);
+    lightest.push({l + weight(v), q});
+  }
 }
 
 uint64_t refine_partition(const Graph& g, std::vector<uint16_t>& part_of, int parts, int rounds, double imbalance,
                           uint64_t seed) {
-  if (rounds <= 0 || parts < 2) return 0;
-  const uint64_t limit = static_cast<uint64_t>((1 + imbalance) * static_cast<double>(g.nodes) / parts) + 1;
-  std::vector<uint64_t> count(parts, 0);
-  for (uint32_t v = 0; v < g.nodes; ++v) ++count[part_of[v]];
-  const std::vector<uint32_t> order = visiting_order(g, seed, 73);
-  std::vector<uint32_t> conn(parts, 0);
-  std::vector<int> touched;
-  uint64_t total = 0;
-  for (int round = 0; round < rounds; ++round) {
-    uint64_t moved = 0;
-    for (uint32_t v : order) {
-      touched.clear();
-      for (uint64_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k) {
-        const int q = part_of[g.neighbours[k]];
-        if (conn[q]++ == 0) touched.push_back(q);
-      }
-      const int own = part_of[v];
-      int best = own;
-      for (int q : touched)
-        if (q != own && count[q] + 1 <= limit &&
-            (conn[q] > conn[best] || (conn[q] == conn[best] && best != own && q < best)))
-          best = q;
-      if (best != own && conn[best] > conn[own]) {
-        --count[own];
-        ++count[best];
-        part_of[v] = static_cast<uint16_t>(best);
-        ++moved;
-      }
-      for (int q : touched) conn[q] = 0;
-    }
-    total += moved;
-    if (moved == 0) break;
-  }
-  return total;
+  return refine(FineView{g}, part_of, parts, rounds, imbalance, seed);
+}
+
+uint64_t refine_partition(const CoarseGraph& cg, std::vector<uint16_t>& part_of, int parts, int rounds,
+                          double imbalance, uint64_t seed) {
+  return refine(CoarseView{cg}, part_of, parts, rounds, imbalance, seed);
 }
 
 }  // namespace dmlkit::gnn

@@ -303,8 +303,11 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
     write += kept[v];
   }
   g.offsets[n] = write;
+  // Duplicates and self-loops are a few percent of R-MAT's pairs: shrinking would copy the whole
+  // adjacency (both copies alive, +0.6 GB at 10^7 nodes), so the slack is kept unless it is large.
+  const bool shrink = write < g.neighbours.size() - g.neighbours.size() / 4;
   g.neighbours.resize(write);
-  g.neighbours.shrink_to_fit();
+  if (shrink) g.neighbours.shrink_to_fit();
   return g;
 }
 

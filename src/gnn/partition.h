@@ -24,6 +24,7 @@ struct Partitioning {
   uint64_t cut_edges = 0;                 // undirected edges whose ends lie in different parts
   uint64_t coarse_nodes = 0;              // metis with the pre-step: supernodes METIS saw (0 = plain)
   uint64_t coarse_edges = 0;              // ... and the edges between them
+  int coarsen_levels = 0;                 // ... and the coarsening levels above the graph
   double coarsen_s = 0, metis_s = 0, refine_s = 0;  // wall time of the pre-step's phases (bench)
   uint64_t refine_moves = 0;              // metis with the pre-step: nodes moved by the refinement
   double imbalance() const;               // largest part / (nodes / parts) - 1
