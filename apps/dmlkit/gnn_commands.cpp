@@ -117,6 +117,7 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   if (cmp.parts.coarse_nodes > 0) {
     in["coarse_nodes"] = cmp.parts.coarse_nodes;
     in["coarse_edges"] = cmp.parts.coarse_edges;
+    in["coarsen_levels"] = cmp.parts.coarsen_levels;
   }
   auto& pap = in["partitioner_params"] = nlohmann::ordered_json::object();
   for (const auto& [k, v] : o.partitioner_params) pap[k] = v;
