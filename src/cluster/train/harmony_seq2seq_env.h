@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/model/job.h"
+#include "cluster/train/ps_interval_env.h"
 #include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
 
 namespace dmlkit::cluster {
@@ -20,11 +21,7 @@ struct S2sEnvConfig {
   long max_intervals = 5000;
 };
 
-struct S2sEpisode {
-  double avg_jct_s = 0;
-  std::vector<double> rewards;
-  long unfinished = 0;
-};
+using S2sEpisode = IntervalEpisode;
 
 using S2sSpeedFn = std::function<void(std::span<const S2sPlacedJob>, std::vector<double>&)>;
 
