@@ -152,6 +152,27 @@ class SpeedRecorder final : public SpeedRecorderBase {
 std::vector<SampleRun> sample_runs(const HarmonyDrlConfig& c);
 void run_sample_collection(const HarmonyDrlConfig& c, const std::vector<SampleRun>& runs,
                            const std::function<void(size_t r, uint64_t seed, const Workload& trace)>& run);
+// Runs the runs with SpeedRecorder<Job, kPlaced>: the placer of the registry, or random(seed).
+// Returns each run's samples.
+template <class Job, Job (*kPlaced)(const PsJobSpec&, const Placement&)>
+std::vector<std::vector<SpeedSampleOf<Job>>> collect_speed_samples(
+    const HarmonyDrlConfig& c, const std::vector<SampleRun>& runs, const ClusterSpec& cluster, const SimConfig& sim,
+    const std::function<std::unique_ptr<Policy>(uint64_t seed)>& random) {
+  std::vector<std::vector<SpeedSampleOf<Job>>> per_run(runs.size());
+  run_sample_collection(c, runs, [&](size_t r, uint64_t seed, const Workload& trace) {
+    std::unique_ptr<Policy> inner;
+    if (runs[r].policy == "random") {
+      inner = random(seed);
+    } else {
+      PolicyOptions o;
+      o.seed = seed;
+      inner = make_policy(runs[r].policy, o);
+    }
+    SpeedRecorder<Job, kPlaced> rec(std::move(inner), per_run[r]);
+    simulate(cluster, trace, runs[r].policy, rec, sim);
+  });
+  return per_run;
+}
 
 // ---- validation
 // Mean average JCT over the workloads, workload i simulated with make(i, cluster) (one run each on

@@ -22,12 +22,7 @@
 
 namespace dmlkit::cluster {
 
-struct HarmonyEnvConfig {
-  double round_s = 600;
-  double min_speed_share = 0.02;
-  long max_intervals = 5000;
-};
-
+using HarmonyEnvConfig = IntervalEnvConfig;
 using HarmonyEpisode = IntervalEpisode;
 
 // Speeds (samples/s) of the running jobs for their placement: the reward model, or (tests) any.

@@ -15,12 +15,9 @@
 
 namespace dmlkit::cluster {
 
-struct S2sEnvConfig {
-  double round_s = 1200;
-  double min_speed_share = 0.02;
-  long max_intervals = 5000;
+struct S2sEnvConfig : IntervalEnvConfig {
+  S2sEnvConfig() { round_s = 1200; }
 };
-
 using S2sEpisode = IntervalEpisode;
 
 using S2sSpeedFn = std::function<void(std::span<const S2sPlacedJob>, std::vector<double>&)>;

@@ -19,8 +19,6 @@ namespace dmlkit::cluster {
 
 namespace {
 
-using S2sSpeedRecorder = SpeedRecorder<S2sPlacedJob, s2s_placed_job>;
-
 // Equal logits everywhere: the masked distribution is uniform over the servers with room.
 Seq2SeqModel uniform_model(int max_jobs, int max_servers) {
   Seq2SeqModel m;
@@ -106,19 +104,9 @@ S2sTrainResult train_harmony_seq2seq(
   } else {
     // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
     const std::vector<SampleRun> runs = sample_runs(c);
-    std::vector<std::vector<S2sSpeedSample>> per_run(runs.size());
     report("samples", 0, static_cast<long>(runs.size()), "");
-    run_sample_collection(c, runs, [&](size_t r, uint64_t seed, const Workload& trace) {
-      std::unique_ptr<Policy> inner;
-      if (runs[r].policy == "random") {
-        inner = std::make_unique<Seq2SeqPolicy>(uniform_model(c.max_jobs, M), false, seed);
-      } else {
-        PolicyOptions o;
-        o.seed = seed;
-        inner = make_policy(runs[r].policy, o);
-      }
-      S2sSpeedRecorder rec(std::move(inner), per_run[r]);
-      simulate(cluster, trace, runs[r].policy, rec, sim);
+    auto per_run = collect_speed_samples<S2sPlacedJob, s2s_placed_job>(c, runs, cluster, sim, [&](uint64_t seed) {
+      return std::make_unique<Seq2SeqPolicy>(uniform_model(c.max_jobs, M), false, seed);
     });
     report("samples", static_cast<long>(runs.size()), static_cast<long>(runs.size()), "");
     std::vector<S2sSpeedSample> samples;

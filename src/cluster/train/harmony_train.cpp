@@ -20,9 +20,6 @@ namespace dmlkit::cluster {
 
 namespace {
 
-using SpeedSample = SpeedSampleOf<HarmonyPlacedJob>;
-using HarmonyRecorder = SpeedRecorder<HarmonyPlacedJob, harmony_placed_job>;
-
 std::vector<int> hidden(int neurons, int layers) { return std::vector<int>(static_cast<size_t>(layers), neurons); }
 
 bool identical_servers(const ClusterSpec& c) {
@@ -105,21 +102,11 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   } else {
     // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
     const std::vector<SampleRun> runs = sample_runs(c);
-    std::vector<std::vector<SpeedSample>> per_run(runs.size());
     report("samples", 0, static_cast<long>(runs.size()), "");
-    run_sample_collection(c, runs, [&](size_t r, uint64_t seed, const Workload& trace) {
-      std::unique_ptr<Policy> inner;
-      if (runs[r].policy == "random") {
-        HarmonyPolicyConfig pc;
-        pc.select_max = false;  // uniform over the allowed actions: the zero network's logits are equal
-        inner = std::make_unique<HarmonyPolicy>(zero_model(shape), &cluster, pc, seed);
-      } else {
-        PolicyOptions o;
-        o.seed = seed;
-        inner = make_policy(runs[r].policy, o);
-      }
-      HarmonyRecorder rec(std::move(inner), per_run[r]);
-      simulate(cluster, trace, runs[r].policy, rec, sim);
+    const auto per_run = collect_speed_samples<HarmonyPlacedJob, harmony_placed_job>(c, runs, cluster, sim, [&](uint64_t seed) {
+      HarmonyPolicyConfig pc;
+      pc.select_max = false;  // uniform over the allowed actions: the zero network's logits are equal
+      return std::make_unique<HarmonyPolicy>(zero_model(shape), &cluster, pc, seed);
     });
     std::vector<float> scale(kHarmonyTypes, 0.0f);
     for (const auto& pr : per_run)

@@ -16,17 +16,23 @@
 
 namespace dmlkit::cluster {
 
+struct IntervalEnvConfig {
+  double round_s = 600;
+  double min_speed_share = 0.02;  // floor of a predicted speed, share of the reference speed
+  long max_intervals = 5000;
+};
+
 struct IntervalEpisode {
   double avg_jct_s = 0;
   std::vector<double> rewards;  // per interval
   long unfinished = 0;
 };
 
-// Config: round_s, min_speed_share, max_intervals. Placer::decide(running, fresh, out) with
+// Placer::decide(running, fresh, out) with
 // `Running` {spec, placement}; placed(spec, placement) describes a running job to speeds(placed,
 // out), which fills out[i] (samples/s); reference(placed[i]) is the floor's reference speed.
-template <class Running, class Placed, class Placer, class Config>
-IntervalEpisode run_interval_env(const std::string& who, const Workload& workload, Placer& placer, const Config& c,
+template <class Running, class Placed, class Placer>
+IntervalEpisode run_interval_env(const std::string& who, const Workload& workload, Placer& placer, const IntervalEnvConfig& c,
                                  Placed (*placed_of)(const PsJobSpec&, const Placement&),
                                  const std::function<void(const std::vector<Placed>&, std::vector<double>&)>& speeds,
                                  const std::function<double(const Placed&)>& reference,
