@@ -31,6 +31,16 @@ void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who)
       fail("evaluation seed " + std::to_string(s) + " overlaps the training traces' seeds (>= 1000000)");
 }
 
+learn::RegressionConfig reward_fit_config(const HarmonyDrlConfig& c) {
+  learn::RegressionConfig rc;
+  rc.epochs = c.rm_epochs;
+  rc.batch = 64;
+  rc.lr = c.rm_lr;
+  rc.holdout = c.rm_holdout;
+  rc.seed = c.seed;
+  return rc;
+}
+
 void put_fit_meta(const learn::RegressionFit& fit, size_t samples, std::map<std::string, std::string>& meta) {
   meta["rm_samples"] = std::to_string(samples);
   meta["rm_holdout_rows"] = std::to_string(fit.holdout_rows.size());

@@ -84,6 +84,9 @@ struct HarmonyDrlResult {
   double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
 };
 
+// The reward model's fit: rm_epochs, rm_lr, rm_holdout, batches of 64 rows, the run's seed.
+learn::RegressionConfig reward_fit_config(const HarmonyDrlConfig& c);
+
 // The reward model's fit as rm_* meta entries, and back (a reused or resumed reward model).
 void put_fit_meta(const learn::RegressionFit& fit, size_t samples, std::map<std::string, std::string>& meta);
 void get_fit_meta(const std::map<std::string, std::string>& meta, learn::RegressionFit& fit, size_t& samples);

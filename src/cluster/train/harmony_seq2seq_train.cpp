@@ -129,12 +129,7 @@ S2sTrainResult train_harmony_seq2seq(
     const learn::RegressionData data = s2s_reward_rows(model.reward.shape, M, samples, scale);
     if (data.rows() < 2) throw Error("harmony-seq2seq training: the placers produced no reward-model sample");
     Rng init = Rng(c.seed).split(0x2e3);
-    learn::RegressionConfig rc;
-    rc.epochs = c.rm_epochs;
-    rc.batch = 64;
-    rc.lr = c.rm_lr;
-    rc.holdout = c.rm_holdout;
-    rc.seed = c.seed;
+    const learn::RegressionConfig rc = reward_fit_config(c);
     report("reward model", 0, c.rm_epochs, "");
     auto engine = learn::make_attn_trainer(model.reward.shape, learn::attn_initial_parameters(model.reward.shape, init), c.rm_lr);
     const learn::AttnShape rshape = model.reward.shape;

@@ -157,12 +157,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     model.reward.shape = harmony_reward_shape(shape, hidden(c.rm_neurons, c.rm_layers));
     {
       Rng init = Rng(c.seed).split(0x2e3);
-      learn::RegressionConfig rc;
-      rc.epochs = c.rm_epochs;
-      rc.batch = 64;
-      rc.lr = c.rm_lr;
-      rc.holdout = c.rm_holdout;
-      rc.seed = c.seed;
+      const learn::RegressionConfig rc = reward_fit_config(c);
       report("reward model", 0, c.rm_epochs, "");
       res.rm_fit = fit_regression(model.reward.shape, learn::mlp_initial_parameters(model.reward.shape, init), data, rc,
                                   [&](int ep, double mse) { report("reward model", ep, c.rm_epochs, "hold-out MSE " + std::to_string(mse)); });
