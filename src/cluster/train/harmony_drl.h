@@ -217,6 +217,21 @@ struct HarmonyDrlHooks {
   std::function<double()> validate;  // the current actor's validation JCT (saved as last.json before)
 };
 
+// set_actor and set_epsilon of a placer (HarmonyPlacer, Seq2SeqPlacer).
+template <class Placer>
+void bind_placer(HarmonyDrlHooks& h, Placer& placer) {
+  h.set_actor = [&placer](const std::vector<float>& p) { placer.set_parameters(p); };
+  h.set_epsilon = [&placer](double eps) { placer.set_epsilon(eps); };
+}
+
+// The share of a placer's steps that explored (its stats(): steps, explored).
+template <class Placer>
+double explored_fraction(const Placer& placer) {
+  return placer.stats().steps > 0
+             ? static_cast<double>(placer.stats().explored) / static_cast<double>(placer.stats().steps)
+             : 0.0;
+}
+
 struct HarmonyDrlRun {
   std::string who;          // "harmony", "harmony-seq2seq" (error messages)
   std::string dir;          // output folder

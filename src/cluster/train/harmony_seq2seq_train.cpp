@@ -259,22 +259,14 @@ S2sTrainResult train_harmony_seq2seq(
                                         placer, speed, model.speed_scale, env, on_interval);
     return done.unfinished == 0 ? done.avg_jct_s : -1.0;
   };
-  hooks.set_actor = [&](const std::vector<float>& p) { placer.set_parameters(p); };
-  hooks.set_epsilon = [&](double eps) { placer.set_epsilon(eps); };
+  bind_placer(hooks, placer);
   hooks.set_critic = [&](const std::vector<float>& p) { *vforward = learn::AttnForward(vshape, p); };
   if (vforward) hooks.baseline = [&](const float* s) { return static_cast<double>(vforward->run_row(s)[0]); };
   hooks.save = save;
   hooks.validate = [&] { return s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads); };
-  HarmonyDrlRun run;
-  run.who = "harmony-seq2seq";
-  run.dir = dir;
-  run.state_size = d;
-  run.actions = A;
-  run.rng_offset = static_cast<uint64_t>(step);
+  const HarmonyDrlRun run{"harmony-seq2seq", dir, d, A, 0, static_cast<uint64_t>(step)};
   run_harmony_drl(c, run, sink, *pnet, vnet.get(), hooks, step, res, report);
-  res.explored_fraction = placer.stats().steps > 0
-                              ? static_cast<double>(placer.stats().explored) / static_cast<double>(placer.stats().steps)
-                              : 0.0;
+  res.explored_fraction = explored_fraction(placer);
   res.rl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   return res;
 }

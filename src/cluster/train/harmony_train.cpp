@@ -339,8 +339,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
                                                 model.speed_scale, env, on_interval);
     return done.unfinished == 0 ? done.avg_jct_s : -1.0;
   };
-  hooks.set_actor = [&](const std::vector<float>& p) { placer.set_parameters(p); };
-  hooks.set_epsilon = [&](double eps) { placer.set_epsilon(eps); };
+  bind_placer(hooks, placer);
   hooks.set_critic = [&](const std::vector<float>& p) { *vforward = learn::MlpForward(model.value.shape, p); };
   if (vforward) hooks.baseline = [&](const float* s) { return static_cast<double>(vforward->run(s)[0]); };
   hooks.save = [&](const std::string& name, const std::string& stage, long at) {
@@ -350,17 +349,10 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     learn::save_model_file(path(name), f);
   };
   hooks.validate = [&] { return harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads); };
-  HarmonyDrlRun run;
-  run.who = "harmony";
-  run.dir = dir;
-  run.state_size = d;
-  run.actions = A;
-  run.critic_warmup = c.critic_warmup;
   long step = 0;
+  const HarmonyDrlRun run{"harmony", dir, d, A, c.critic_warmup, 0};
   run_harmony_drl(c, run, sink, *pnet, vnet.get(), hooks, step, res, report);
-  res.explored_fraction = placer.stats().steps > 0
-                              ? static_cast<double>(placer.stats().explored) / static_cast<double>(placer.stats().steps)
-                              : 0.0;
+  res.explored_fraction = explored_fraction(placer);
   res.best_model = path("best.json");
   learn::save_model_file(path("reward.json"), [&] {
     learn::ModelFile f;
