@@ -66,6 +66,16 @@ std::string join_command(const std::vector<std::string>& argv) {
   return s;
 }
 
+void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>& meta) {
+  meta["experiment"] = c.experiment.name;
+  meta["interference"] = c.experiment.interference;
+  meta["seed"] = std::to_string(c.seed);
+  meta["command"] = join_command(c.command);
+  meta["critic"] = c.critic ? "on" : "off";
+  meta["exploration"] = c.exploration ? "on" : "off";
+  meta["replay"] = c.replay ? "on" : "off";
+}
+
 HarmonyTraces harmony_traces(const Experiment& e, const std::string& data_dir, int train_traces, int val_traces) {
   HarmonyTraces t;
   for (int k = 0; k < train_traces; ++k) t.train.push_back(ps_workload(e.workload, kHarmonyTrainSeedBase + k, data_dir));

@@ -153,13 +153,7 @@ S2sTrainResult train_harmony_seq2seq(
     f.kind = "harmony-seq2seq";
     learn::save_model_file(path("reward.json"), f);
   }
-  model.meta["experiment"] = e.name;
-  model.meta["interference"] = e.interference;
-  model.meta["seed"] = std::to_string(c.seed);
-  model.meta["command"] = join_command(c.command);
-  model.meta["critic"] = c.critic ? "on" : "off";
-  model.meta["exploration"] = c.exploration ? "on" : "off";
-  model.meta["replay"] = c.replay ? "on" : "off";
+  put_run_meta(c, model.meta);
   const auto t1 = std::chrono::steady_clock::now();
   res.rm_seconds = std::chrono::duration<double>(t1 - t0).count();
 

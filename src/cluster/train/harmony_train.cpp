@@ -187,15 +187,9 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     put_fit_meta(res.rm_fit, res.rm_samples, model.meta);
     model.meta["rm_rows"] = std::to_string(res.rm_rows);
   }
-  model.meta["experiment"] = e.name;
-  model.meta["interference"] = e.interference;
-  model.meta["seed"] = std::to_string(c.seed);
-  model.meta["command"] = join_command(c.command);
+  put_run_meta(c, model.meta);
   model.meta["neurons"] = std::to_string(c.neurons);
   model.meta["layers"] = std::to_string(c.layers);
-  model.meta["critic"] = c.critic ? "on" : "off";
-  model.meta["exploration"] = c.exploration ? "on" : "off";
-  model.meta["replay"] = c.replay ? "on" : "off";
   const auto t1 = std::chrono::steady_clock::now();
   res.rm_seconds = std::chrono::duration<double>(t1 - t0).count();
 
