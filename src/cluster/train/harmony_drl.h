@@ -243,9 +243,10 @@ struct HarmonyDrlRun {
   uint64_t rng_offset = 0;  // added to the replay sampler's stream (the resumed step)
 };
 
-// Trains `pnet` (and `vnet`, may be null) from res.curve's end up to c.rl_steps updates; `step`
-// counts the updates (in: the start). Fills res: curve, intervals, episodes, last/best (JCT, step,
-// model). Throws Error when no update happens in 100000 episodes.
+// Trains `pnet` (and `vnet`, may be null) from update `step` (in: the start; out: the end) up to
+// c.rl_steps updates, on the steps the design's sink writes into `steps` during hooks.episode.
+// Appends to res.curve; counts res.intervals and res.episodes; updates res.last_* and res.best_*
+// (JCT, step) against res.best_val_jct_s. Throws Error when no update happens in 100000 episodes.
 void run_harmony_drl(const HarmonyDrlConfig& c, const HarmonyDrlRun& run, HarmonyDrlSteps& steps,
                      learn::MlpTrainerEngine& pnet, learn::MlpTrainerEngine* vnet, const HarmonyDrlHooks& hooks,
                      long& step, HarmonyDrlResult& res,
