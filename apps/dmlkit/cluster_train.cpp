@@ -10,7 +10,6 @@
 
 #include "cluster/train/dl2_train.h"
 #include "cluster/workload/experiment.h"
-#include "core/data_dir.h"
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
@@ -19,7 +18,7 @@
 #include "core/results.h"
 #include "core/results_table.h"
 #include "core/table.h"
-#include "dmlkit/folder_help.h"
+#include "dmlkit/cluster_train_harmony_common.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
@@ -30,15 +29,11 @@ namespace cl = dmlkit::cluster;
 
 namespace {
 
-struct TrainOptions {
-  std::string experiment;
-  std::string experiments_dir = cl::default_experiments_dir();
-  std::string data_dir = default_data_dir();
-  std::string out, format = "table";
+// (TrainCliOptions' interference and deep-dive flags are Harmony's; DL2 does not use them.)
+struct TrainOptions : TrainCliOptions {
   std::string exploration = "code";
   bool no_replay = false;
   std::string sl_option_given;  // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
-  int threads = 0;
   cl::Dl2TrainConfig c;
 };
 
@@ -99,10 +94,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   for (auto s : c.experiment.seeds) seeds.push_back(s);
   res.inputs()["validation_seeds"] = seeds;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
-    ResultRecord& rec = res.add(name, c.seed);
-    rec.metrics["val_avg_jct_s"] = jct;
-    rec.metrics["step"] = step;
-    if (!file.empty()) rec.files["model"] = std::filesystem::path(file).filename().string();
+    add_validation_record(res, c.seed, name, jct, file, step);
   };
   add(c.teacher, r.teacher_val_avg_jct_s, "", 0);
   add(c.init_model.empty() ? "dl2-sl" : "dl2-init", r.sl_val_avg_jct_s, r.sl_model, c.init_model.empty() ? c.sl_steps : 0);
@@ -111,9 +103,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   res.derived()["slots_simulated"] = r.slots_simulated;
   res.derived()["exploration_override_fraction"] = r.override_fraction;
   const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
-  write_file_atomic(path("results.json"), res.json_text());
-  write_file_atomic(path("records.csv"), res.records_table().to_csv());
-  write_file_atomic(path("summary.csv"), res.summary_table().to_csv());
+  write_results_files(dir, res);
   TextTable curve({"phase", "step", "loss", "sl_accuracy", "val_avg_jct_s"});
   for (const auto& p : r.curve)
     curve.add_row({p.phase, std::to_string(p.step), fixed(p.loss, 3), p.accuracy >= 0 ? fixed(p.accuracy, 3) : "",
@@ -180,11 +170,7 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   auto& o = ctx.make<TrainOptions>();
   auto& argv = ctx.make<std::vector<std::string>>();
   auto* cmd = train->add_subcommand("dl2", "DL2: supervised warm-up on a heuristic, then reinforcement learning");
-  cmd->add_option("--experiment", o.experiment, "Experiment preset (name or file), e.g. dl2-96")->required();
-  cmd->add_option("--experiments-dir", o.experiments_dir,
-                  std::string("Folder of experiment presets (") + kExperimentsDirDefault + ")");
-  cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
-  add_output_options(*cmd, o.out, o.format);
+  add_train_experiment_options(*cmd, o, "dl2-96");
   cmd->add_option("--teacher", o.c.teacher, "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2")
       ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2"}))
       ->capture_default_str();

@@ -4,42 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli_test_util.h"
+#include "harmony_test_preset.h"
 
 namespace dmlkit::testing {
 namespace {
 
 // 10 Harmony jobs on 3 GPU servers under contention: they co-locate and interfere.
-std::string tiny_preset(const TempDir& dir) {
-  const std::string cluster = dir.write(
-      "h3.yaml", "name: h3\nservers:\n  - {count: 3, gpus: 4, cpus: 32, mem_gb: 128, net_gbps: 25, name: gpu}\n");
-  return dir.write("harmony-tiny.yaml",
-                   "experiment: harmony-tiny\n"
-                   "description: test preset\n"
-                   "cluster: " +
-                       cluster +
-                       "\n"
-                       "seeds: [1, 2]\n"
-                       "policies: [lb, bin-packing]\n"
-                       "speed_model: analytic\n"
-                       "interference: contention\n"
-                       "round_s: 600\n"
-                       "restart_delay_s: 30\n"
-                       "measure_noise: 0.05\n"
-                       "workload:\n"
-                       "  catalogue: harmony\n"
-                       "  num_jobs: 10\n"
-                       "  arrivals: poisson\n"
-                       "  max_arrivals_per_slot: 2\n"
-                       "  slot_s: 600\n"
-                       "  max_num_epochs: 60\n"
-                       "  user_workers: [1, 4]\n"
-                       "  user_ps_per_worker: 0.5\n");
-}
+std::string tiny_preset(const TempDir& dir) { return harmony_tiny_preset(dir, "harmony-tiny", "h3.yaml", "h3", 3, false); }
 
 std::vector<std::string> train_args(const std::string& preset, const std::string& out) {
   return {"cluster",        "train", "harmony",     "--experiment", preset,      "--out",   out,          "--jobs",
@@ -47,13 +21,6 @@ std::vector<std::string> train_args(const std::string& preset, const std::string
           "128",            "--rm-traces", "3",     "--rm-epochs",  "15",        "--train-traces", "6", "--val-traces",
           "3",              "--val-every", "50",    "--checkpoint-every", "50",  "--epsilon-steps", "100",
           "--threads",      "1",     "--neurons",   "32",           "--rm-neurons", "64"};
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {

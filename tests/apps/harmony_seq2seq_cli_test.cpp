@@ -5,42 +5,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli_test_util.h"
+#include "harmony_test_preset.h"
 
 namespace dmlkit::testing {
 namespace {
 
+// The tiny Harmony preset with half of the jobs all-reduce, on `servers` servers.
 std::string preset(const TempDir& dir, const std::string& name, int servers) {
-  const std::string cluster = dir.write(
-      name + "-cluster.yaml", "name: " + name + "\nservers:\n  - {count: " + std::to_string(servers) +
-                                  ", gpus: 4, cpus: 32, mem_gb: 128, net_gbps: 25, name: gpu}\n");
-  return dir.write(name + ".yaml", "experiment: " + name +
-                                       "\n"
-                                       "description: test preset\n"
-                                       "cluster: " +
-                                       cluster +
-                                       "\n"
-                                       "seeds: [1, 2]\n"
-                                       "policies: [lb, bin-packing]\n"
-                                       "speed_model: analytic\n"
-                                       "interference: contention\n"
-                                       "round_s: 600\n"
-                                       "restart_delay_s: 30\n"
-                                       "measure_noise: 0.05\n"
-                                       "workload:\n"
-                                       "  catalogue: harmony\n"
-                                       "  num_jobs: 10\n"
-                                       "  arrivals: poisson\n"
-                                       "  max_arrivals_per_slot: 2\n"
-                                       "  slot_s: 600\n"
-                                       "  max_num_epochs: 60\n"
-                                       "  user_workers: [1, 4]\n"
-                                       "  user_ps_per_worker: 0.5\n"
-                                       "  allreduce_fraction: 0.5\n");
+  return harmony_tiny_preset(dir, name, name + "-cluster.yaml", name, servers, true);
 }
 
 std::vector<std::string> train_args(const std::string& p, const std::string& out, const std::string& steps) {
@@ -51,13 +26,6 @@ std::vector<std::string> train_args(const std::string& p, const std::string& out
           "10",           "--threads",    "1",               "--embed",      "8",       "--heads",
           "2",            "--rm-embed",   "8",               "--rm-heads",   "2",       "--rm-policies",
           "lb,bin-packing", "--max-jobs", "12"};
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(HarmonySeq2SeqTrain, WritesModelsResumesAndRunsOnAnotherClusterSize) {

@@ -16,22 +16,14 @@
 #include <vector>
 
 #include "cluster/model/job.h"
+#include "cluster/train/ps_interval_env.h"
 #include "cluster/policies/harmony/harmony_model.h"
 #include "cluster/policies/harmony/harmony_placer.h"
 
 namespace dmlkit::cluster {
 
-struct HarmonyEnvConfig {
-  double round_s = 600;
-  double min_speed_share = 0.02;
-  long max_intervals = 5000;
-};
-
-struct HarmonyEpisode {
-  double avg_jct_s = 0;
-  std::vector<double> rewards;  // per interval
-  long unfinished = 0;
-};
+using HarmonyEnvConfig = IntervalEnvConfig;
+using HarmonyEpisode = IntervalEpisode;
 
 // Speeds (samples/s) of the running jobs for their placement: the reward model, or (tests) any.
 using HarmonySpeedFn = std::function<void(std::span<const HarmonyPlacedJob>, std::vector<double>&)>;

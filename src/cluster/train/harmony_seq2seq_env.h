@@ -10,21 +10,15 @@
 #include <vector>
 
 #include "cluster/model/job.h"
+#include "cluster/train/ps_interval_env.h"
 #include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
 
 namespace dmlkit::cluster {
 
-struct S2sEnvConfig {
-  double round_s = 1200;
-  double min_speed_share = 0.02;
-  long max_intervals = 5000;
+struct S2sEnvConfig : IntervalEnvConfig {
+  S2sEnvConfig() { round_s = 1200; }
 };
-
-struct S2sEpisode {
-  double avg_jct_s = 0;
-  std::vector<double> rewards;
-  long unfinished = 0;
-};
+using S2sEpisode = IntervalEpisode;
 
 using S2sSpeedFn = std::function<void(std::span<const S2sPlacedJob>, std::vector<double>&)>;
 

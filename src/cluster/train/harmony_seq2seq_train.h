@@ -28,66 +28,33 @@
 #include <vector>
 
 #include "cluster/policies/harmony_seq2seq/seq2seq_model.h"
-#include "cluster/workload/experiment.h"
-#include "learn/regression.h"
+#include "cluster/train/harmony_drl.h"
 
 namespace dmlkit::cluster {
 
-struct S2sTrainConfig {
-  Experiment experiment;
-  std::string data_dir;
-  uint64_t seed = 1;
+// The common knobs are in HarmonyDrlConfig (harmony_drl.h); the defaults that differ from
+// Harmony's are set here.
+struct S2sTrainConfig : HarmonyDrlConfig {
   int embed = 32;
   int heads = 4;
   int max_jobs = 32;  // job tokens in a training row (padding); the run-time policy has no limit
-  bool critic = true;
-  bool exploration = true;
-  bool replay = true;
   // Reward model.
   int rm_embed = 32;
   int rm_heads = 4;
-  int rm_traces = 6;
-  double rm_random = 0.5;
-  int rm_epochs = 30;
-  double rm_holdout = 0.2;
-  double rm_lr = 1e-3;
-  std::vector<std::string> rm_policies = {"lb", "tetris-align", "lif-line", "bin-packing", "standalone"};
-  // DRL.
-  long rl_steps = 1500;
-  int batch = 64;
-  int memory = 1024;
-  double lr = 3e-4;
-  // Weight of mean_rows sum_servers pi log pi (the attention trainer's entropy term) [A].
-  double entropy_weight = 0.05;
-  double gamma = 0.0;
-  bool standardize = true;
-  double epsilon_start = 0.5, epsilon_end = 0.05;
-  long epsilon_steps = 1000;
-  int train_traces = 40;
-  int val_traces = 5;
-  long val_every = 250;
-  long checkpoint_every = 250;
   bool resume = false;
-  int threads = 2;
-  std::vector<std::string> command;
+  S2sTrainConfig() {
+    rm_traces = 6;
+    rm_epochs = 30;
+    rl_steps = 1500;
+    memory = 1024;
+    entropy_weight = 0.05;  // weight of mean_rows sum_servers pi log pi (the attention trainer's entropy term) [A]
+  }
 };
 
-struct S2sTrainPoint {
-  long step = 0;
-  double policy_loss = 0, value_loss = 0, entropy = 0, epsilon = 0;
-  double val_avg_jct_s = -1;
-};
+using S2sTrainPoint = HarmonyDrlPoint;
 
-struct S2sTrainResult {
-  size_t rm_samples = 0;
-  learn::RegressionFit rm_fit;
-  std::map<std::string, double> baseline_val_jct_s;
-  double init_val_jct_s = 0, best_val_jct_s = 0, last_val_jct_s = 0;
-  long best_step = 0, intervals = 0, episodes = 0, start_step = 0;
-  double explored_fraction = 0;
-  std::vector<S2sTrainPoint> curve;
-  std::string best_model, last_model;
-  double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
+struct S2sTrainResult : HarmonyDrlResult {
+  long start_step = 0;
 };
 
 void check_s2s_train_config(const S2sTrainConfig& c);
@@ -102,10 +69,7 @@ double s2s_validation_jct(const Experiment& e, const std::string& data_dir, cons
 
 // The reward model's training rows from samples (jobs -> measured speeds): per_job rows of
 // `shape` (max_jobs: the padding), speeds divided by scale[s2s_scale_index]. Exposed for tests.
-struct S2sSpeedSample {
-  std::vector<S2sPlacedJob> jobs;
-  std::vector<double> speeds;
-};
+using S2sSpeedSample = SpeedSampleOf<S2sPlacedJob>;
 learn::RegressionData s2s_reward_rows(const learn::AttnShape& shape, int servers,
                                       const std::vector<S2sSpeedSample>& samples, const std::vector<float>& scale);
 

@@ -28,43 +28,24 @@
 #include <vector>
 
 #include "cluster/policies/harmony/harmony_model.h"
-#include "cluster/workload/experiment.h"
-#include "learn/regression.h"
+#include "cluster/train/harmony_drl.h"
 
 namespace dmlkit::cluster {
 
-struct HarmonyTrainConfig {
-  Experiment experiment;
-  std::string data_dir;
-  uint64_t seed = 1;
+// The common knobs (experiment, seeds, reward-model sampling, DRL, validation) are in
+// HarmonyDrlConfig (harmony_drl.h); its defaults are Harmony's.
+struct HarmonyTrainConfig : HarmonyDrlConfig {
   int jobs = 16;     // N job slots
   int new_jobs = 4;  // N'
   // Actor and critic.
   int neurons = 64;
   int layers = 2;
-  bool critic = true;
-  bool exploration = true;
-  bool replay = true;
   // Reward model.
   int rm_neurons = 128;
   int rm_layers = 2;
-  int rm_traces = 8;            // training traces per collecting placer
-  double rm_random = 0.5;       // random-placement runs per trace (share of the baselines' count)
-  int rm_augment = 3;           // permuted copies per sample
-  int rm_epochs = 40;
-  double rm_holdout = 0.2;
-  double rm_lr = 1e-3;
-  std::vector<std::string> rm_policies = {"lb", "tetris-align", "lif-line", "bin-packing", "standalone"};
-  // DRL.
-  long rl_steps = 3000;
-  int batch = 64;
-  int memory = 512;  // FIFO replay capacity (steps)
-  double lr = 3e-4;
-  // Weight of mean_{rows, actions} pi log pi: the mean runs over all 2 M N' actions, so with
-  // standardised advantages the weight is of the order of the number of actions [A].
-  double entropy_weight = 2.0;
-  double gamma = 0.0;
-  bool standardize = true;  // [A] advantages divided by the batch's standard deviation
+  int rm_augment = 3;  // permuted copies per sample
+  // entropy_weight (2.0) weighs mean_{rows, actions} pi log pi: the mean runs over all 2 M N'
+  // actions, so with standardised advantages the weight is of the order of the number of actions [A].
   // [A] Ours (harmony_imitation.h): warm-start the actor by imitating a baseline before DRL.
   std::string imitate = "none";  // none | auto (the baseline best on the validation traces) | a policy name
   long il_steps = 2000;          // supervised updates (batches of `batch` steps)
@@ -74,41 +55,18 @@ struct HarmonyTrainConfig {
   bool defer = false;            // [A] HarmonyShape::defer: the N' "wait" actions
   bool type_counts = false;      // [A] HarmonyShape::type_counts: per-server type counts in state and reward input
   std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
-  double epsilon_start = 0.5, epsilon_end = 0.05;
-  long epsilon_steps = 1000;
-  int train_traces = 40;
-  int val_traces = 5;
-  long val_every = 250;
-  long checkpoint_every = 250;
-  int threads = 2;
-  std::vector<std::string> command;
 };
 
-struct HarmonyTrainPoint {
-  long step = 0;
-  double policy_loss = 0, value_loss = 0, entropy = 0, epsilon = 0;
-  double val_avg_jct_s = -1;
-  // Diagnosis: the mean average JCT the reward model predicts for the training episodes finished
-  // since the previous validation (the DRL's own view), beside val_avg_jct_s (the ground truth).
-  double model_avg_jct_s = -1;
-};
+// model_avg_jct_s: diagnosis, the reward model's view of the training episodes (harmony_drl.h).
+using HarmonyTrainPoint = HarmonyDrlPoint;
 
-struct HarmonyTrainResult {
-  size_t rm_samples = 0;  // decisions recorded (before augmentation)
-  size_t rm_rows = 0;     // rows fitted (with augmentation)
-  learn::RegressionFit rm_fit;
-  std::map<std::string, double> baseline_val_jct_s;
+struct HarmonyTrainResult : HarmonyDrlResult {
+  size_t rm_rows = 0;  // rows fitted (with augmentation); rm_samples: decisions recorded (before)
   std::map<std::string, double> rm_err_by_policy;  // mean relative error on each placer's samples (unaugmented)
   std::string imitate_policy;                      // the teacher ("" without imitation)
   size_t il_samples = 0;
   double il_accuracy = 0;                          // share of the last 10 batches' arg-max = teacher's action
   double il_val_jct_s = -1;
-  double init_val_jct_s = 0, best_val_jct_s = 0, last_val_jct_s = 0;
-  long best_step = 0, intervals = 0, episodes = 0;
-  double explored_fraction = 0;
-  std::vector<HarmonyTrainPoint> curve;
-  std::string best_model, last_model;
-  double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
 };
 
 // Throws Error naming the option on settings that cannot train (checked before any work).

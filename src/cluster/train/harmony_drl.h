@@ -1,0 +1,267 @@
+// What the two Harmony trainers (INFOCOM: harmony_train.h; journal seq2seq: harmony_seq2seq_train.h)
+// share, so that each keeps only its networks, state encoding and reward-model rows:
+//  - the knobs of the common recipe (HarmonyDrlConfig) and the common result fields;
+//  - the traces (training seeds 1000000 + k, validation 2000000 + k, reward-model 1500000 + k);
+//  - step 1's sample collection: the baseline placers (and random placements) in the simulator,
+//    recording every decision's running jobs and measured speeds (collect_speed_samples);
+//  - the baselines' validation JCT and the mean JCT of a policy over validation traces;
+//  - step 2's DRL loop (run_harmony_drl): epsilon schedule, FIFO replay or latest steps, targets
+//    (interval reward or discounted return), actor-critic update, checkpoints, validation, best/last.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/policy.h"
+#include "cluster/sim/simulator.h"
+#include "cluster/workload/experiment.h"
+#include "learn/model_file.h"
+#include "learn/regression.h"
+#include "learn/torch_plugin.h"
+
+namespace dmlkit::cluster {
+
+inline constexpr uint64_t kHarmonyTrainSeedBase = 1000000;  // training traces
+inline constexpr uint64_t kHarmonyValSeedBase = 2000000;    // validation traces
+
+// The knobs both designs have (each design's config derives from it and sets its own defaults).
+struct HarmonyDrlConfig {
+  Experiment experiment;
+  std::string data_dir;
+  uint64_t seed = 1;
+  bool critic = true;
+  bool exploration = true;
+  bool replay = true;
+  // Reward model.
+  int rm_traces = 8;       // training traces per collecting placer
+  double rm_random = 0.5;  // random-placement runs per trace (share of the baselines' count)
+  int rm_epochs = 40;
+  double rm_holdout = 0.2;
+  double rm_lr = 1e-3;
+  std::vector<std::string> rm_policies = {"lb", "tetris-align", "lif-line", "bin-packing", "standalone"};
+  // DRL.
+  long rl_steps = 3000;
+  int batch = 64;
+  int memory = 512;  // FIFO replay capacity (steps)
+  double lr = 3e-4;
+  double entropy_weight = 2.0;
+  double gamma = 0.0;
+  bool standardize = true;  // [A] advantages divided by the batch's standard deviation
+  double epsilon_start = 0.5, epsilon_end = 0.05;
+  long epsilon_steps = 1000;
+  int train_traces = 40;
+  int val_traces = 5;
+  long val_every = 250;
+  long checkpoint_every = 250;
+  int threads = 2;
+  std::vector<std::string> command;
+};
+
+// Throws Error("<who> training: ...") on the common knobs that cannot train.
+void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who);
+
+struct HarmonyDrlPoint {
+  long step = 0;
+  double policy_loss = 0, value_loss = 0, entropy = 0, epsilon = 0;
+  double val_avg_jct_s = -1;
+  // The mean average JCT the reward model predicts for the training episodes finished since the
+  // previous validation (the DRL's own view), beside val_avg_jct_s (the ground truth); -1: none.
+  double model_avg_jct_s = -1;
+};
+
+struct HarmonyDrlResult {
+  size_t rm_samples = 0;  // decisions recorded
+  learn::RegressionFit rm_fit;
+  std::map<std::string, double> baseline_val_jct_s;
+  double init_val_jct_s = 0, best_val_jct_s = 0, last_val_jct_s = 0;
+  long best_step = 0, intervals = 0, episodes = 0;
+  double explored_fraction = 0;
+  std::vector<HarmonyDrlPoint> curve;
+  std::string best_model, last_model;
+  double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
+};
+
+// The reward model's fit: rm_epochs, rm_lr, rm_holdout, batches of 64 rows, the run's seed.
+learn::RegressionConfig reward_fit_config(const HarmonyDrlConfig& c);
+
+// The reward model's fit as rm_* meta entries, and back (a reused or resumed reward model).
+void put_fit_meta(const learn::RegressionFit& fit, size_t samples, std::map<std::string, std::string>& meta);
+void get_fit_meta(const std::map<std::string, std::string>& meta, learn::RegressionFit& fit, size_t& samples);
+
+std::string join_command(const std::vector<std::string>& argv);
+// The run's meta: experiment, interference, seed, command, critic, exploration, replay.
+void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>& meta);
+
+struct HarmonyTraces {
+  std::vector<Workload> train, val;
+  std::vector<uint64_t> val_seeds;
+};
+HarmonyTraces harmony_traces(const Experiment& e, const std::string& data_dir, int train_traces, int val_traces);
+
+// ---- step 1: samples of the baseline placers (and random placements)
+template <class Job>
+struct SpeedSampleOf {
+  std::vector<Job> jobs;
+  std::vector<double> speeds;  // samples/s, measured
+};
+
+struct SampleRun {
+  std::string policy;  // a registry name, or "random"
+  int trace;
+};
+
+// Records, at every decision of the wrapped placer, each running PS job's `Job` (from its spec and
+// placement) and measured speed.
+class SpeedRecorderBase : public Policy {
+ public:
+  explicit SpeedRecorderBase(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override;
+  const char* ps_assignment() const override { return inner_->ps_assignment(); }
+  bool handles_ps_jobs() const override { return inner_->handles_ps_jobs(); }
+  bool charges_restarts() const override { return inner_->charges_restarts(); }
+
+ protected:
+  virtual void begin() = 0;
+  virtual void record(const PsJobSpec& spec, const Placement& placement, double speed) = 0;
+  virtual void end() = 0;
+
+ private:
+  std::unique_ptr<Policy> inner_;
+};
+
+template <class Job, Job (*kPlaced)(const PsJobSpec&, const Placement&)>
+class SpeedRecorder final : public SpeedRecorderBase {
+ public:
+  SpeedRecorder(std::unique_ptr<Policy> inner, std::vector<SpeedSampleOf<Job>>& out)
+      : SpeedRecorderBase(std::move(inner)), out_(out) {}
+
+ private:
+  void begin() override { s_ = {}; }
+  void record(const PsJobSpec& spec, const Placement& placement, double speed) override {
+    s_.jobs.push_back(kPlaced(spec, placement));
+    s_.speeds.push_back(speed);
+  }
+  void end() override {
+    if (!s_.jobs.empty()) out_.push_back(std::move(s_));
+  }
+  std::vector<SpeedSampleOf<Job>>& out_;
+  SpeedSampleOf<Job> s_;
+};
+
+// The runs of step 1 (rm_traces per placer, then round(rm_random x that) random ones; one random run
+// without placers) and their traces (seeds 1500000 + k). run(r, seed, trace) simulates run r with
+// its recorder on `trace`, on up to `threads` threads; seed = c.seed * 7919 + r.
+std::vector<SampleRun> sample_runs(const HarmonyDrlConfig& c);
+void run_sample_collection(const HarmonyDrlConfig& c, const std::vector<SampleRun>& runs,
+                           const std::function<void(size_t r, uint64_t seed, const Workload& trace)>& run);
+// Runs the runs with SpeedRecorder<Job, kPlaced>: the placer of the registry, or random(seed).
+// Returns each run's samples.
+template <class Job, Job (*kPlaced)(const PsJobSpec&, const Placement&)>
+std::vector<std::vector<SpeedSampleOf<Job>>> collect_speed_samples(
+    const HarmonyDrlConfig& c, const std::vector<SampleRun>& runs, const ClusterSpec& cluster, const SimConfig& sim,
+    const std::function<std::unique_ptr<Policy>(uint64_t seed)>& random) {
+  std::vector<std::vector<SpeedSampleOf<Job>>> per_run(runs.size());
+  run_sample_collection(c, runs, [&](size_t r, uint64_t seed, const Workload& trace) {
+    std::unique_ptr<Policy> inner;
+    if (runs[r].policy == "random") {
+      inner = random(seed);
+    } else {
+      PolicyOptions o;
+      o.seed = seed;
+      inner = make_policy(runs[r].policy, o);
+    }
+    SpeedRecorder<Job, kPlaced> rec(std::move(inner), per_run[r]);
+    simulate(cluster, trace, runs[r].policy, rec, sim);
+  });
+  return per_run;
+}
+
+// ---- validation
+// Mean average JCT over the workloads, workload i simulated with make(i, cluster) (one run each on
+// up to `threads`).
+double mean_validation_jct(const Experiment& e, const std::string& data_dir, const std::vector<Workload>& workloads,
+                           int threads, const std::string& name,
+                           const std::function<std::unique_ptr<Policy>(size_t i, const ClusterSpec& cluster)>& make);
+// Each placer's mean JCT on the validation traces (seeded with their seeds).
+std::map<std::string, double> baseline_validation_jct(const HarmonyDrlConfig& c, const ClusterSpec& cluster,
+                                                      const SimConfig& sim, const HarmonyTraces& t);
+
+// ---- step 2: the DRL loop
+// The steps an environment's sink recorded since the last interval (flat rows of the replay).
+struct HarmonyDrlSteps {
+  std::vector<float> states;
+  std::vector<unsigned char> masks;
+  std::vector<int> actions;
+  std::vector<long> interval;  // the episode's interval of each pending step (gamma > 0)
+  long current = 0;
+  void clear() {
+    states.clear();
+    masks.clear();
+    actions.clear();
+    interval.clear();
+  }
+};
+
+struct HarmonyDrlHooks {
+  // Runs training episode `ep` (`step`: updates so far) in the design's environment, calling
+  // on_interval(reward) after each interval; returns its average JCT at the predicted speeds, or
+  // -1 (unfinished jobs).
+  std::function<double(long ep, long step, const std::function<void(double)>& on_interval)> episode;
+  std::function<void(const std::vector<float>& actor)> set_actor;   // the placer's parameters
+  std::function<void(double epsilon)> set_epsilon;                  // the placer's exploration
+  std::function<void(const std::vector<float>& critic)> set_critic;  // the critic's forward network
+  std::function<double(const float* state)> baseline;               // V(s); empty without critic
+  // Writes the networks (with Adam's state for checkpoint.json) as file `name` at `stage`/`step`.
+  std::function<void(const std::string& name, const std::string& stage, long step)> save;
+  std::function<double()> validate;  // the current actor's validation JCT (saved as last.json before)
+};
+
+// set_actor and set_epsilon of a placer (HarmonyPlacer, Seq2SeqPlacer).
+template <class Placer>
+void bind_placer(HarmonyDrlHooks& h, Placer& placer) {
+  h.set_actor = [&placer](const std::vector<float>& p) { placer.set_parameters(p); };
+  h.set_epsilon = [&placer](double eps) { placer.set_epsilon(eps); };
+}
+
+// The share of a placer's steps that explored (its stats(): steps, explored).
+template <class Placer>
+double explored_fraction(const Placer& placer) {
+  return placer.stats().steps > 0
+             ? static_cast<double>(placer.stats().explored) / static_cast<double>(placer.stats().steps)
+             : 0.0;
+}
+
+struct HarmonyDrlRun {
+  std::string who;          // "harmony", "harmony-seq2seq" (error messages)
+  std::string dir;          // output folder
+  int state_size = 0;       // replay row width
+  int actions = 0;          // replay mask width
+  long critic_warmup = 0;   // [A] first updates train the critic only (actor learning rate 0)
+  uint64_t rng_offset = 0;  // added to the replay sampler's stream (the resumed step)
+};
+
+// Trains `pnet` (and `vnet`, may be null) from update `step` (in: the start; out: the end) up to
+// c.rl_steps updates, on the steps the design's sink writes into `steps` during hooks.episode.
+// Appends to res.curve; counts res.intervals and res.episodes; updates res.last_* and res.best_*
+// (JCT, step) against res.best_val_jct_s. Throws Error when no update happens in 100000 episodes.
+void run_harmony_drl(const HarmonyDrlConfig& c, const HarmonyDrlRun& run, HarmonyDrlSteps& steps,
+                     learn::MlpTrainerEngine& pnet, learn::MlpTrainerEngine* vnet, const HarmonyDrlHooks& hooks,
+                     long& step, HarmonyDrlResult& res,
+                     const std::function<void(const std::string&, long, long, const std::string&)>& report);
+
+// A model file's networks from the trainers (Adam's states for a checkpoint). Model: HarmonyModel
+// or Seq2SeqModel (policy, value, meta).
+template <class Model>
+void take_drl_networks(Model& model, const learn::MlpTrainerEngine& pnet, const learn::MlpTrainerEngine* vnet,
+                       const std::string& stage, long step) {
+  model.policy.parameters = pnet.parameters();
+  if (vnet) model.value.parameters = vnet->parameters();
+  model.meta["stage"] = stage;
+  model.meta["step"] = std::to_string(step);
+}
+void add_optimizer_states(learn::ModelFile& f, const learn::MlpTrainerEngine& pnet, const learn::MlpTrainerEngine* vnet);
+
+}  // namespace dmlkit::cluster
