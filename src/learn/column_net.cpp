@@ -142,10 +142,56 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   stale_.assign(L, 1);  // every column computed on the first call
   summary_.assign(F + 1, 0.0f);
   out_.assign(shape_.outputs(), 0.0f);
+  sums_.assign(F, 0.0);
+  exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
+  exp_context_.assign(shape_.context.outputs, 1.0);
+  column_wild_.assign(L, 0);
+  present_.assign(L, 0);
+}
+
+void ColumnNetForward::update_columns(const float* x, bool exponentials) {
+  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
+  for (int c = 0; c < L; ++c) {
+    if (!stale_[c]) continue;  // equal inputs give the same features and scores
+    column_features(shape_, x, c, feat_.data() + c * F);
+    const std::vector<float>& y = column_.run(feat_.data() + c * F);
+    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
+    stale_[c] = 0;
+    ++columns_computed_;
+    if (!exponentials) continue;
+    bool wild = false;
+    for (int a = 0; a < k; ++a) {
+      wild |= !(std::abs(y[a]) <= kWildScore);
+      exp_scores_[c * k + a] = std::exp(static_cast<double>(y[a]));
+    }
+    wild_ += static_cast<int>(wild) - column_wild_[c];
+    column_wild_[c] = wild;
+  }
 }
 
 const std::vector<float>& ColumnNetForward::run(const float* x) {
-  const int L = shape_.window, R = shape_.rows, F = shape_.features(), k = shape_.column.outputs;
+  sums_valid_ = false;  // probabilities() starts over
+  mark_changed(x);
+  update_columns(x, false);
+  summarise(shape_, x, feat_.data(), summary_.data());
+  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
+  return out_;
+}
+
+const std::vector<float>& ColumnNetForward::run_column(const float* x, int col) {
+  if (col < 0) return run(x);
+  sums_valid_ = false;
+  const int L = shape_.window;
+  for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
+  stale_[col] = 1;
+  update_columns(x, false);
+  summarise(shape_, x, feat_.data(), summary_.data());
+  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
+  return out_;
+}
+
+void ColumnNetForward::mark_changed(const float* x) {
+  const int L = shape_.window, R = shape_.rows;
   // Which columns changed since the previous call (row by row: a loop the compiler vectorises).
   unsigned char* changed = stale_.data();
   for (int r = 0; r < R; ++r) {
@@ -154,17 +200,73 @@ const std::vector<float>& ColumnNetForward::run(const float* x) {
     for (int c = 0; c < L; ++c) changed[c] |= static_cast<unsigned char>(a[c] != b[c]);
   }
   std::copy(x, x + R * L, last_x_.begin());
-  for (int c = 0; c < L; ++c) {
-    if (!changed[c]) continue;  // equal inputs give the same features and scores
-    column_features(shape_, x, c, feat_.data() + c * F);
-    const std::vector<float>& y = column_.run(feat_.data() + c * F);
-    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
-    changed[c] = 0;
-    ++columns_computed_;
+}
+
+bool ColumnNetForward::probabilities(const float* x, int col, const unsigned char* mask, double* probs) {
+  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
+  const int extra = shape_.context.outputs - k;
+  if (col < 0 || !sums_valid_) {
+    if (!sums_valid_) std::fill(stale_.begin(), stale_.end(), 1);  // every exponential computed once
+    mark_changed(x);
+    update_columns(x, true);
+    std::fill(sums_.begin(), sums_.end(), 0.0);
+    nonempty_ = 0;
+    for (int c = 0; c < L; ++c) {
+      for (int f = 0; f < F; ++f) sums_[f] += feat_[c * F + f];
+      present_[c] = x[c] > 0.0f;
+      nonempty_ += present_[c];
+    }
+    sums_valid_ = true;
+  } else {
+    for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
+    stale_[col] = 1;
+    const float* fc = feat_.data() + col * F;  // the column's old features, then its new ones
+    for (int f = 0; f < F; ++f) sums_[f] -= fc[f];
+    nonempty_ -= present_[col];
+    update_columns(x, true);
+    for (int f = 0; f < F; ++f) sums_[f] += fc[f];
+    present_[col] = x[col] > 0.0f;
+    nonempty_ += present_[col];
   }
-  summarise(shape_, x, feat_.data(), summary_.data());
-  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
-  return out_;
+  const double inv = nonempty_ > 0 ? 1.0 / nonempty_ : 0.0;
+  for (int f = 0; f < F; ++f) summary_[f] = static_cast<float>(sums_[f] * inv);
+  summary_[F] = static_cast<float>(nonempty_) / static_cast<float>(L);
+  const std::vector<float>& context = context_.run(summary_.data());
+  const int n = shape_.outputs();
+  bool wild = wild_ > 0;
+  for (int e = 0; e < k + extra; ++e) {
+    wild |= !(std::abs(context[e]) <= kWildScore);
+    exp_context_[e] = std::exp(static_cast<double>(context[e]));
+  }
+  if (!wild) {
+    for (int c = 0; c < L; ++c)
+      for (int a = 0; a < k; ++a) probs[c * k + a] = exp_scores_[c * k + a] * exp_context_[a];
+    for (int e = k; e < k + extra; ++e) probs[L * k + e - k] = exp_context_[e];
+  } else {  // the shifted softmax of the assembled outputs
+    assemble(shape_, scores_.data(), context, out_.data());
+    double mx = -INFINITY;
+    for (int i = 0; i < n; ++i)
+      if (mask[i]) mx = std::max(mx, static_cast<double>(out_[i]));
+    for (int i = 0; i < n; ++i) probs[i] = mask[i] ? std::exp(static_cast<double>(out_[i]) - mx) : 0.0;
+  }
+  // The masked actions set to 0 and the total in 4 partial sums.
+  double part[4] = {0.0, 0.0, 0.0, 0.0};
+  int i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int j = 0; j < 4; ++j) {
+      const double v = mask[i + j] ? probs[i + j] : 0.0;
+      probs[i + j] = v;
+      part[j] += v;
+    }
+  for (; i < n; ++i) {
+    probs[i] = mask[i] ? probs[i] : 0.0;
+    part[0] += probs[i];
+  }
+  const double sum = (part[0] + part[1]) + (part[2] + part[3]);
+  if (!(sum > 0.0)) return false;
+  const double scale = 1.0 / sum;
+  for (int i = 0; i < n; ++i) probs[i] *= scale;
+  return true;
 }
 
 }  // namespace dmlkit::learn

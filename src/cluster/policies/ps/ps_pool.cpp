@@ -50,7 +50,12 @@ void PsPool::rebuild_min() {
 }
 
 void PsPool::update_min(int server) {
-  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) {
+    const int m = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+    // The same other server as before: its load did not change, so neither does any node above.
+    if (m == min_[i] && m != server) return;
+    min_[i] = m;
+  }
 }
 
 bool PsPool::fits(int server, const TaskDemand& d, int n) const { return fits(server, d, n, TaskDemand{}, 0); }
@@ -67,6 +72,7 @@ bool PsPool::fits(int server, const TaskDemand& a, int na, const TaskDemand& b, 
 }
 
 void PsPool::add(int server, const TaskDemand& d, int n) {
+  if (n == 0) return;  // the loads stay as they are
   double dv[kResources];
   demand_vector(d, dv);
   double* u = &used_[server * kResources];
