@@ -145,6 +145,8 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   sums_.assign(F, 0.0);
   exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
   exp_context_.assign(shape_.context.outputs, 1.0);
+  masked_exp_.assign(static_cast<size_t>(L) * k, 0.0);
+  action_sums_.assign(k, 0.0);
   column_wild_.assign(L, 0);
   present_.assign(L, 0);
 }
@@ -205,7 +207,8 @@ void ColumnNetForward::mark_changed(const float* x) {
 bool ColumnNetForward::probabilities(const float* x, int col, const unsigned char* mask, double* probs) {
   const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
   const int extra = shape_.context.outputs - k;
-  if (col < 0 || !sums_valid_) {
+  const bool full = col < 0 || !sums_valid_;
+  if (full) {
     if (!sums_valid_) std::fill(stale_.begin(), stale_.end(), 1);  // every exponential computed once
     mark_changed(x);
     update_columns(x, true);
@@ -228,8 +231,8 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
     present_[col] = x[col] > 0.0f;
     nonempty_ += present_[col];
   }
-  const double inv = nonempty_ > 0 ? 1.0 / nonempty_ : 0.0;
-  for (int f = 0; f < F; ++f) summary_[f] = static_cast<float>(sums_[f] * inv);
+  const double per_column = nonempty_ > 0 ? 1.0 / nonempty_ : 0.0;
+  for (int f = 0; f < F; ++f) summary_[f] = static_cast<float>(sums_[f] * per_column);
   summary_[F] = static_cast<float>(nonempty_) / static_cast<float>(L);
   const std::vector<float>& context = context_.run(summary_.data());
   const int n = shape_.outputs();
@@ -238,34 +241,61 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
     wild |= !(std::abs(context[e]) <= kWildScore);
     exp_context_[e] = std::exp(static_cast<double>(context[e]));
   }
+  // e^score of the allowed column actions (0 if masked): only column col's can have changed.
+  const int first = full ? 0 : col, last = full ? L : col + 1;
+  for (int c = first; c < last; ++c)
+    for (int a = 0; a < k; ++a) masked_exp_[c * k + a] = mask[c * k + a] ? exp_scores_[c * k + a] : 0.0;
   if (!wild) {
-    for (int c = 0; c < L; ++c)
-      for (int a = 0; a < k; ++a) probs[c * k + a] = exp_scores_[c * k + a] * exp_context_[a];
-    for (int e = k; e < k + extra; ++e) probs[L * k + e - k] = exp_context_[e];
-  } else {  // the shifted softmax of the assembled outputs
-    assemble(shape_, scores_.data(), context, out_.data());
-    double mx = -INFINITY;
-    for (int i = 0; i < n; ++i)
-      if (mask[i]) mx = std::max(mx, static_cast<double>(out_[i]));
-    for (int i = 0; i < n; ++i) probs[i] = mask[i] ? std::exp(static_cast<double>(out_[i]) - mx) : 0.0;
-  }
-  // The masked actions set to 0 and the total in 4 partial sums.
-  double part[4] = {0.0, 0.0, 0.0, 0.0};
-  int i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (int j = 0; j < 4; ++j) {
-      const double v = mask[i + j] ? probs[i + j] : 0.0;
-      probs[i + j] = v;
-      part[j] += v;
+    // sum = sum_a e^context[a] sum_c e^score[c][a] (allowed) + the allowed extra actions' e^context.
+    const double* m = masked_exp_.data();
+    if (k == 3) {  // DL2's (worker, PS, bundle): the sums in registers
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+      for (int c = 0; c < L; ++c) {
+        s0 += m[3 * c];
+        s1 += m[3 * c + 1];
+        s2 += m[3 * c + 2];
+      }
+      action_sums_[0] = s0;
+      action_sums_[1] = s1;
+      action_sums_[2] = s2;
+    } else {
+      for (int a = 0; a < k; ++a) action_sums_[a] = 0.0;
+      for (int c = 0; c < L; ++c)
+        for (int a = 0; a < k; ++a) action_sums_[a] += m[c * k + a];
     }
-  for (; i < n; ++i) {
-    probs[i] = mask[i] ? probs[i] : 0.0;
-    part[0] += probs[i];
+    double sum = 0.0;
+    for (int a = 0; a < k; ++a) sum += action_sums_[a] * exp_context_[a];
+    for (int e = k; e < k + extra; ++e) sum += mask[L * k + e - k] ? exp_context_[e] : 0.0;
+    if (!(sum > 0.0)) return false;
+    const double inv = 1.0 / sum;
+    for (int a = 0; a < k + extra; ++a) exp_context_[a] *= inv;
+    if (k == 3) {
+      const double e0 = exp_context_[0], e1 = exp_context_[1], e2 = exp_context_[2];
+      for (int c = 0; c < L; ++c) {
+        probs[3 * c] = m[3 * c] * e0;
+        probs[3 * c + 1] = m[3 * c + 1] * e1;
+        probs[3 * c + 2] = m[3 * c + 2] * e2;
+      }
+    } else {
+      for (int c = 0; c < L; ++c)
+        for (int a = 0; a < k; ++a) probs[c * k + a] = m[c * k + a] * exp_context_[a];
+    }
+    for (int e = k; e < k + extra; ++e) probs[L * k + e - k] = mask[L * k + e - k] ? exp_context_[e] : 0.0;
+    return true;
   }
-  const double sum = (part[0] + part[1]) + (part[2] + part[3]);
+  // The shifted softmax of the assembled outputs.
+  assemble(shape_, scores_.data(), context, out_.data());
+  double mx = -INFINITY;
+  for (int i = 0; i < n; ++i)
+    if (mask[i]) mx = std::max(mx, static_cast<double>(out_[i]));
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    probs[i] = mask[i] ? std::exp(static_cast<double>(out_[i]) - mx) : 0.0;
+    sum += probs[i];
+  }
   if (!(sum > 0.0)) return false;
-  const double scale = 1.0 / sum;
-  for (int i = 0; i < n; ++i) probs[i] *= scale;
+  const double inv = 1.0 / sum;
+  for (int i = 0; i < n; ++i) probs[i] *= inv;
   return true;
 }
 
