@@ -117,7 +117,7 @@ class MlpIncremental {
 // (exp_nonpositive_values) and the maximum and sum in blocks of 4 (DL2's policy at run time,
 // docs/performance.md): the probabilities then differ from the default's in their last bits only.
 // Float: single-precision exponentials (exp_nonpositive_floats, within 2e-7 relative) and sum,
-// 8 at a time; the probabilities agree with the default's to about 1e-6 relative (DL2's
+// 8 at a time; the probabilities agree with the default's within 2e-6 relative plus 1e-12 (DL2's
 // incremental fast path only, dl2.incremental=on; an action whose e^(logit - max) is below
 // e^-87, about 1.6e-38, gets probability 0).
 enum class SoftmaxExp { Std, Vector, Float };
