@@ -184,6 +184,12 @@ int nonzero(const float* a, int from, int to, int* nz) {
 #endif
     for (; m != 0; m &= m - 1) nz[n++] = i + std::countr_zero(m);
   }
+#if defined(__SSE__)
+  for (; i + 4 <= to; i += 4)
+    for (uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + i), _mm_setzero_ps()))); m != 0;
+         m &= m - 1)
+      nz[n++] = i + std::countr_zero(m);
+#endif
   for (; i < to; ++i) {
     nz[n] = i;
     n += a[i] != 0.0f;

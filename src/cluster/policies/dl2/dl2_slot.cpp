@@ -53,8 +53,7 @@ bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
   const int s = pool_->least_loaded(spec.worker, nw, spec.ps, np);
   if (s < 0) return false;
   if (!pool_->fits(s, spec.worker, nw, spec.ps, np)) return false;
-  pool_->add(s, spec.worker, nw);
-  pool_->add(s, spec.ps, np);
+  pool_->add(s, spec.worker, nw, spec.ps, np);
   add_tasks(out[job], spec, s, nw, np);
   count(job, task);
   return true;

@@ -71,20 +71,27 @@ bool PsPool::fits(int server, const TaskDemand& a, int na, const TaskDemand& b, 
   return true;
 }
 
-void PsPool::add(int server, const TaskDemand& d, int n) {
-  if (n == 0) return;  // the loads stay as they are
-  double dv[kResources];
-  demand_vector(d, dv);
+void PsPool::add(int server, const TaskDemand& d, int n) { add(server, d, n, TaskDemand{}, 0); }
+
+void PsPool::add(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) {
+  if (na == 0 && nb == 0) return;  // the loads stay as they are
   double* u = &used_[server * kResources];
-  for (int r = 0; r < kResources; ++r) u[r] += n * dv[r];
+  double dv[kResources];
+  if (na != 0) {
+    demand_vector(a, dv);
+    for (int r = 0; r < kResources; ++r) u[r] += na * dv[r];
+  }
+  if (nb != 0) {
+    demand_vector(b, dv);
+    for (int r = 0; r < kResources; ++r) u[r] += nb * dv[r];
+  }
   load_[server] = compute_load(server);
   update_min(server);
 }
 
 void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
   for (const Slice& s : p) {
-    add(s.server, job.worker, sign * s.workers);
-    add(s.server, job.ps, sign * s.ps);
+    add(s.server, job.worker, sign * s.workers, job.ps, sign * s.ps);
   }
 }
 
