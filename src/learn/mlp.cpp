@@ -2,10 +2,12 @@
 #include "learn/mlp.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
@@ -380,6 +382,30 @@ namespace {
 using V4d = double __attribute__((vector_size(32)));
 using V4l = long long __attribute__((vector_size(32)));
 
+// e^r's Taylor polynomial of degree D by Horner's rule, lane by lane (V: a vector of float or
+// double): p = 1/D!, then p = p r + 1/d! for d = D-1 .. 0 (each 1/d! computed in double at compile
+// time, then rounded to the lane type).
+template <int D>
+constexpr std::array<double, D + 1> inverse_factorials() {
+  std::array<double, D + 1> c{};
+  double factorial = 1.0;  // exact in double up to 18!
+  c[0] = 1.0;
+  for (int d = 1; d <= D; ++d) {
+    factorial *= d;
+    c[d] = 1.0 / factorial;
+  }
+  return c;
+}
+
+template <int D, class V>
+inline V taylor_exp(V r) {
+  using S = std::remove_cvref_t<decltype(r[0])>;
+  constexpr std::array<double, D + 1> c = inverse_factorials<D>();
+  V p = V{} + static_cast<S>(c[D]);
+  for (int d = D - 1; d >= 0; --d) p = p * r + static_cast<S>(c[d]);
+  return p;
+}
+
 __attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const double* __restrict x,
                                                                        double* __restrict y, int n) {
   constexpr double kLog2e = 1.4426950408889634074;
@@ -398,20 +424,7 @@ __attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const dou
     const V4d kd = v * kLog2e + kShift;
     const V4d k = kd - kShift;
     const V4d r = (v - k * kLn2Hi) - k * kLn2Lo;
-    V4d p = V4d{} + 1.0 / 6227020800.0;  // 1/13!
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    const V4d p = taylor_exp<13>(r);
     const V4l scale = ((V4l)kd - kShiftBits + 1023) << 52;
     const V4d e = p * (V4d)scale;
     if (whole)
@@ -483,14 +496,7 @@ __attribute__((target_clones("avx2", "default"))) void exp_nonpositive_f(const f
     const V8 kd = v * kLog2e + kShift;
     const V8 k = kd - kShift;
     const V8 r = (v - k * kLn2Hi) - k * kLn2Lo;
-    V8 p = V8{} + 1.0f / 5040.0f;
-    p = p * r + 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
+    const V8 p = taylor_exp<7>(r);
     const V8i scale = ((V8i)kd - kShiftBits + 127) << 23;
     V8 e = p * (V8)scale;
     e = under ? V8{} : e;
