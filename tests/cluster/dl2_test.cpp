@@ -372,8 +372,8 @@ class ShadowDl2 final : public Policy {
       ASSERT_TRUE(fast_.probabilities(state.data(), col, mask, p_fast_));
       for (size_t a = 0; a < p_exact_.size(); ++a) max_diff = std::max(max_diff, std::abs(p_exact_[a] - p_fast_[a]));
       const double u = rng_.uniform();
-      const int action = draw(p_exact_, u);
-      differ += action != draw(p_fast_, u);
+      const int action = dl2_inverse_cdf(p_exact_, u);
+      differ += action != dl2_inverse_cdf(p_fast_, u);
       ++inferences;
       if (action == shape_.void_action()) break;
       col = action / 3;
@@ -385,17 +385,6 @@ class ShadowDl2 final : public Policy {
   double max_diff = 0;
 
  private:
-  static int draw(const std::vector<double>& p, double u) {  // Dl2Policy's inverse CDF
-    double acc = 0;
-    int last = 0;
-    for (size_t a = 0; a < p.size(); ++a) {
-      if (p[a] <= 0) continue;
-      acc += p[a];
-      last = static_cast<int>(a);
-      if (acc > u) return last;
-    }
-    return last;
-  }
   Dl2Shape shape_;
   Dl2Network exact_, fast_;
   Rng rng_;

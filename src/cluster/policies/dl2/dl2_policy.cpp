@@ -132,8 +132,10 @@ void Dl2Policy::finish() {
 
 int Dl2Policy::choose(const std::vector<double>& probs) {
   if (config_.argmax) return static_cast<int>(std::max_element(probs.begin(), probs.end()) - probs.begin());
-  // Inverse-CDF draw (the authors' cumsum > U test).
-  const double u = rng_.uniform();
+  return dl2_inverse_cdf(probs, rng_.uniform());
+}
+
+int dl2_inverse_cdf(const std::vector<double>& probs, double u) {
   double acc = 0;
   int last = 0;
   for (size_t a = 0; a < probs.size(); ++a) {

@@ -133,6 +133,10 @@ class Dl2Policy final : public Policy {
   long inferences_ = 0;
 };
 
+// The action the uniform number u in [0, 1) draws from probs: the first allowed action whose
+// cumulative probability exceeds u (the authors' cumsum > U test), else the last allowed one.
+int dl2_inverse_cdf(const std::vector<double>& probs, double u);
+
 // A trained DL2 model (learn/model_file.h, kind "dl2"): the policy network, the value network if
 // saved, the window L it was trained for, and how it was produced (meta).
 struct Dl2Model {
