@@ -71,13 +71,13 @@ class ColumnNetForward {
   // The incremental fast path ([A], ours; DL2's `dl2.incremental=on`, docs/dl2.md): the masked
   // softmax of the outputs (mask[i] != 0 allowed; probs: outputs() values) when x differs from the
   // previous call's input in column `col` only, and the mask in that column's k actions only
-  // (col < 0: unknown). Instead of the reference
-  // arithmetic, the columns' feature sums are kept in double and updated by the changed column's
-  // old and new features, and each column's exponentials e^score are kept and recomputed with its
-  // scores, so a call costs one column MLP, the context MLP, k + e exponentials and one product per
-  // action: probs = e^score[c][a] (e^context[a] / sum) (falls back to the shifted softmax when a
-  // score or context output exceeds 300 in magnitude). The probabilities agree with the reference's
-  // masked softmax to about 1e-6 relative, not bit for bit. Returns false if no action is allowed.
+  // (col < 0: unknown). Instead of the reference arithmetic, the columns' feature sums are kept in
+  // double and updated by the changed column's old and new features, and each column's
+  // exponentials e^score are kept and recomputed with its scores, so a call costs one column MLP,
+  // the context MLP, k + e exponentials and one product per action: probs = e^score[c][a]
+  // (e^context[a] / sum) (the shifted softmax when a score or context output exceeds 300 in
+  // magnitude). The probabilities agree with the reference's masked softmax within 1e-6 relative,
+  // not bit for bit (tests/learn/column_net_test.cpp). Returns false if no action is allowed.
   bool probabilities(const float* x, int col, const unsigned char* mask, double* probs);
   long columns_computed() const { return columns_computed_; }  // for tests and benchmarks
 
