@@ -137,9 +137,11 @@ TEST(Mlp, VectorExpIsWithinTwoUlpOfStdExp) {
 // the affine folded into the next layer. Over a sequence of single-column changes (DL2's slot: a
 // job's share, workers and PSs) and window moves, the outputs stay within 1e-5 (relative to the
 // largest logit) of a from-scratch pass and of MlpForward's.
-TEST(MlpIncremental, UpdatedFirstLayerFollowsTheFullForwardOverAStateSequence) {
+class MlpIncrementalTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MlpIncrementalTest, UpdatedFirstLayerFollowsTheFullForwardOverAStateSequence) {
   constexpr int L = 40;
-  MlpShape s{6 * L, {160, 160}, 3 * L + 1, true};
+  MlpShape s{6 * L, {160, 160}, 3 * L + 1, GetParam()};  // `code` (affine) or `paper`-like
   Rng rng(21);
   std::vector<float> p(s.parameter_count());
   for (float& v : p) v = static_cast<float>(rng.uniform(-0.2, 0.2));
@@ -188,6 +190,8 @@ TEST(MlpIncremental, UpdatedFirstLayerFollowsTheFullForwardOverAStateSequence) {
   }
   EXPECT_GT(worst, 0.0);  // other rounding than MlpForward's, as documented
 }
+
+INSTANTIATE_TEST_SUITE_P(Affine, MlpIncrementalTest, ::testing::Bool());
 
 // The single-precision exponential of the fast path's softmax: within 2e-7 relative of std::exp on
 // [-87, 0], 0 below -87 and at -inf; its softmax within 2e-6 relative (plus 1e-12) of the default one.
