@@ -6,7 +6,7 @@
 // Counters: slots, inferences per slot, and the thread's CPU time per slot (cpu_us_per_slot: the
 // figure to quote on a shared machine, where the wall time includes other processes' share).
 // $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model (e.g. a `--net shared` one) for the
-// *Model variants.
+// *Model variants; the *Incremental variants run the network's fast path (dl2.incremental=on).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -69,7 +69,7 @@ class Timed final : public Policy {
   Policy& p_;
 };
 
-void slot_decisions(benchmark::State& state, bool from_env) {
+void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
   const Experiment e = load_experiment("dl2-500", default_experiments_dir());
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
   const SimConfig config = experiment_sim_config(e, default_data_dir());
@@ -77,6 +77,7 @@ void slot_decisions(benchmark::State& state, bool from_env) {
   const Net net = dl2_500_net(from_env);
   Dl2PolicyConfig pc;
   pc.shape.window = net.window;
+  pc.incremental = incremental;
   for (auto _ : state) {
     Dl2Policy p(pc, net.net, 1);
     Timed t(p);
@@ -89,11 +90,20 @@ void slot_decisions(benchmark::State& state, bool from_env) {
   }
 }
 
-void BM_Dl2SlotDecision500Servers(benchmark::State& state) { slot_decisions(state, false); }
+void BM_Dl2SlotDecision500Servers(benchmark::State& state) { slot_decisions(state, false, false); }
 BENCHMARK(BM_Dl2SlotDecision500Servers)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
 
-void BM_Dl2SlotDecision500ServersModel(benchmark::State& state) { slot_decisions(state, true); }
+void BM_Dl2SlotDecision500ServersModel(benchmark::State& state) { slot_decisions(state, true, false); }
 BENCHMARK(BM_Dl2SlotDecision500ServersModel)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
+
+void BM_Dl2SlotDecision500ServersIncremental(benchmark::State& state) { slot_decisions(state, false, true); }
+BENCHMARK(BM_Dl2SlotDecision500ServersIncremental)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
+
+void BM_Dl2SlotDecision500ServersModelIncremental(benchmark::State& state) { slot_decisions(state, true, true); }
+BENCHMARK(BM_Dl2SlotDecision500ServersModelIncremental)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(3);
 
 void BM_Dl2Inference(benchmark::State& state) {
   const Net net = dl2_500_net();

@@ -142,10 +142,58 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   stale_.assign(L, 1);  // every column computed on the first call
   summary_.assign(F + 1, 0.0f);
   out_.assign(shape_.outputs(), 0.0f);
+  sums_.assign(F, 0.0);
+  exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
+  exp_context_.assign(shape_.context.outputs, 1.0);
+  masked_exp_.assign(static_cast<size_t>(L) * k, 0.0);
+  action_sums_.assign(k, 0.0);
+  column_wild_.assign(L, 0);
+  present_.assign(L, 0);
+}
+
+void ColumnNetForward::update_columns(const float* x, bool exponentials) {
+  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
+  for (int c = 0; c < L; ++c) {
+    if (!stale_[c]) continue;  // equal inputs give the same features and scores
+    column_features(shape_, x, c, feat_.data() + c * F);
+    const std::vector<float>& y = column_.run(feat_.data() + c * F);
+    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
+    stale_[c] = 0;
+    ++columns_computed_;
+    if (!exponentials) continue;
+    bool wild = false;
+    for (int a = 0; a < k; ++a) {
+      wild |= !(std::abs(y[a]) <= kWildScore);
+      exp_scores_[c * k + a] = std::exp(static_cast<double>(y[a]));
+    }
+    wild_ += static_cast<int>(wild) - column_wild_[c];
+    column_wild_[c] = wild;
+  }
 }
 
 const std::vector<float>& ColumnNetForward::run(const float* x) {
-  const int L = shape_.window, R = shape_.rows, F = shape_.features(), k = shape_.column.outputs;
+  sums_valid_ = false;  // probabilities() starts over
+  mark_changed(x);
+  update_columns(x, false);
+  summarise(shape_, x, feat_.data(), summary_.data());
+  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
+  return out_;
+}
+
+const std::vector<float>& ColumnNetForward::run_column(const float* x, int col) {
+  if (col < 0) return run(x);
+  sums_valid_ = false;
+  const int L = shape_.window;
+  for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
+  stale_[col] = 1;
+  update_columns(x, false);
+  summarise(shape_, x, feat_.data(), summary_.data());
+  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
+  return out_;
+}
+
+void ColumnNetForward::mark_changed(const float* x) {
+  const int L = shape_.window, R = shape_.rows;
   // Which columns changed since the previous call (row by row: a loop the compiler vectorises).
   unsigned char* changed = stale_.data();
   for (int r = 0; r < R; ++r) {
@@ -154,17 +202,101 @@ const std::vector<float>& ColumnNetForward::run(const float* x) {
     for (int c = 0; c < L; ++c) changed[c] |= static_cast<unsigned char>(a[c] != b[c]);
   }
   std::copy(x, x + R * L, last_x_.begin());
-  for (int c = 0; c < L; ++c) {
-    if (!changed[c]) continue;  // equal inputs give the same features and scores
-    column_features(shape_, x, c, feat_.data() + c * F);
-    const std::vector<float>& y = column_.run(feat_.data() + c * F);
-    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
-    changed[c] = 0;
-    ++columns_computed_;
+}
+
+bool ColumnNetForward::probabilities(const float* x, int col, const unsigned char* mask, double* probs) {
+  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
+  const int extra = shape_.context.outputs - k;
+  const bool full = col < 0 || !sums_valid_;
+  if (full) {
+    if (!sums_valid_) std::fill(stale_.begin(), stale_.end(), 1);  // every exponential computed once
+    mark_changed(x);
+    update_columns(x, true);
+    std::fill(sums_.begin(), sums_.end(), 0.0);
+    nonempty_ = 0;
+    for (int c = 0; c < L; ++c) {
+      for (int f = 0; f < F; ++f) sums_[f] += feat_[c * F + f];
+      present_[c] = x[c] > 0.0f;
+      nonempty_ += present_[c];
+    }
+    sums_valid_ = true;
+  } else {
+    for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
+    stale_[col] = 1;
+    const float* fc = feat_.data() + col * F;  // the column's old features, then its new ones
+    for (int f = 0; f < F; ++f) sums_[f] -= fc[f];
+    nonempty_ -= present_[col];
+    update_columns(x, true);
+    for (int f = 0; f < F; ++f) sums_[f] += fc[f];
+    present_[col] = x[col] > 0.0f;
+    nonempty_ += present_[col];
   }
-  summarise(shape_, x, feat_.data(), summary_.data());
-  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
-  return out_;
+  const double per_column = nonempty_ > 0 ? 1.0 / nonempty_ : 0.0;
+  for (int f = 0; f < F; ++f) summary_[f] = static_cast<float>(sums_[f] * per_column);
+  summary_[F] = static_cast<float>(nonempty_) / static_cast<float>(L);
+  const std::vector<float>& context = context_.run(summary_.data());
+  const int n = shape_.outputs();
+  bool wild = wild_ > 0;
+  for (int e = 0; e < k + extra; ++e) {
+    wild |= !(std::abs(context[e]) <= kWildScore);
+    exp_context_[e] = std::exp(static_cast<double>(context[e]));
+  }
+  // e^score of the allowed column actions (0 if masked): only column col's can have changed.
+  const int first = full ? 0 : col, last = full ? L : col + 1;
+  for (int c = first; c < last; ++c)
+    for (int a = 0; a < k; ++a) masked_exp_[c * k + a] = mask[c * k + a] ? exp_scores_[c * k + a] : 0.0;
+  if (!wild) {
+    // sum = sum_a e^context[a] sum_c e^score[c][a] (allowed) + the allowed extra actions' e^context.
+    const double* m = masked_exp_.data();
+    if (k == 3) {  // DL2's (worker, PS, bundle): the sums in registers
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+      for (int c = 0; c < L; ++c) {
+        s0 += m[3 * c];
+        s1 += m[3 * c + 1];
+        s2 += m[3 * c + 2];
+      }
+      action_sums_[0] = s0;
+      action_sums_[1] = s1;
+      action_sums_[2] = s2;
+    } else {
+      for (int a = 0; a < k; ++a) action_sums_[a] = 0.0;
+      for (int c = 0; c < L; ++c)
+        for (int a = 0; a < k; ++a) action_sums_[a] += m[c * k + a];
+    }
+    double sum = 0.0;
+    for (int a = 0; a < k; ++a) sum += action_sums_[a] * exp_context_[a];
+    for (int e = k; e < k + extra; ++e) sum += mask[L * k + e - k] ? exp_context_[e] : 0.0;
+    if (!(sum > 0.0)) return false;
+    const double inv = 1.0 / sum;
+    for (int a = 0; a < k + extra; ++a) exp_context_[a] *= inv;
+    if (k == 3) {
+      const double e0 = exp_context_[0], e1 = exp_context_[1], e2 = exp_context_[2];
+      for (int c = 0; c < L; ++c) {
+        probs[3 * c] = m[3 * c] * e0;
+        probs[3 * c + 1] = m[3 * c + 1] * e1;
+        probs[3 * c + 2] = m[3 * c + 2] * e2;
+      }
+    } else {
+      for (int c = 0; c < L; ++c)
+        for (int a = 0; a < k; ++a) probs[c * k + a] = m[c * k + a] * exp_context_[a];
+    }
+    for (int e = k; e < k + extra; ++e) probs[L * k + e - k] = mask[L * k + e - k] ? exp_context_[e] : 0.0;
+    return true;
+  }
+  // The shifted softmax of the assembled outputs.
+  assemble(shape_, scores_.data(), context, out_.data());
+  double mx = -INFINITY;
+  for (int i = 0; i < n; ++i)
+    if (mask[i]) mx = std::max(mx, static_cast<double>(out_[i]));
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    probs[i] = mask[i] ? std::exp(static_cast<double>(out_[i]) - mx) : 0.0;
+    sum += probs[i];
+  }
+  if (!(sum > 0.0)) return false;
+  const double inv = 1.0 / sum;
+  for (int i = 0; i < n; ++i) probs[i] *= inv;
+  return true;
 }
 
 }  // namespace dmlkit::learn

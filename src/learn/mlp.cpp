@@ -2,14 +2,25 @@
 #include "learn/mlp.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "core/error.h"
 
 namespace dmlkit::learn {
+
+namespace {
+// A layer's outputs are computed in blocks of 8 (mlp.h): its transposed weights' rows and its bias
+// are padded with zeros to a multiple of 8 (the padding's outputs are 0 and never read).
+int padded_width(int out) { return (out + 7) / 8 * 8; }
+}  // namespace
 
 void MlpShape::validate() const {
   if (inputs <= 0) throw Error("network shape: field 'inputs' must be positive");
@@ -78,21 +89,26 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
   if (params_.size() != shape_.parameter_count())
     throw Error("network: " + std::to_string(params_.size()) + " parameters for a shape that has " +
                 std::to_string(shape_.parameter_count()));
-  int widest = std::max(shape_.inputs, shape_.outputs);
-  for (int h : shape_.hidden) widest = std::max(widest, h);
+  int widest = std::max(shape_.inputs, padded_width(shape_.outputs));
+  for (int h : shape_.hidden) widest = std::max(widest, padded_width(h));
   a_.assign(widest, 0.0f);
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
   nz_.assign(widest, 0);
-  // Transposed weights; biases and affine parameters copied as they are.
+  // Transposed weights, each row padded with zeros to padded_width(out); biases (padded with zeros)
+  // and affine parameters copied as they are.
   wt_.reserve(params_.size());
   const float* w = params_.data();
   int in = shape_.inputs;
   auto layer = [&](int out) {
-    for (int i = 0; i < in; ++i)
+    const int stride = padded_width(out);
+    for (int i = 0; i < in; ++i) {
       for (int o = 0; o < out; ++o) wt_.push_back(w[static_cast<size_t>(o) * in + i]);
+      wt_.insert(wt_.end(), stride - out, 0.0f);
+    }
     w += static_cast<size_t>(out) * in;
     wt_.insert(wt_.end(), w, w + out);
+    wt_.insert(wt_.end(), stride - out, 0.0f);
     w += out;
   };
   for (int h : shape_.hidden) {
@@ -154,10 +170,29 @@ __attribute__((target_clones("avx2", "default"))) void accumulate(const float* _
   }
 }
 
-// The indices i in [from, to) with a[i] != 0, increasing; returns their number.
+// The indices i in [from, to) with a[i] != 0, increasing; returns their number. In blocks of 32:
+// a bit mask of the non-zero values, then its set bits in order (the cost follows the non-zeros).
 int nonzero(const float* a, int from, int to, int* nz) {
   int n = 0;
-  for (int i = from; i < to; ++i) {
+  int i = from;
+  for (; i + 32 <= to; i += 32) {
+    uint32_t m = 0;
+#if defined(__SSE__)
+    const __m128 zero = _mm_setzero_ps();
+    for (int j = 0; j < 32; j += 4)
+      m |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + i + j), zero))) << j;
+#else
+    for (int j = 0; j < 32; ++j) m |= static_cast<uint32_t>(a[i + j] != 0.0f) << j;
+#endif
+    for (; m != 0; m &= m - 1) nz[n++] = i + std::countr_zero(m);
+  }
+#if defined(__SSE__)
+  for (; i + 4 <= to; i += 4)
+    for (uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + i), _mm_setzero_ps()))); m != 0;
+         m &= m - 1)
+      nz[n++] = i + std::countr_zero(m);
+#endif
+  for (; i < to; ++i) {
     nz[n] = i;
     n += a[i] != 0.0f;
   }
@@ -169,7 +204,7 @@ int nonzero(const float* a, int from, int to, int* nz) {
 void MlpForward::set_cached_prefix(int inputs) {
   prefix_ = std::clamp(inputs, 0, shape_.inputs);
   prefix_x_.assign(prefix_, 0.0f);
-  const int first = shape_.hidden.empty() ? shape_.outputs : shape_.hidden[0];
+  const int first = padded_width(shape_.hidden.empty() ? shape_.outputs : shape_.hidden[0]);
   prefix_sum_.assign(prefix_ > 0 ? first : 0, 0.0f);
   prefix_valid_ = false;
 }
@@ -180,7 +215,8 @@ const std::vector<float>& MlpForward::run(const float* x) {
   std::copy(x, x + shape_.inputs, a_.begin());
   int in = shape_.inputs;
   bool first = true;
-  auto linear = [&](int out) {
+  auto linear = [&](int width) {
+    const int out = padded_width(width);
     const float* bias = w + static_cast<size_t>(in) * out;
     int from = 0;
     if (first && prefix_ > 0) {
@@ -220,6 +256,123 @@ const std::vector<float>& MlpForward::run(const float* x) {
 
 namespace {
 
+// z[0..n) += d * w[0..n) in double (the compiler vectorises it; cloned for AVX2; no fused
+// multiply-add in either clone).
+__attribute__((target_clones("avx2", "default"))) void add_scaled(double d, const double* __restrict w, int n,
+                                                                  double* __restrict z) {
+  for (int o = 0; o < n; ++o) z[o] += d * w[o];
+}
+
+}  // namespace
+
+MlpIncremental::MlpIncremental(const MlpShape& shape, const std::vector<float>& parameters) : shape_(shape) {
+  shape_.validate();
+  if (shape_.hidden.empty()) throw Error("network: the incremental forward pass needs a hidden layer");
+  if (parameters.size() != shape_.parameter_count())
+    throw Error("network: " + std::to_string(parameters.size()) + " parameters for a shape that has " +
+                std::to_string(shape_.parameter_count()));
+  const float* w = parameters.data();
+  const int in0 = shape_.inputs, h0 = shape_.hidden[0];
+  w1t_.resize(static_cast<size_t>(in0) * h0);
+  for (int o = 0; o < h0; ++o)
+    for (int i = 0; i < in0; ++i) w1t_[static_cast<size_t>(i) * h0 + o] = w[static_cast<size_t>(o) * in0 + i];
+  w += static_cast<size_t>(in0) * h0;
+  b1_.assign(w, w + h0);
+  w += h0;
+  z1_.assign(h0, 0.0);
+  x_.assign(in0, 0.0f);
+  // The previous hidden layer's affine, folded into each later layer (see mlp.h).
+  const double inv_sd = static_cast<double>(1.0f / std::sqrt(1.0f + kAffineEps));
+  std::vector<double> scale, shift;
+  auto take_affine = [&](int h) {
+    scale.assign(h, 1.0);
+    shift.assign(h, 0.0);
+    if (!shape_.affine) return;
+    for (int i = 0; i < h; ++i) scale[i] = static_cast<double>(w[i]) * inv_sd;
+    for (int i = 0; i < h; ++i) shift[i] = w[h + i];
+    w += 2 * h;
+  };
+  take_affine(h0);
+  int in = h0;
+  auto layer = [&](int out) {  // rows padded with zeros as MlpForward's
+    const int stride = padded_width(out);
+    const float* W = w;
+    const float* b = w + static_cast<size_t>(out) * in;
+    for (int i = 0; i < in; ++i) {
+      for (int o = 0; o < out; ++o)
+        wt_.push_back(static_cast<float>(static_cast<double>(W[static_cast<size_t>(o) * in + i]) * scale[i]));
+      wt_.insert(wt_.end(), stride - out, 0.0f);
+    }
+    for (int o = 0; o < out; ++o) {
+      double bias = b[o];
+      for (int i = 0; i < in; ++i) bias += static_cast<double>(W[static_cast<size_t>(o) * in + i]) * shift[i];
+      wt_.push_back(static_cast<float>(bias));
+    }
+    wt_.insert(wt_.end(), stride - out, 0.0f);
+    w = b + out;
+    in = out;
+  };
+  for (size_t k = 1; k < shape_.hidden.size(); ++k) {
+    layer(shape_.hidden[k]);
+    take_affine(shape_.hidden[k]);
+  }
+  layer(shape_.outputs);
+  int widest = padded_width(shape_.outputs);
+  for (int h : shape_.hidden) widest = std::max(widest, padded_width(h));
+  a_.assign(widest, 0.0f);
+  b_.assign(widest, 0.0f);
+  out_.assign(shape_.outputs, 0.0f);
+  nz_.assign(widest, 0);
+}
+
+const std::vector<float>& MlpIncremental::run(const float* x) {
+  const int in0 = shape_.inputs, h0 = shape_.hidden[0];
+  std::copy(b1_.begin(), b1_.end(), z1_.begin());
+  for (int i = 0; i < in0; ++i)
+    if (x[i] != 0.0f) add_scaled(x[i], w1t_.data() + static_cast<size_t>(i) * h0, h0, z1_.data());
+  std::copy(x, x + in0, x_.begin());
+  valid_ = true;
+  return finish();
+}
+
+const std::vector<float>& MlpIncremental::run_changed(const float* x, const int* changed, int n) {
+  if (!valid_) return run(x);
+  const int h0 = shape_.hidden[0];
+  for (int k = 0; k < n; ++k) {
+    const int i = changed[k];
+    // The difference of two floats is exact in double (their exponents are close here).
+    const double d = static_cast<double>(x[i]) - static_cast<double>(x_[i]);
+    if (d != 0.0) add_scaled(d, w1t_.data() + static_cast<size_t>(i) * h0, h0, z1_.data());
+    x_[i] = x[i];
+  }
+  return finish();
+}
+
+const std::vector<float>& MlpIncremental::finish() {
+  const int h0 = shape_.hidden[0];
+  for (int o = 0; o < h0; ++o) a_[o] = std::max(static_cast<float>(z1_[o]), 0.0f);
+  const float* w = wt_.data();
+  int in = h0;
+  auto linear = [&](int width) {
+    const int out = padded_width(width);
+    const float* bias = w + static_cast<size_t>(in) * out;
+    std::copy(bias, bias + out, b_.begin());
+    accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, in, nz_.data()), out, b_.data());
+    w = bias + out;
+    in = width;
+  };
+  for (size_t k = 1; k < shape_.hidden.size(); ++k) {
+    linear(shape_.hidden[k]);
+    for (int o = 0; o < shape_.hidden[k]; ++o) b_[o] = std::max(b_[o], 0.0f);
+    std::swap(a_, b_);
+  }
+  linear(shape_.outputs);
+  std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
+  return out_;
+}
+
+namespace {
+
 // y[i] = e^x[i] for x[i] <= 0, in double precision within 2 units in the last place of the
 // correctly rounded value (tests/learn/mlp_test.cpp): x = k ln 2 + r with |r| <= ln 2 / 2 (k by the
 // 1.5 x 2^52 rounding trick, ln 2 split in two parts as fdlibm), e^r by its Taylor polynomial of
@@ -228,6 +381,30 @@ namespace {
 // left to std::exp.
 using V4d = double __attribute__((vector_size(32)));
 using V4l = long long __attribute__((vector_size(32)));
+
+// e^r's Taylor polynomial of degree D by Horner's rule, lane by lane (V: a vector of float or
+// double): p = 1/D!, then p = p r + 1/d! for d = D-1 .. 0 (each 1/d! computed in double at compile
+// time, then rounded to the lane type).
+template <int D>
+constexpr std::array<double, D + 1> inverse_factorials() {
+  std::array<double, D + 1> c{};
+  double factorial = 1.0;  // exact in double up to 18!
+  c[0] = 1.0;
+  for (int d = 1; d <= D; ++d) {
+    factorial *= d;
+    c[d] = 1.0 / factorial;
+  }
+  return c;
+}
+
+template <int D, class V>
+inline V taylor_exp(V r) {
+  using S = std::remove_cvref_t<decltype(r[0])>;
+  constexpr std::array<double, D + 1> c = inverse_factorials<D>();
+  V p = V{} + static_cast<S>(c[D]);
+  for (int d = D - 1; d >= 0; --d) p = p * r + static_cast<S>(c[d]);
+  return p;
+}
 
 __attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const double* __restrict x,
                                                                        double* __restrict y, int n) {
@@ -247,20 +424,7 @@ __attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const dou
     const V4d kd = v * kLog2e + kShift;
     const V4d k = kd - kShift;
     const V4d r = (v - k * kLn2Hi) - k * kLn2Lo;
-    V4d p = V4d{} + 1.0 / 6227020800.0;  // 1/13!
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    const V4d p = taylor_exp<13>(r);
     const V4l scale = ((V4l)kd - kShiftBits + 1023) << 52;
     const V4d e = p * (V4d)scale;
     if (whole)
@@ -307,12 +471,76 @@ __attribute__((target_clones("avx2", "default"))) bool softmax_vector(const floa
   return true;
 }
 
+// y[i] = e^x[i] for x[i] <= 0 in single precision: x = k ln 2 + r, |r| <= ln 2 / 2 (k by the
+// 1.5 x 2^23 rounding trick, ln 2 in two parts), e^r by its Taylor polynomial of degree 7
+// (truncation below 6e-9 relative), times 2^k built in the exponent bits; below -87, 0 (e^-87 is
+// near the smallest normal float). 8 at a time; cloned for AVX2.
+using V8i = int __attribute__((vector_size(32)));
+
+__attribute__((target_clones("avx2", "default"))) void exp_nonpositive_f(const float* x, float* y,
+                                                                         int n) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f;  // exact in 9 bits: k * kLn2Hi is exact
+  constexpr float kLn2Lo = -2.12194440e-4f;
+  constexpr float kShift = 0x1.8p23f;
+  constexpr int kShiftBits = 0x4B400000;
+  for (int i = 0; i < n; i += 8) {
+    V8 v = {};
+    const bool whole = i + 8 <= n;
+    if (whole)
+      std::memcpy(&v, x + i, sizeof v);
+    else
+      for (int j = 0; j < n - i; ++j) v[j] = x[i + j];
+    const V8i under = v < -87.0f;
+    v = under ? V8{} - 87.0f : v;
+    const V8 kd = v * kLog2e + kShift;
+    const V8 k = kd - kShift;
+    const V8 r = (v - k * kLn2Hi) - k * kLn2Lo;
+    const V8 p = taylor_exp<7>(r);
+    const V8i scale = ((V8i)kd - kShiftBits + 127) << 23;
+    V8 e = p * (V8)scale;
+    e = under ? V8{} : e;
+    if (whole)
+      std::memcpy(y + i, &e, sizeof e);
+    else
+      for (int j = 0; j < n - i; ++j) y[i + j] = e[j];
+  }
+}
+
+// The masked softmax of SoftmaxExp::Float (buf: n floats of scratch). Returns false if no action
+// is allowed.
+bool softmax_float(const float* logits, const unsigned char* mask, int n, float* buf, double* probs) {
+  float mx = -INFINITY;
+  for (int i = 0; i < n; ++i)
+    if (mask[i] && logits[i] > mx) mx = logits[i];
+  if (mx == -INFINITY) return false;
+  for (int i = 0; i < n; ++i) buf[i] = mask[i] ? logits[i] - mx : -INFINITY;
+  exp_nonpositive_f(buf, buf, n);
+  float part[8] = {};
+  int i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) part[j] += buf[i + j];
+  for (; i < n; ++i) part[0] += buf[i];
+  const double sum = ((static_cast<double>(part[0]) + part[1]) + (static_cast<double>(part[2]) + part[3])) +
+                     ((static_cast<double>(part[4]) + part[5]) + (static_cast<double>(part[6]) + part[7]));
+  const double inv = 1.0 / sum;
+  for (int j = 0; j < n; ++j) probs[j] = buf[j] * inv;
+  return true;
+}
+
 }  // namespace
 
 void exp_nonpositive_values(const double* x, double* y, int n) { exp_nonpositive(x, y, n); }
+void exp_nonpositive_floats(const float* x, float* y, int n) { exp_nonpositive_f(x, y, n); }
 
 bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
                     std::vector<double>& probs, SoftmaxExp exp_kind) {
+  if (exp_kind == SoftmaxExp::Float) {
+    probs.resize(logits.size());
+    thread_local std::vector<float> buf;
+    buf.resize(logits.size());
+    return softmax_float(logits.data(), mask.data(), static_cast<int>(logits.size()), buf.data(), probs.data());
+  }
   if (exp_kind == SoftmaxExp::Vector) {
     probs.resize(logits.size());
     thread_local std::vector<double> shifted;

@@ -74,11 +74,53 @@ class MlpForward {
   long prefix_misses_ = 0;
 };
 
+// The incremental forward pass ([A], ours; DL2's `dl2.incremental=on`, docs/dl2.md): for inputs
+// that change in a few places between calls (DL2's slot: one job's column, three inputs, per
+// inference). The first layer's pre-activations W x + b are kept in double precision and updated
+// by the changed inputs' weight columns times their deltas (exact products, one rounding per
+// addition); every hidden layer's affine (gamma / sqrt(1 + eps), beta) is folded into the next
+// layer when the parameters are loaded (W' = W diag(gamma / sqrt(1 + eps)), b' = b + W beta, computed
+// in double, rounded once to float), so the next layer's inputs are the ReLU outputs and their
+// zeros cost nothing. The later layers are MlpForward's (blocked, no fused multiply-add).
+// Different rounding from MlpForward (a different summation order and the folding): the outputs
+// agree to about 1e-6 relative, not bit for bit (tests/learn/mlp_test.cpp). Needs a hidden layer.
+// Allocation-free after construction; not thread-safe.
+class MlpIncremental {
+ public:
+  MlpIncremental() = default;
+  MlpIncremental(const MlpShape& shape, const std::vector<float>& parameters);
+  const MlpShape& shape() const { return shape_; }
+  // Outputs of x with the first layer computed from scratch (in double, over the non-zero inputs in
+  // increasing order); valid until the next call.
+  const std::vector<float>& run(const float* x);
+  // Outputs of x, which differs from the previous call's input (run or run_changed) only at the n
+  // indices in `changed` (any order, no repeats); the first layer is updated, not recomputed.
+  // Without a previous call, the same as run(x).
+  const std::vector<float>& run_changed(const float* x, const int* changed, int n);
+
+ private:
+  const std::vector<float>& finish();
+
+  MlpShape shape_;
+  std::vector<double> w1t_;  // first layer: W transposed (inputs x h0)
+  std::vector<double> b1_;
+  std::vector<double> z1_;   // W x + b of the last input
+  std::vector<float> x_;     // the last input
+  bool valid_ = false;
+  std::vector<float> wt_;    // later layers: W' transposed (in x out), then b'
+  std::vector<float> a_, b_, out_;
+  std::vector<int> nz_;
+};
+
 // How masked_softmax computes: std::exp one action at a time and a sequential sum (the default),
 // or vectorised: a double-precision exponential within 2 units in the last place of std::exp's
 // (exp_nonpositive_values) and the maximum and sum in blocks of 4 (DL2's policy at run time,
 // docs/performance.md): the probabilities then differ from the default's in their last bits only.
-enum class SoftmaxExp { Std, Vector };
+// Float: single-precision exponentials (exp_nonpositive_floats, within 2e-7 relative) and sum,
+// 8 at a time; the probabilities agree with the default's within 2e-6 relative plus 1e-12 (DL2's
+// incremental fast path only, dl2.incremental=on; an action whose e^(logit - max) is below
+// e^-87, about 1.6e-38, gets probability 0).
+enum class SoftmaxExp { Std, Vector, Float };
 
 // softmax(logits) restricted to mask[i] != 0 (others 0), written to probs; returns false if no
 // action is allowed.
@@ -87,5 +129,7 @@ bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned
 
 // y[i] = e^x[i] for x[i] <= 0 (x and y distinct arrays), vectorised (see SoftmaxExp).
 void exp_nonpositive_values(const double* x, double* y, int n);
+// The same in single precision, within 2e-7 relative of e^x for -87 <= x <= 0; 0 below -87.
+void exp_nonpositive_floats(const float* x, float* y, int n);
 
 }  // namespace dmlkit::learn

@@ -133,6 +133,105 @@ TEST(Mlp, VectorExpIsWithinTwoUlpOfStdExp) {
   EXPECT_FALSE(masked_softmax(logits, std::vector<unsigned char>(6, 0), b, SoftmaxExp::Vector));
 }
 
+// DL2's fast path (dl2.incremental=on): the first layer updated by the changed inputs' columns,
+// the affine folded into the next layer. Over a sequence of single-column changes (DL2's slot: a
+// job's share, workers and PSs) and window moves, the outputs stay within 1e-5 (relative to the
+// largest logit) of a from-scratch pass and of MlpForward's.
+class MlpIncrementalTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MlpIncrementalTest, UpdatedFirstLayerFollowsTheFullForwardOverAStateSequence) {
+  constexpr int L = 40;
+  MlpShape s{6 * L, {160, 160}, 3 * L + 1, GetParam()};  // `code` (affine) or `paper`-like
+  Rng rng(21);
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-0.2, 0.2));
+  MlpForward reference(s, p);
+  MlpIncremental inc(s, p), scratch(s, p);
+  auto new_state = [&](std::vector<float>& x) {
+    const int filled = static_cast<int>(rng.uniform_int(1, L));
+    std::fill(x.begin(), x.end(), 0.0f);
+    for (int c = 0; c < filled; ++c) {
+      x[0 * L + c] = static_cast<float>(rng.uniform_int(1, 8));
+      x[1 * L + c] = static_cast<float>(rng.uniform_int(0, 100));
+      x[2 * L + c] = static_cast<float>(rng.uniform(0, 1));
+      x[3 * L + c] = static_cast<float>(rng.uniform(0, 0.1));
+      x[4 * L + c] = 1.0f;
+      x[5 * L + c] = 1.0f;
+    }
+    return filled;
+  };
+  std::vector<float> x(6 * L);
+  int filled = new_state(x);
+  inc.run(x.data());
+  double worst = 0.0;
+  for (int step = 0; step < 600; ++step) {
+    const std::vector<float>* got;
+    if (step % 150 == 149) {  // the window moved: from scratch
+      filled = new_state(x);
+      got = &inc.run(x.data());
+    } else {
+      const int c = static_cast<int>(rng.uniform_int(0, filled - 1));
+      x[3 * L + c] += static_cast<float>(rng.uniform(0, 0.01));
+      x[4 * L + c] += static_cast<float>(rng.uniform_int(0, 1));
+      x[5 * L + c] += static_cast<float>(rng.uniform_int(0, 1));
+      int changed[6];
+      for (int r = 0; r < 6; ++r) changed[r] = r * L + c;
+      got = &inc.run_changed(x.data(), changed, 6);
+    }
+    const std::vector<float> fresh = scratch.run(x.data());
+    const std::vector<float>& want = reference.run(x.data());
+    float scale = 1.0f;
+    for (float v : want) scale = std::max(scale, std::abs(v));
+    for (int o = 0; o < s.outputs; ++o) {
+      ASSERT_NEAR((*got)[o], want[o], 1e-5 * scale) << "step " << step << " output " << o;
+      ASSERT_NEAR((*got)[o], fresh[o], 1e-5 * scale) << "step " << step << " output " << o;
+      worst = std::max(worst, std::abs(static_cast<double>((*got)[o]) - want[o]) / scale);
+    }
+  }
+  EXPECT_GT(worst, 0.0);  // other rounding than MlpForward's, as documented
+}
+
+INSTANTIATE_TEST_SUITE_P(Affine, MlpIncrementalTest, ::testing::Bool());
+
+// The single-precision exponential of the fast path's softmax: within 2e-7 relative of std::exp on
+// [-87, 0], 0 below -87 and at -inf; its softmax within 2e-6 relative (plus 1e-12) of the default one.
+TEST(Mlp, FloatExpIsWithinTwoTenMillionthsAndItsSoftmaxWithinTwoMillionths) {
+  std::vector<float> x;
+  for (float v = 0; v >= -87.0f; v -= 0.00731f) x.push_back(v);
+  const size_t in_range = x.size();
+  x.push_back(-87.5f);
+  x.push_back(-INFINITY);
+  std::vector<float> y(x.size());
+  exp_nonpositive_floats(x.data(), y.data(), static_cast<int>(x.size()));
+  for (size_t i = 0; i < in_range; ++i) {
+    const double want = std::exp(static_cast<double>(x[i]));
+    ASSERT_NEAR(y[i], want, 2e-7 * want) << "x = " << x[i];
+  }
+  EXPECT_EQ(y[0], 1.0f);
+  EXPECT_EQ(y[in_range], 0.0f);
+  EXPECT_EQ(y.back(), 0.0f);
+  Rng rng(2);
+  std::vector<float> logits(121);
+  std::vector<unsigned char> mask(121);
+  for (int trial = 0; trial < 50; ++trial) {
+    for (size_t i = 0; i < logits.size(); ++i) {
+      logits[i] = static_cast<float>(rng.uniform(-30, 30));
+      mask[i] = rng.uniform() < 0.7;
+    }
+    mask[120] = 1;
+    std::vector<double> a, b;
+    ASSERT_TRUE(masked_softmax(logits, mask, a));
+    ASSERT_TRUE(masked_softmax(logits, mask, b, SoftmaxExp::Float));
+    for (size_t i = 0; i < a.size(); ++i) {
+      // logit - max rounded to float: about |logit - max| x 6e-8 relative, negligible where it is large.
+      ASSERT_NEAR(b[i], a[i], 2e-6 * a[i] + 1e-12) << "trial " << trial << " action " << i;
+      if (!mask[i]) ASSERT_EQ(b[i], 0.0);
+    }
+  }
+  std::vector<double> none;
+  EXPECT_FALSE(masked_softmax(logits, std::vector<unsigned char>(121, 0), none, SoftmaxExp::Float));
+}
+
 TEST(Mlp, InitialParametersAreSmallTruncatedNormalsAndZeroBiases) {
   MlpShape s{10, {8}, 3, true};
   Rng rng(1);

@@ -45,7 +45,8 @@ learn::StoredNet dl2_initial_net(const std::string& config, int window, bool val
   return learn::StoredNet{s, learn::mlp_initial_parameters(s, rng)};
 }
 
-Dl2Network::Dl2Network(const learn::StoredNet& net) : net_(net), column_(net.arch == "column") {
+Dl2Network::Dl2Network(const learn::StoredNet& net, bool incremental)
+    : net_(net), column_(net.arch == "column"), incremental_(incremental) {
   net_.parameters.clear();
   set_parameters(net.parameters);
 }
@@ -58,11 +59,27 @@ void Dl2Network::set_parameters(const std::vector<float>& parameters) {
     // Rows 0-2 of the state (type, slots in the system, remaining work) change only when the
     // window does: the first layer's sum over them is reused between the inferences of a slot.
     mlp_.set_cached_prefix(3 * (net_.shape.inputs / kDl2Rows));
+    if (incremental_) inc_ = learn::MlpIncremental(net_.shape, parameters);
   }
 }
 
+bool Dl2Network::probabilities(const float* state, int col, const std::vector<unsigned char>& mask,
+                               std::vector<double>& probs) {
+  probs.resize(outputs());
+  if (column_) {
+    if (incremental_) return col_.probabilities(state, col, mask.data(), probs.data());
+    return learn::masked_softmax(col_.run_column(state, col), mask, probs, learn::SoftmaxExp::Vector);
+  }
+  if (!incremental_) return learn::masked_softmax(mlp_.run(state), mask, probs, learn::SoftmaxExp::Vector);
+  if (col < 0) return learn::masked_softmax(inc_.run(state), mask, probs, learn::SoftmaxExp::Float);
+  const int L = inputs() / kDl2Rows;
+  int changed[kDl2Rows];
+  for (int r = 0; r < kDl2Rows; ++r) changed[r] = r * L + col;
+  return learn::masked_softmax(inc_.run_changed(state, changed, kDl2Rows), mask, probs, learn::SoftmaxExp::Float);
+}
+
 Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::StoredNet& net, uint64_t seed)
-    : config_(config), net_(net), rng_(Rng(seed).split(0xd12)), slot_(config.shape) {
+    : config_(config), net_(net, config.incremental), rng_(Rng(seed).split(0xd12)), slot_(config.shape) {
   if (net_.inputs() != config_.shape.state_size() || net_.outputs() != config_.shape.actions())
     throw Error("dl2: the network has " + std::to_string(net_.inputs()) + " inputs and " + std::to_string(net_.outputs()) +
                 " outputs; a window of " + std::to_string(config_.shape.window) + " needs " +
@@ -115,8 +132,10 @@ void Dl2Policy::finish() {
 
 int Dl2Policy::choose(const std::vector<double>& probs) {
   if (config_.argmax) return static_cast<int>(std::max_element(probs.begin(), probs.end()) - probs.begin());
-  // Inverse-CDF draw (the authors' cumsum > U test).
-  const double u = rng_.uniform();
+  return dl2_inverse_cdf(probs, rng_.uniform());
+}
+
+int dl2_inverse_cdf(const std::vector<double>& probs, double u) {
   double acc = 0;
   int last = 0;
   for (size_t a = 0; a < probs.size(); ++a) {
@@ -134,22 +153,30 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
   slot_.begin(view, jobs, out, /*initial_bundle=*/true);
   if (actor_ != nullptr) dl2_explore_begin_slot(config_.explore, explore_, rng_);
   const int void_action = config_.shape.void_action();
+  // The column whose state and mask changed since the last inference (the acting job's: its
+  // workers, PSs and dominant share; the other jobs' values and the totals they are divided by stay
+  // the same within a slot); -1: the whole state, at the slot's start and when the window moves.
+  int changed = -1;
   for (;;) {
-    slot_.select_window(nullptr);
+    if (slot_.refresh_window()) changed = -1;
     if (!slot_.any_job_action()) break;  // no sample
-    slot_.observe(state_.data());
-    slot_.mask(mask_.data());
-    const std::vector<float>& logits = net_.run(state_.data());
+    if (changed < 0) {
+      slot_.observe(state_.data());
+      slot_.mask(mask_.data());
+    } else {
+      slot_.observe_column(state_.data(), changed);
+      slot_.mask_column(mask_.data(), changed);
+    }
     ++inferences_;
-    logits_.assign(logits.begin(), logits.end());
-    if (!learn::masked_softmax(logits_, mask_, probs_, learn::SoftmaxExp::Vector)) break;
+    if (!net_.probabilities(state_.data(), changed, mask_, probs_)) break;
     int action = choose(probs_);
     if (actor_ != nullptr) action = dl2_explore(config_.explore, slot_, mask_.data(), probs_, action, explore_, rng_);
     if (action == void_action) {
       if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, -1);
       break;
     }
-    const int job = slot_.window_job(action / 3);
+    changed = action / 3;
+    const int job = slot_.window_job(changed);
     if (!slot_.add(job, static_cast<Dl2Task>(action % 3), out)) break;  // did not fit: not stored
     if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, jobs[job].job->id);
   }
@@ -212,6 +239,7 @@ PolicyEntry dl2_entry() {
             }
             c.argmax = k.get_string("dl2.select") == "max";
             c.restart_cost = k.get_bool("dl2.restart_cost");
+            c.incremental = k.get_string("dl2.incremental") == "on";
             return std::make_unique<Dl2Policy>(c, net, o.seed);
           },
           {knob_string("dl2.model", "dl2-96",
@@ -220,6 +248,9 @@ PolicyEntry dl2_entry() {
                     "window L to run the model at (0: the one it was trained for; another only for a --net shared model)"),
            knob_enum("dl2.select", "sample", {"sample", "max"},
                      "draw each action from the masked distribution (as the authors' validation) or take the arg-max"),
+           knob_enum("dl2.incremental", "off", {"off", "on"},
+                     "[A] the network's incremental fast path within a slot (other rounding: may change a "
+                     "sampled action; off: bit for bit the reference forward pass)"),
            knob_bool("dl2.restart_cost", false,
                      "charge the simulator's restart delay when a slot's rebuild moves a job (DL2: free)")},
           {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};

@@ -46,26 +46,42 @@ struct Dl2PolicyConfig {
   // the epochs it would run in a slot with 1 PS and 1 worker, so each job counts by its speed-up,
   // whatever its length.
   bool speedup_reward = false;
+  // dl2.incremental ([A], ours): the network's fast path within a slot (Dl2Network).
+  bool incremental = false;
 };
 
 // The policy network at run time: an MLP (`code`, `paper`: learn/mlp.h) or the column-shared
 // network (`shared`, ours: learn/column_net.h, which recomputes only the columns that changed
 // since the previous inference). Allocation-free per inference.
+// With `incremental` (dl2.incremental=on, [A], ours; docs/dl2.md), probabilities() takes the
+// fast path: the MLP's first layer is updated by the changed column only, with the batch-norm
+// affine folded into the next layer (learn::MlpIncremental), and single-precision exponentials in
+// the softmax (SoftmaxExp::Float); the column-shared network keeps its feature sums and
+// exponentials per column (learn::ColumnNetForward::probabilities). Other
+// rounding: the probabilities agree with the exact path to about 1e-6 relative, which can change
+// a sampled action where a uniform draw falls that close to a boundary (docs/performance.md
+// counts how often). Off (the default), every output is bit for bit the reference's.
 class Dl2Network {
  public:
   Dl2Network() = default;
-  explicit Dl2Network(const learn::StoredNet& net);
+  explicit Dl2Network(const learn::StoredNet& net, bool incremental = false);
   int inputs() const { return net_.shape.inputs; }
   int outputs() const { return net_.shape.outputs; }
   const learn::StoredNet& stored() const { return net_; }
-  // Logits of the state (inputs() values); valid until the next call.
+  // Logits of the state (inputs() values); valid until the next call. Always the exact path.
   const std::vector<float>& run(const float* state) { return column_ ? col_.run(state) : mlp_.run(state); }
+  // The masked softmax of the logits (learn::masked_softmax, SoftmaxExp::Vector) into probs, when
+  // the state differs from the previous call's in column `col` only (col < 0: unknown, or the
+  // first call); false if no action is allowed.
+  bool probabilities(const float* state, int col, const std::vector<unsigned char>& mask, std::vector<double>& probs);
   void set_parameters(const std::vector<float>& parameters);
 
  private:
   learn::StoredNet net_;  // shapes (parameters kept by the forward pass)
   bool column_ = false;
+  bool incremental_ = false;
   learn::MlpForward mlp_;
+  learn::MlpIncremental inc_;
   learn::ColumnNetForward col_;
 };
 
@@ -102,7 +118,6 @@ class Dl2Policy final : public Policy {
   Dl2ExploreState explore_;
   std::vector<float> state_;
   std::vector<unsigned char> mask_;
-  std::vector<float> logits_;
   std::vector<double> probs_;
   // Jobs that ran in the last slot: id, epochs done at its start, E.
   struct Ran {
@@ -117,6 +132,10 @@ class Dl2Policy final : public Policy {
   bool had_slot_ = false;
   long inferences_ = 0;
 };
+
+// The action the uniform number u in [0, 1) draws from probs: the first allowed action whose
+// cumulative probability exceeds u (the authors' cumsum > U test), else the last allowed one.
+int dl2_inverse_cdf(const std::vector<double>& probs, double u);
 
 // A trained DL2 model (learn/model_file.h, kind "dl2"): the policy network, the value network if
 // saved, the window L it was trained for, and how it was produced (meta).

@@ -21,6 +21,7 @@ void Dl2Slot::begin(const ClusterView& view, std::span<const JobView> jobs, std:
   type_.resize(n);
   stay_.resize(n);
   remaining_.resize(n);
+  window_stale_ = true;
   for (auto& o : out) o.clear();
   const double slot_s = std::isfinite(view.round_s) && view.round_s > 0 ? view.round_s : 1.0;
   for (size_t i = 0; i < n; ++i) {
@@ -41,6 +42,7 @@ void Dl2Slot::update_share(int job) {
 void Dl2Slot::count(int job, Dl2Task task) {
   if (task != Dl2Task::Ps) ++w_[job];
   if (task != Dl2Task::Worker) ++p_[job];
+  if (w_[job] >= shape_.max_workers && p_[job] >= shape_.max_ps) window_stale_ = true;
   update_share(job);
 }
 
@@ -51,8 +53,7 @@ bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
   const int s = pool_->least_loaded(spec.worker, nw, spec.ps, np);
   if (s < 0) return false;
   if (!pool_->fits(s, spec.worker, nw, spec.ps, np)) return false;
-  pool_->add(s, spec.worker, nw);
-  pool_->add(s, spec.ps, np);
+  pool_->add(s, spec.worker, nw, spec.ps, np);
   add_tasks(out[job], spec, s, nw, np);
   count(job, task);
   return true;
@@ -60,6 +61,7 @@ bool Dl2Slot::add(int job, Dl2Task task, std::span<Placement> out) {
 
 void Dl2Slot::select_window(Rng* shuffle) {
   const int L = shape_.window;
+  window_stale_ = false;
   window_.assign(L, -1);
   perm_.resize(L);
   std::iota(perm_.begin(), perm_.end(), 0);
@@ -71,6 +73,12 @@ void Dl2Slot::select_window(Rng* shuffle) {
   }
 }
 
+bool Dl2Slot::refresh_window() {
+  if (!window_stale_) return false;
+  select_window(nullptr);
+  return true;
+}
+
 int Dl2Slot::column_of(int job) const {
   for (int c = 0; c < shape_.window; ++c)
     if (window_[c] == job) return c;
@@ -78,30 +86,36 @@ int Dl2Slot::column_of(int job) const {
 }
 
 void Dl2Slot::observe(float* state) const {
+  for (int c = 0; c < shape_.window; ++c) observe_column(state, c);
+}
+
+void Dl2Slot::observe_column(float* state, int c) const {
   const int L = shape_.window;
-  std::fill(state, state + shape_.state_size(), 0.0f);
-  for (int c = 0; c < L; ++c) {
-    const int j = window_[c];
-    if (j < 0) continue;
-    state[0 * L + c] = type_[j];
-    state[1 * L + c] = stay_[j];
-    state[2 * L + c] = remaining_[j];
-    state[3 * L + c] = static_cast<float>(share_[j]);
-    state[4 * L + c] = static_cast<float>(w_[j]);
-    state[5 * L + c] = static_cast<float>(p_[j]);
+  const int j = window_[c];
+  if (j < 0) {
+    for (int r = 0; r < kDl2Rows; ++r) state[r * L + c] = 0.0f;
+    return;
   }
+  state[0 * L + c] = type_[j];
+  state[1 * L + c] = stay_[j];
+  state[2 * L + c] = remaining_[j];
+  state[3 * L + c] = static_cast<float>(share_[j]);
+  state[4 * L + c] = static_cast<float>(w_[j]);
+  state[5 * L + c] = static_cast<float>(p_[j]);
 }
 
 void Dl2Slot::mask(unsigned char* mask) const {
-  for (int c = 0; c < shape_.window; ++c) {
-    const int j = window_[c];
-    const bool worker_full = j >= 0 && w_[j] >= shape_.max_workers;
-    const bool ps_full = j >= 0 && p_[j] >= shape_.max_ps;
-    mask[3 * c] = j >= 0 && !worker_full;
-    mask[3 * c + 1] = j >= 0 && !ps_full;
-    mask[3 * c + 2] = j >= 0 && !worker_full && !ps_full;
-  }
+  for (int c = 0; c < shape_.window; ++c) mask_column(mask, c);
   mask[shape_.void_action()] = 1;
+}
+
+void Dl2Slot::mask_column(unsigned char* mask, int c) const {
+  const int j = window_[c];
+  const bool worker_full = j >= 0 && w_[j] >= shape_.max_workers;
+  const bool ps_full = j >= 0 && p_[j] >= shape_.max_ps;
+  mask[3 * c] = j >= 0 && !worker_full;
+  mask[3 * c + 1] = j >= 0 && !ps_full;
+  mask[3 * c + 2] = j >= 0 && !worker_full && !ps_full;
 }
 
 bool Dl2Slot::any_job_action() const {

@@ -60,9 +60,17 @@ class Dl2Slot {
   // The window (which job each column shows, -1 = empty), in arrival order; with `shuffle`, the
   // jobs are dealt to columns in a random permutation of 0..L-1 (SL's JOB_ORDER_SHUFFLE).
   void select_window(Rng* shuffle);
+  // select_window(nullptr) if the window may have changed since the last call (after begin, or
+  // once a job reached both caps and leaves it; no other change moves a job in or out); returns
+  // whether it did. Within a slot the window is otherwise the same, so the caller updates only the
+  // acting job's column of the state and the mask (observe_column, mask_column).
+  bool refresh_window();
   // Fills state (state_size()) and mask (actions(); 1 = allowed) for the current window.
   void observe(float* state) const;
   void mask(unsigned char* mask) const;
+  // The same for column `col` only (its 6 state values, its 3 actions).
+  void observe_column(float* state, int col) const;
+  void mask_column(unsigned char* mask, int col) const;
   // Whether some job action is allowed (else the slot ends without a sample).
   bool any_job_action() const;
   int window_job(int col) const { return window_[col]; }
@@ -94,6 +102,7 @@ class Dl2Slot {
   std::vector<float> type_, stay_, remaining_;
   std::vector<int> window_, order_;
   std::vector<int> perm_;
+  bool window_stale_ = true;
 };
 
 }  // namespace dmlkit::cluster

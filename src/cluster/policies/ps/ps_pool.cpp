@@ -50,7 +50,12 @@ void PsPool::rebuild_min() {
 }
 
 void PsPool::update_min(int server) {
-  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) {
+    const int m = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+    // The same other server as before: its load did not change, so neither does any node above.
+    if (m == min_[i] && m != server) return;
+    min_[i] = m;
+  }
 }
 
 bool PsPool::fits(int server, const TaskDemand& d, int n) const { return fits(server, d, n, TaskDemand{}, 0); }
@@ -66,19 +71,27 @@ bool PsPool::fits(int server, const TaskDemand& a, int na, const TaskDemand& b, 
   return true;
 }
 
-void PsPool::add(int server, const TaskDemand& d, int n) {
-  double dv[kResources];
-  demand_vector(d, dv);
+void PsPool::add(int server, const TaskDemand& d, int n) { add(server, d, n, TaskDemand{}, 0); }
+
+void PsPool::add(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) {
+  if (na == 0 && nb == 0) return;  // the loads stay as they are
   double* u = &used_[server * kResources];
-  for (int r = 0; r < kResources; ++r) u[r] += n * dv[r];
+  double dv[kResources];
+  if (na != 0) {
+    demand_vector(a, dv);
+    for (int r = 0; r < kResources; ++r) u[r] += na * dv[r];
+  }
+  if (nb != 0) {
+    demand_vector(b, dv);
+    for (int r = 0; r < kResources; ++r) u[r] += nb * dv[r];
+  }
   load_[server] = compute_load(server);
   update_min(server);
 }
 
 void PsPool::take(const PsJobSpec& job, const Placement& p, int sign) {
   for (const Slice& s : p) {
-    add(s.server, job.worker, sign * s.workers);
-    add(s.server, job.ps, sign * s.ps);
+    add(s.server, job.worker, sign * s.workers, job.ps, sign * s.ps);
   }
 }
 

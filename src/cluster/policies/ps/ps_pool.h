@@ -30,6 +30,8 @@ class PsPool {
   bool fits(int server, const TaskDemand& d, int n = 1) const;
   bool fits(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
   void add(int server, const TaskDemand& d, int n);  // n < 0 releases
+  // add(server, a, na) then add(server, b, nb), with one load and tree update (the same state).
+  void add(int server, const TaskDemand& a, int na, const TaskDemand& b, int nb);
   void take(const PsJobSpec& job, const Placement& p, int sign = 1);
   bool can_host(const PsJobSpec& job, const Placement& p) const;
   // Starts a decision: everything free, then the tasks of the running jobs taken; ps[i] and
