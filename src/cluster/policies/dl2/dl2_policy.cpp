@@ -248,9 +248,9 @@ PolicyEntry dl2_entry() {
                     "window L to run the model at (0: the one it was trained for; another only for a --net shared model)"),
            knob_enum("dl2.select", "sample", {"sample", "max"},
                      "draw each action from the masked distribution (as the authors' validation) or take the arg-max"),
-           knob_enum("dl2.incremental", "off", {"off", "on"},
+           knob_enum("dl2.incremental", "on", {"off", "on"},
                      "[A] the network's incremental fast path within a slot (other rounding: may change a "
-                     "sampled action; off: bit for bit the reference forward pass)"),
+                     "sampled action, none did on the bundled models; off: bit for bit the reference forward pass)"),
            knob_bool("dl2.restart_cost", false,
                      "charge the simulator's restart delay when a slot's rebuild moves a job (DL2: free)")},
           {.gpu_jobs = false, .ps_jobs = true, .make_ps = nullptr, .ps_variant = ""}};

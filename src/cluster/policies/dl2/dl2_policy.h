@@ -47,7 +47,7 @@ struct Dl2PolicyConfig {
   // whatever its length.
   bool speedup_reward = false;
   // dl2.incremental ([A], ours): the network's fast path within a slot (Dl2Network).
-  bool incremental = false;
+  bool incremental = true;
 };
 
 // The policy network at run time: an MLP (`code`, `paper`: learn/mlp.h) or the column-shared
