@@ -25,12 +25,10 @@ Unexpressible parse_unexpressible(const std::string& s) {
   throw Error("--unexpressible: expected wait or narrow, got '" + s + "'");
 }
 
-const char* unexpressible_name(Unexpressible u) { return u == Unexpressible::Wait ? "wait" : "narrow"; }
-
 const char* const kUnexpressibleHelp =
     "A placement Slurm cannot express (different GPU counts per node) with no uniform shape of its GPU count "
-    "free: wait (the job waits for one; a count no uniform shape of the usable nodes can ever give runs "
-    "narrowed) or narrow (runs at once on fewer GPUs)";
+    "free: wait (the job waits for one; a count no uniform shape of the usable nodes can ever give gets the "
+    "largest count that has one) or narrow (runs at once on fewer GPUs)";
 
 namespace {
 

@@ -26,14 +26,14 @@ using Alloc = std::vector<std::pair<std::string, int>>;  // (node, GPUs on it)
 //   Wait:   the job gets no GPUs until such a shape is free (a pending job stays pending; a running
 //           or released one keeps what it has if its GPUs are free of the other decisions, else it
 //           is stopped), and a running job whose decision did not change is never reshaped again.
-//           A GPU count no uniform shape of the usable cluster can give even when empty (e.g. 5
-//           GPUs on 3 nodes of 4) would wait forever: such a job is narrowed, as below.
+//           A GPU count no uniform shape of the usable cluster can give even when empty (5 GPUs on
+//           2 nodes of 4, 11 on 8 nodes of 4) would wait forever: such a job gets the largest count
+//           that has one instead (4 as 1 x 4, 10 as 5 x 2), or waits for it if it is not free.
 //   Narrow: the job runs at once on fewer GPUs (the smallest count on each of its servers), and is
 //           reshaped again at every round (the behaviour before 2026-12-03).
 enum class Unexpressible { Wait, Narrow };
 // "wait" / "narrow"; throws Error for anything else.
 Unexpressible parse_unexpressible(const std::string& s);
-const char* unexpressible_name(Unexpressible u);
 // The help text of `--unexpressible` (cluster serve and cluster replay).
 extern const char* const kUnexpressibleHelp;
 
