@@ -69,7 +69,9 @@ def main():
                    inp["workload"], "--jobs", str(len(jobs)), "--policy", inp["policy"], "--placement",
                    inp["placement"], "--round", str(inp["round_s"]), "--restart-delay", str(inp["restart_delay_s"]),
                    "--time-scale", str(inp["time_scale"]), "--calibration", a.calibration, "--out", out,
-                   "--format", "json", "--seed", str(a.seed)]
+                   "--format", "json", "--seed", str(a.seed),
+                   # the replay's own --unexpressible; replays written before it existed narrowed
+                   "--unexpressible", inp.get("unexpressible", "narrow")]
         if a.calibration_statistic != "mean":
             cmd += ["--calibration-statistic", a.calibration_statistic]
         for k, v in inp.get("policy_params", {}).items():

@@ -7,7 +7,7 @@
 #   scripts/slurm-lab.sh up DIR [NODES=4] [GPUS_PER_NODE=4]   start; prints `export SLURM_CONF=...`
 #   scripts/slurm-lab.sh down DIR                             cancel jobs, stop every daemon by PID
 #   scripts/slurm-lab.sh stop-ctld DIR | start-ctld DIR       stop / restart slurmctld only (tests)
-#   scripts/slurm-lab.sh kill-node DIR I                      SIGKILL the slurmd of node I (tests)
+#   scripts/slurm-lab.sh kill-node DIR I                      node I dies: SIGKILL its slurmd, steps, jobs
 #   scripts/slurm-lab.sh status DIR                           sinfo of the lab
 #
 # Every wait is bounded by `timeout`; `down` is idempotent. Needs root (slurmd runs as root) and the
@@ -60,6 +60,19 @@ stop_pid() {
   echo "slurm-lab: pid $pid did not stop" >&2
 }
 
+# Stops every pid given at once: SIGTERM to all, up to 10 s, then SIGKILL to those left.
+stop_pids() {
+  local pid i left
+  for pid in "$@"; do pid_alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
+  for ((i = 0; i < 100; i++)); do
+    left=""
+    for pid in "$@"; do pid_alive "$pid" && left+=" $pid"; done
+    [[ -z "$left" ]] && return 0
+    sleep 0.05
+  done
+  for pid in $left; do stop_pid "$pid"; done
+}
+
 stop_pidfile() {
   local f=$1 pid
   [[ -f "$f" ]] || return 0
@@ -70,9 +83,11 @@ stop_pidfile() {
 
 # Processes that belong to this lab and to no other: daemons and their slurmstepd children carry
 # DMLKIT_SLURM_LAB=$LAB in their environment, batch scripts carry SLURM_JOB_ID plus this lab's
-# SLURM_CONF. Our own shell and its ancestors are never listed.
+# SLURM_CONF. With $1 = a node name, only that node's: its slurmd and slurmstepds also carry
+# DMLKIT_SLURM_NODE=$1, its batch scripts SLURMD_NODENAME=$1. Our own shell and its ancestors are
+# never listed.
 lab_processes() {
-  local self_chain=" $$ " p pid env
+  local node=${1:-} self_chain=" $$ " p pid env
   p=$$
   while [[ "$p" -gt 1 ]]; do
     p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null || echo 1)
@@ -81,9 +96,10 @@ lab_processes() {
   for env in /proc/[0-9]*/environ; do
     pid=${env#/proc/}; pid=${pid%/environ}
     [[ "$self_chain" == *" $pid "* ]] && continue
-    if tr '\0' '\n' 2>/dev/null <"$env" | awk -v lab="DMLKIT_SLURM_LAB=$LAB" -v conf="SLURM_CONF=$CONF" '
+    if tr '\0' '\n' 2>/dev/null <"$env" | awk -v lab="DMLKIT_SLURM_LAB=$LAB" -v conf="SLURM_CONF=$CONF" -v node="$node" '
          $0 == lab { l = 1 } $0 == conf { c = 1 } /^SLURM_JOB_ID=/ { j = 1 }
-         END { exit (l || (c && j)) ? 0 : 1 }'; then
+         $0 == "DMLKIT_SLURM_NODE=" node { dn = 1 } $0 == "SLURMD_NODENAME=" node { jn = 1 }
+         END { exit (node == "" ? (l || (c && j)) : ((l && dn) || (c && j && jn))) ? 0 : 1 }'; then
       echo "$pid"
     fi
   done
@@ -129,7 +145,7 @@ restart_unready_nodes() {
   for ((i = 1; i <= nodes; i++)); do
     [[ "$unready" == *" node$i("* ]] || continue
     stop_pidfile "$LAB/run/slurmd-node$i.pid"
-    env DMLKIT_SLURM_LAB="$LAB" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
+    env DMLKIT_SLURM_LAB="$LAB" DMLKIT_SLURM_NODE="node$i" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
       || die "slurmd for node$i failed to start again (see $LAB/log/slurmd-node$i.log)"
     scontrol update NodeName="node$i" State=RESUME >/dev/null 2>&1 || true
   done
@@ -217,7 +233,7 @@ MpiDefault=none
 SwitchType=switch/none
 MailProg=/bin/true
 SchedulerType=sched/builtin
-SchedulerParameters=batch_sched_delay=0
+SchedulerParameters=batch_sched_delay=0,sched_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes=gpu
@@ -267,7 +283,7 @@ EOF
 
   start_ctld
   for ((i = 1; i <= nodes; i++)); do
-    env DMLKIT_SLURM_LAB="$LAB" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
+    env DMLKIT_SLURM_LAB="$LAB" DMLKIT_SLURM_NODE="node$i" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
       || die "slurmd for node$i failed to start (see $LAB/log/slurmd-node$i.log)"
   done
   wait_nodes_idle "$nodes" 30 || restart_unready_nodes "$nodes"
@@ -280,13 +296,16 @@ lab_down() {
     timeout 10 scancel --quiet --full --signal=KILL --user=root 2>/dev/null || true
     timeout 10 scancel --quiet --user=root 2>/dev/null || true
   fi
-  local f
-  for f in "$LAB"/run/slurmd-*.pid; do [[ -e "$f" ]] && stop_pidfile "$f"; done
-  stop_pidfile "$LAB/run/slurmctld.pid"
+  # The daemons all at once (one after the other cost ~1 s per lab), munged last.
+  local f pids=()
+  for f in "$LAB"/run/slurmd-*.pid "$LAB/run/slurmctld.pid"; do
+    [[ -f "$f" ]] && pids+=("$(tr -dc '0-9' <"$f" || true)")
+  done
+  stop_pids "${pids[@]}"
+  rm -f "$LAB"/run/slurmd-*.pid "$LAB/run/slurmctld.pid"
   stop_pidfile "$LAB/run/munged.pid"
   # Left-overs (slurmstepd and batch scripts of nodes whose slurmd was killed), by PID.
-  local pid
-  for pid in $(lab_processes); do stop_pid "$pid"; done
+  stop_pids $(lab_processes)
   rm -f "$LAB/munge/munge.sock" "$LAB/munge/munge.sock.lock"
 }
 
@@ -300,11 +319,15 @@ case "$cmd" in
     wait_nodes_idle 1 30 >/dev/null || true
     ;;
   kill-node)
+    # The machine dies: its slurmd, then its job steps and batch scripts (which would otherwise run
+    # on and report their end to slurmctld), all SIGKILLed. Slurm notices the node is gone only
+    # after SlurmdTimeout.
     [[ $# -ge 3 && "$3" =~ ^[0-9]+$ ]] || usage
     f="$LAB/run/slurmd-node$3.pid"
     [[ -f "$f" ]] || die "no slurmd pid file for node$3"
     kill -KILL "$(tr -dc '0-9' <"$f")" 2>/dev/null || true
     rm -f "$f"
+    for pid in $(lab_processes "node$3"); do kill -KILL "$pid" 2>/dev/null || true; done
     ;;
   status) timeout 10 sinfo -N ;;
   *) usage ;;

@@ -46,6 +46,7 @@ struct ReplayCliOptions {
   double start_timeout_s = 60;
   bool no_gres_repair = false;
   int max_retries = 0;
+  std::string unexpressible = "wait";
   double max_wall_s = 0;
   int jobs = 0;
   uint64_t seed = 0;
@@ -173,6 +174,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   ro.restart_delay_s = o.restart_delay_s;
   ro.poll_s = o.poll_s;
   ro.start_timeout_s = o.start_timeout_s;
+  ro.unexpressible = live::parse_unexpressible(o.unexpressible);
   ro.repair_gres_leaks = !o.no_gres_repair;
   ro.max_retries = o.max_retries;
   ro.max_wall_s = o.max_wall_s;
@@ -229,6 +231,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
                   {"workload", o.workload},
                   {"policy", o.policy},
                   {"placement", o.placement},
+                  {"unexpressible", o.unexpressible},
                   {"policy_params", ro.policy_options.params},
                   {"time_scale", o.time_scale},
                   {"round_s", o.round_s},
@@ -381,6 +384,7 @@ void add_cluster_replay_command(CLI::App& cluster, Context& ctx) {
                   "reported as failed")
       ->check(at_least(0))
       ->capture_default_str();
+  cmd->add_option("--unexpressible", o.unexpressible, live::kUnexpressibleHelp)->capture_default_str();
   cmd->add_flag("--no-gres-repair", o.no_gres_repair,
                 "Do not run `scontrol reconfigure` when Slurm counts GPUs that no running job holds");
   cmd->add_option("--max-wall", o.max_wall_s, "Give up after this many wall seconds (0 = automatic)")

@@ -36,6 +36,7 @@ struct ServeOptions {
   double start_timeout_s = 60;
   bool repair_gres_leaks = false;
   int max_retries = 0;
+  std::string unexpressible = "wait";
   bool until_idle = false;
 };
 
@@ -71,6 +72,7 @@ int run_serve(ServeOptions& o, Context& ctx) {
   co.start_timeout_s = o.start_timeout_s;
   co.repair_gres_leaks = o.repair_gres_leaks;
   co.max_retries = o.max_retries;
+  co.unexpressible = live::parse_unexpressible(o.unexpressible);
   co.state_path = o.state;
   co.decision_log_path = o.decision_log;
   co.log = &ctx.err;
@@ -128,6 +130,7 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
                   "reported as failed")
       ->check(at_least(0))
       ->capture_default_str();
+  cmd->add_option("--unexpressible", o.unexpressible, live::kUnexpressibleHelp)->capture_default_str();
   cmd->add_flag("--repair-gres-leaks", o.repair_gres_leaks,
                 "Run `scontrol reconfigure` when Slurm counts GPUs that no running job holds (needs admin rights)");
   cmd->add_option("--placement", o.placement, "Placement: consolidate, spread, first-fit, most-free")

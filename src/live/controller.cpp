@@ -130,8 +130,8 @@ void Controller::load_state() {
       for (const auto& d : r.at("decided")) t.decided.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       for (const auto& d : r.at("last_alloc"))
         t.last_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
-      if (r.contains("ps_meta")) {
-        make_ps_job(t, parse_job_meta(r.at("ps_meta").get<std::string>()));
+      if (r.contains("ps_meta")) make_ps_job(t, parse_job_meta(r.at("ps_meta").get<std::string>()));
+      if (r.contains("tasks")) {  // every job since 2026-12-03, PS jobs before
         for (const auto& sl : r.at("tasks"))
           t.tasks.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
         for (const auto& d : r.at("tasks_alloc"))
@@ -194,14 +194,12 @@ void Controller::save_state() const {
     for (const auto& [n, g] : t.decided) r["decided"].push_back({n, g});
     r["last_alloc"] = json::array();
     for (const auto& [n, g] : t.last_alloc) r["last_alloc"].push_back({n, g});
-    if (!t.ps_meta.empty()) {
-      r["ps_meta"] = t.ps_meta;
-      json tasks = json::array();
-      for (const auto& sl : t.tasks) tasks.push_back({sl.server, sl.gpus, sl.workers, sl.ps});
-      r["tasks"] = tasks;
-      r["tasks_alloc"] = json::array();
-      for (const auto& [n, g] : t.tasks_alloc) r["tasks_alloc"].push_back({n, g});
-    }
+    if (!t.ps_meta.empty()) r["ps_meta"] = t.ps_meta;
+    json tasks = json::array();
+    for (const auto& sl : t.tasks) tasks.push_back({sl.server, sl.gpus, sl.workers, sl.ps});
+    r["tasks"] = tasks;
+    r["tasks_alloc"] = json::array();
+    for (const auto& [n, g] : t.tasks_alloc) r["tasks_alloc"].push_back({n, g});
     r["attained_gpu_s"] = t.account.attained_gpu_s;
     r["executed_s"] = t.account.executed_s;
     r["last_stopped_s"] = t.account.last_stopped_s;
@@ -561,7 +559,7 @@ RoundStat Controller::round(double wall_s) {
   cv.now_s = now;
   cv.round_s = options_.round_s;
   policy_.schedule(cv, in.views, out);
-  const std::vector<PlannedAction> actions = plan_actions(in.cluster, in.plan, out, wall_s);
+  const std::vector<PlannedAction> actions = plan_actions(in.cluster, in.plan, out, wall_s, options_.unexpressible);
   const auto t_decided = std::chrono::steady_clock::now();
   stat.decide_ms = std::chrono::duration<double, std::milli>(t_decided - t_begin).count();
 
@@ -715,7 +713,11 @@ Controller::RoundInput Controller::build_round_input() {
     cl::JobView v;
     v.job = &t->job;
     v.placement = job_placement(*t, p.current);
-    if (t->job.ps && !p.current.empty()) p.shown = v.placement;
+    if (t->job.ps && !p.current.empty())
+      p.kept_decision = v.placement;
+    else if (options_.unexpressible == Unexpressible::Wait && !p.current.empty() &&
+             sorted(p.current) == sorted(t->tasks_alloc))
+      p.kept_decision = t->tasks;
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
     const bool lost = std::any_of(v.placement.begin(), v.placement.end(),
                                   [&](const cl::Slice& sl) { return in.cluster.servers[sl.server].gpus == 0; });
@@ -763,10 +765,8 @@ void Controller::apply_stop(const PlannedAction& a, Tracked& t, double now, doub
 }
 
 void Controller::apply_start(const PlannedAction& a, Tracked& t, double now, const cl::Placement& decided) {
-  if (t.job.ps) {  // the policy's tasks, shown while the job holds this allocation
-    t.tasks = decided;
-    t.tasks_alloc = a.start;
-  }
+  t.tasks = decided;  // the decision this allocation stands for (see Tracked::tasks)
+  t.tasks_alloc = a.start;
   std::vector<std::string> nodes;
   for (const auto& [n, g] : a.start) nodes.push_back(n);
   try {

@@ -58,6 +58,9 @@ struct ControllerOptions {
   // finished batch job) and placed again by the policy at most this many times; after that it is
   // reported as failed (failed_jobs(), the state file, `cluster status`). 0: never retried.
   int max_retries = 0;
+  // [A] A decision Slurm cannot express (different GPU counts per node) with no uniform shape of
+  // its GPU count free: the job waits for one, or runs narrowed (live/reshape.h, Unexpressible).
+  Unexpressible unexpressible = Unexpressible::Wait;
   std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
 };
 
@@ -153,8 +156,10 @@ class Controller {
     std::vector<std::string> requeued_nodes;
     double requeue_ready_wall_s = 0;
     Alloc last_alloc;                                // last observed running allocation
-    // Parameter-server jobs: the policy's task placement (workers, PSs per server) and the Slurm
-    // allocation it was placed as; the view shows the tasks while the job holds that allocation.
+    // The policy's last decision (a parameter-server job: its task placement, workers and PSs per
+    // server) and the Slurm allocation it was placed as. While the job holds that allocation a PS
+    // job's view shows the tasks, and the same decision again keeps the allocation (PS jobs, and
+    // any job with Unexpressible::Wait: a 4+2+2 decision running as 2x4 is not reshaped again).
     cluster::Placement tasks;
     Alloc tasks_alloc;
     std::string ps_meta;  // the comment's PS part (state file: the job is rebuilt from it)

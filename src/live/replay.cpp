@@ -185,6 +185,7 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   co.start_timeout_s = o.start_timeout_s;
   co.repair_gres_leaks = o.repair_gres_leaks;
   co.max_retries = o.max_retries;
+  co.unexpressible = o.unexpressible;
   co.state_path = state_path;
   co.decision_log_path = o.work_dir + "/decisions.jsonl";
   co.data_dir = data_dir;

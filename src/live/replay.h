@@ -37,6 +37,7 @@ struct ReplayOptions {
   double start_timeout_s = 60;  // ControllerOptions::start_timeout_s (wall seconds)
   bool repair_gres_leaks = true;  // ControllerOptions::repair_gres_leaks (replays run on labs)
   int max_retries = 0;            // ControllerOptions::max_retries
+  Unexpressible unexpressible = Unexpressible::Wait;  // ControllerOptions::unexpressible
   std::string work_dir;         // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+
 namespace dmlkit::live {
 
 namespace cl = dmlkit::cluster;
@@ -17,6 +19,33 @@ Alloc sorted(Alloc a) {
 
 }  // namespace
 
+Unexpressible parse_unexpressible(const std::string& s) {
+  if (s == "wait") return Unexpressible::Wait;
+  if (s == "narrow") return Unexpressible::Narrow;
+  throw Error("--unexpressible: expected wait or narrow, got '" + s + "'");
+}
+
+const char* const kUnexpressibleHelp =
+    "A placement Slurm cannot express (different GPU counts per node) with no uniform shape of its GPU count "
+    "free: wait (the job waits for one; a count no uniform shape of the usable nodes can ever give gets the "
+    "largest count that has one) or narrow (runs at once on fewer GPUs)";
+
+namespace {
+
+// Whether some uniform shape (k nodes x g GPUs, k * g = gpus) fits the cluster's servers when no
+// job holds any GPU: the most any number of rounds of waiting can give.
+bool uniform_shape_exists(const cl::ClusterSpec& cluster, int gpus) {
+  for (int g = std::min(gpus, cluster.max_gpus_per_server()); g >= 1; --g) {
+    if (gpus % g) continue;
+    int nodes = 0;
+    for (const auto& s : cluster.servers) nodes += s.gpus >= g;
+    if (nodes >= gpus / g) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string alloc_text(const Alloc& a) {
   std::string s;
   for (const auto& [n, g] : a) s += (s.empty() ? "" : ",") + n + ":" + std::to_string(g);
@@ -24,7 +53,7 @@ std::string alloc_text(const Alloc& a) {
 }
 
 Shape reshape_uniform(const cl::ClusterSpec& cluster, const cl::Placement& decided, int cap_gpus,
-                      std::vector<int>& free_gpus) {
+                      std::vector<int>& free_gpus, Unexpressible unexpressible) {
   const int num_servers = cluster.num_servers();
   std::vector<int> own(num_servers, 0);
   std::vector<int> servers;  // the policy's, in its order
@@ -46,27 +75,47 @@ Shape reshape_uniform(const cl::ClusterSpec& cluster, const cl::Placement& decid
   if (goal == total && min_g == max_g) {
     for (int s : servers) taken[s] = own[s];
   } else {
-    bool shaped = false;
-    for (int g = std::min(goal, cluster.max_gpus_per_server()); g >= 1 && !shaped; --g) {
-      if (goal % g) continue;
-      const int k = goal / g;
-      std::vector<int> pick;
-      for (int s : servers)
-        if (free_gpus[s] + own[s] >= g && static_cast<int>(pick.size()) < k) pick.push_back(s);
-      std::vector<int> others;
-      for (int s = 0; s < num_servers; ++s)
-        if (!own[s] && free_gpus[s] >= g) others.push_back(s);
-      std::stable_sort(others.begin(), others.end(), [&](int a, int b) { return free_gpus[a] > free_gpus[b]; });
-      for (int s : others)
-        if (static_cast<int>(pick.size()) < k) pick.push_back(s);
-      if (static_cast<int>(pick.size()) == k) {
-        for (int s : pick) taken[s] = g;
+    // A uniform shape of `gpus` GPUs on free GPUs, the policy's servers first.
+    auto try_shape = [&](int gpus) {
+      for (int g = std::min(gpus, cluster.max_gpus_per_server()); g >= 1; --g) {
+        if (gpus % g) continue;
+        const int k = gpus / g;
+        std::vector<int> pick;
+        for (int s : servers)
+          if (free_gpus[s] + own[s] >= g && static_cast<int>(pick.size()) < k) pick.push_back(s);
+        std::vector<int> others;
+        for (int s = 0; s < num_servers; ++s)
+          if (!own[s] && free_gpus[s] >= g) others.push_back(s);
+        std::stable_sort(others.begin(), others.end(), [&](int a, int b) { return free_gpus[a] > free_gpus[b]; });
+        for (int s : others)
+          if (static_cast<int>(pick.size()) < k) pick.push_back(s);
+        if (static_cast<int>(pick.size()) == k) {
+          for (int s : pick) taken[s] = g;
+          return std::to_string(k) + " node(s) x " + std::to_string(g) + " GPUs";
+        }
+      }
+      return std::string();
+    };
+    std::string found = try_shape(goal);
+    bool shaped = !found.empty();
+    if (shaped) shape.note = "reshaped to " + found + " (uniform per node)";
+    if (!shaped && unexpressible == Unexpressible::Wait) {
+      // Waiting for a count no uniform shape of the usable nodes can give would never end: the
+      // largest count that has one is the goal instead (11 GPUs on 8 nodes of 4: 10 as 5 x 2).
+      int reachable = goal;
+      while (reachable > 0 && !uniform_shape_exists(cluster, reachable)) --reachable;
+      const std::string why = reachable < goal ? " (no uniform shape of " + std::to_string(goal) +
+                                                     " GPUs on the usable nodes)"
+                                               : "";
+      if (reachable > 0 && reachable < goal && !(found = try_shape(reachable)).empty()) {
         shaped = true;
-        shape.note =
-            "reshaped to " + std::to_string(k) + " node(s) x " + std::to_string(g) + " GPUs (uniform per node)";
+        shape.note = "narrowed to " + found + why;
+      } else if (reachable > 0 && !shaped) {
+        shape.waits = true;
+        shape.note = "waits for " + std::to_string(reachable) + " GPUs as a uniform shape (none free)" + why;
       }
     }
-    if (!shaped) {
+    if (!shaped && !shape.waits) {  // Narrow (waiting takes nothing: the decision's GPUs go back)
       int kept = 0;
       for (int s : servers)
         if ((kept + 1) * min_g <= goal) {
@@ -117,7 +166,8 @@ bool keeps(const cl::ClusterSpec& cluster, const cl::Placement& decided, const A
 }  // namespace
 
 std::vector<PlannedAction> plan_actions(const cl::ClusterSpec& cluster, std::span<const PlanJob> jobs,
-                                        std::span<const cl::Placement> decided, double wall_s) {
+                                        std::span<const cl::Placement> decided, double wall_s,
+                                        Unexpressible unexpressible) {
   const int num_servers = cluster.num_servers();
   std::vector<int> free_gpus(num_servers);
   for (int s = 0; s < num_servers; ++s) free_gpus[s] = cluster.servers[s].gpus;
@@ -127,10 +177,21 @@ std::vector<PlannedAction> plan_actions(const cl::ClusterSpec& cluster, std::spa
   std::vector<PlannedAction> actions;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const PlanJob& job = jobs[i];
-    if (!job.shown.empty() && decided[i] == job.shown && !job.current.empty() && (job.running || job.released) &&
+    const bool holds = !job.current.empty() && (job.running || job.released);
+    if (holds && !job.kept_decision.empty() && decided[i] == job.kept_decision &&
         keeps(cluster, decided[i], job.current, free_gpus))
       continue;
-    Shape shape = reshape_uniform(cluster, decided[i], job.cap_gpus, free_gpus);
+    const std::vector<int> free_before = free_gpus;
+    Shape shape = reshape_uniform(cluster, decided[i], job.cap_gpus, free_gpus, unexpressible);
+    if (shape.waits && holds) {
+      // The new decision waits for a uniform shape: meanwhile the job keeps what it has, unless
+      // another decision takes those GPUs (then it is stopped and waits pending).
+      std::vector<int> kept = free_before;
+      if (keeps(cluster, decided[i], job.current, kept)) {
+        free_gpus = std::move(kept);
+        continue;
+      }
+    }
     const Alloc& cur = job.current;
     if (sorted(shape.alloc) == sorted(cur)) continue;  // also: neither had GPUs
     PlannedAction a;

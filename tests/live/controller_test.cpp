@@ -242,6 +242,81 @@ TEST(LiveController, UnevenDecisionIsReshapedToUniformGpusPerNode) {
   EXPECT_EQ(gpus_of(*rig.slurm.job(id)), 6);
 }
 
+// The wide job W (8 GPUs) is always decided as 4+2+2 on node1, node3, node2 (in that order), while
+// two 2-GPU jobs run on node2 (A, 3 s) and node3 (B, 8 s): no uniform shape of 8 GPUs is free
+// until A ends (2 x 4 on node1, node2), and when B ends a new reshaping would pick node1, node3.
+struct UnevenRun {
+  std::vector<Decision> wide_decisions;
+  int wide_restarts = -1;
+  std::set<int> wide_gpus;  // GPU totals Slurm ran W with
+};
+UnevenRun run_uneven(Unexpressible mode) {
+  Rig rig(3, 4);
+  rig.options.unexpressible = mode;
+  const int64_t a = rig.submit(1, 2, 3), b = rig.submit(1, 2, 8), w = rig.submit(2, 4, 20);
+  ScriptedPolicy policy([&](const cl::ClusterView&, std::span<const cl::JobView> jobs, std::span<cl::Placement> out) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const int gpus = jobs[i].job->num_gpus;
+      out[i] = gpus == 8 ? cl::Placement{{0, 4}, {2, 2}, {1, 2}}
+                         : cl::Placement{{jobs[i].job->id == 0 ? 1 : 2, 2}};
+    }
+  });
+  Controller c(rig.slurm, policy, rig.options);
+  c.start();
+  UnevenRun r;
+  rig.run(
+      c, [&] { return rig.all_completed({a, b, w}); }, 120,
+      [&](const SlurmSnapshot& snap, double) {
+        for (const auto& j : snap.jobs)
+          if (j.id == w && j.active_running()) r.wide_gpus.insert(gpus_of(j));
+      });
+  EXPECT_TRUE(rig.all_completed({a, b, w})) << rig.log.str();
+  r.wide_decisions = rig.by_job(c)[w];
+  r.wide_restarts = rig.slurm.job(w)->restarts;
+  return r;
+}
+
+TEST(LiveController, WithWaitAnUnexpressibleDecisionWaitsForAUniformShapeAndRunsOnce) {
+  const UnevenRun r = run_uneven(Unexpressible::Wait);
+  ASSERT_EQ(r.wide_decisions.size(), 1u);
+  const Decision& d = r.wide_decisions[0];
+  EXPECT_EQ(d.action, "place");
+  EXPECT_EQ(d.placement, "node1:4,node2:4");
+  EXPECT_EQ(d.note, "reshaped to 2 node(s) x 4 GPUs (uniform per node)");
+  EXPECT_GE(d.model_time_s, 3.0) << "placed only once A ended";
+  EXPECT_EQ(r.wide_gpus, std::set<int>{8}) << "never narrowed";
+  EXPECT_EQ(r.wide_restarts, 0) << "started once: B's end does not reshape it again";
+}
+
+// The old behaviour, still available: narrowed at once, then reshaped (restarted) as GPUs free up.
+TEST(LiveController, WithNarrowAnUnexpressibleDecisionRunsNarrowedAndIsReshapedAgain) {
+  const UnevenRun r = run_uneven(Unexpressible::Narrow);
+  ASSERT_GE(r.wide_decisions.size(), 3u);
+  EXPECT_EQ(r.wide_decisions[0].note, "narrowed to 3 node(s) x 2 GPUs (uniform per node, <= decided)");
+  EXPECT_EQ(r.wide_decisions[0].model_time_s, 0.0);
+  EXPECT_TRUE(r.wide_gpus.count(6));
+  EXPECT_GE(r.wide_restarts, 2);
+}
+
+// 5 GPUs on two nodes of 4 is no uniform shape even on an empty cluster: with wait the job does not
+// wait forever but runs on the largest count that has one (1 x 4) and completes.
+TEST(LiveController, WithWaitAWidthNoUniformShapeCanGiveRunsNarrowedAndCompletes) {
+  Rig rig(2, 4);
+  const int64_t id = rig.submit(2, 4, 5);
+  ScriptedPolicy policy([&](const cl::ClusterView&, std::span<const cl::JobView>, std::span<cl::Placement> out) {
+    out[0] = {{0, 3}, {1, 2}};
+  });
+  Controller c(rig.slurm, policy, rig.options);
+  c.start();
+  rig.run(c, [&] { return rig.all_completed({id}); }, 60);
+  ASSERT_TRUE(rig.all_completed({id})) << rig.log.str();
+  const auto d = rig.by_job(c)[id];
+  ASSERT_EQ(d.size(), 1u) << rig.log.str();
+  EXPECT_EQ(d[0].placement, "node1:4");
+  EXPECT_EQ(d[0].note, "narrowed to 1 node(s) x 4 GPUs (no uniform shape of 5 GPUs on the usable nodes)");
+  EXPECT_EQ(rig.slurm.job(id)->restarts, 0);
+}
+
 TEST(LiveController, NeverWidensAJobsGpuRequest) {
   Rig rig(2, 4);
   const std::vector<int64_t> ids = {rig.submit(1, 2, 2), rig.submit(2, 1, 2), rig.submit(1, 3, 2, "dmlkit:gpus=1")};

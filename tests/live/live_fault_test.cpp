@@ -123,7 +123,8 @@ TEST(LiveFaults, JobsOfAFailedNodeAreRequeuedAndPlacedAgain) {
   DMLKIT_LIVE_LAB(lab, 4, 4);
   SlurmClient slurm(lab.client_options());
   std::vector<int64_t> ids;
-  for (int i = 0; i < 3; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 12));
+  // 6 s: longer than the wait for all three to run (a killed node's job cannot end on its own).
+  for (int i = 0; i < 3; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 6));
   auto policy = cl::make_policy("fifo", {});
   ControllerOptions co;
   co.policy_name = "fifo";
@@ -168,7 +169,7 @@ TEST(LiveFaults, JobsOfAFailedNodeAreRequeuedAndPlacedAgain) {
 TEST(LiveFaults, TiresiasWithNodesDownAndLostCompletesEveryJob) {
   DMLKIT_LIVE_LAB(lab, 4, 4);
   SlurmClient slurm(lab.client_options());
-  ASSERT_TRUE(lab.kill_node(4));
+  ASSERT_TRUE(lab.kill_node_marked_down(4));
   ASSERT_TRUE(wait_for(
       [&] {
         for (const SlurmNode& n : slurm.nodes())
@@ -177,8 +178,8 @@ TEST(LiveFaults, TiresiasWithNodesDownAndLostCompletesEveryJob) {
       },
       40));
   std::vector<int64_t> ids;
-  ids.push_back(submit_sleep(slurm, lab, 4, 4, 6));  // 16 GPUs; 12 are up
-  for (int i = 0; i < 3; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 10));
+  ids.push_back(submit_sleep(slurm, lab, 4, 4, 3));  // 16 GPUs; 12 are up
+  for (int i = 0; i < 3; ++i) ids.push_back(submit_sleep(slurm, lab, 1, 4, 6));
   auto policy = cl::make_policy("tiresias", {});
   ControllerOptions co;
   co.policy_name = "tiresias";

@@ -175,13 +175,17 @@ TEST(LiveCli, BadInputIsAOneLineErrorWithStatus2) {
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"--fake", "8y4"}, {"--fake", "0x4"}, {"--fake", "8x4", "--slurm"},
         {"--slurm", "--calibration", "/nonexistent/c.json"}, {"--fake", "2x4", "--calibration", "/nonexistent/c.json"},
-        {"--fake", "2x4", "--calibration-statistic", "mode"}}) {
+        {"--fake", "2x4", "--calibration-statistic", "mode"}, {"--fake", "2x4", "--unexpressible", "shrink"}}) {
     std::vector<std::string> argv = {DMLKIT_BINARY, "cluster", "replay", "--out", "/tmp/unused-replay-out"};
     argv.insert(argv.end(), bad.begin(), bad.end());
     const ProcessResult r = run_process(argv, {}, 30);
     EXPECT_EQ(r.exit_code, 2) << bad.back() << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  const ProcessResult bad_mode =
+      run_process({DMLKIT_BINARY, "cluster", "serve", "--slurm", "--unexpressible", "later"}, {}, 30);
+  EXPECT_EQ(bad_mode.exit_code, 2);
+  EXPECT_EQ(bad_mode.err, "dmlkit: --unexpressible: expected wait or narrow, got 'later'\n");
   // A per-event draw is the fake's; the simulator refuses it.
   const ProcessResult sample = run_process({DMLKIT_BINARY, "cluster", "simulate", "--workload", "pollux-6", "--jobs",
                                             "2", "--calibration-statistic", "sample", "--out", "/tmp/unused-sim-out"},

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+
 namespace dmlkit::live {
 namespace {
 
@@ -69,9 +71,60 @@ TEST(LiveReshape, NarrowedWhenNoUniformShapeFits) {
   const auto c = cluster_of(2, 4);
   const cl::Placement p = {{0, 3}, {1, 2}};  // 5 GPUs: no k x g = 5 on two nodes
   auto free = free_after(c, {p});
-  const Shape s = reshape_uniform(c, p, 5, free);
+  const Shape s = reshape_uniform(c, p, 5, free, Unexpressible::Narrow);
   EXPECT_EQ(s.alloc, (Alloc{{"node1", 2}, {"node2", 2}}));
   EXPECT_EQ(s.note, "narrowed to 2 node(s) x 2 GPUs (uniform per node, <= decided)");
+  EXPECT_FALSE(s.waits);
+}
+
+// 4+2+2 on three nodes of 4 whose node2 and node3 each run 2 GPUs of other jobs: no 2x4, 4x2 or 8x1
+// is free. Narrow runs it on fewer GPUs at once; Wait gives it nothing and all its GPUs back.
+TEST(LiveReshape, WithNoUniformShapeFreeItWaitsOrIsNarrowed) {
+  const auto c = cluster_of(3, 4);
+  const cl::Placement job = {{0, 4}, {1, 2}, {2, 2}};
+  const cl::Placement others = {{1, 2}, {2, 2}};
+  auto free = free_after(c, {job, others});
+  const Shape waits = reshape_uniform(c, job, 8, free, Unexpressible::Wait);
+  EXPECT_TRUE(waits.waits);
+  EXPECT_TRUE(waits.alloc.empty());
+  EXPECT_EQ(waits.note, "waits for 8 GPUs as a uniform shape (none free)");
+  EXPECT_EQ(free, (std::vector<int>{4, 2, 2}));
+  free = free_after(c, {job, others});
+  const Shape narrowed = reshape_uniform(c, job, 8, free, Unexpressible::Narrow);
+  EXPECT_FALSE(narrowed.waits);
+  EXPECT_EQ(narrowed.alloc, (Alloc{{"node1", 2}, {"node2", 2}, {"node3", 2}}));
+  // Once node2's other job ends, both modes give 2 x 4 (its own node first).
+  for (auto mode : {Unexpressible::Wait, Unexpressible::Narrow}) {
+    auto freer = free_after(c, {job, {{2, 2}}});
+    EXPECT_EQ(reshape_uniform(c, job, 8, freer, mode).alloc, (Alloc{{"node1", 4}, {"node2", 4}}));
+  }
+}
+
+// 5 GPUs on two nodes of 4: no uniform shape exists even on an empty cluster, so waiting would never
+// end; with Wait the job gets the largest count that has one (4), as 1 x 4, and the note says why.
+TEST(LiveReshape, AWidthNoUniformShapeCanEverGiveIsNarrowedToTheLargestThatHasOne) {
+  const auto c = cluster_of(2, 4);
+  const cl::Placement p = {{0, 3}, {1, 2}};
+  auto free = free_after(c, {p});
+  const Shape s = reshape_uniform(c, p, 5, free, Unexpressible::Wait);
+  EXPECT_FALSE(s.waits);
+  EXPECT_EQ(s.alloc, (Alloc{{"node1", 4}}));
+  EXPECT_EQ(s.note, "narrowed to 1 node(s) x 4 GPUs (no uniform shape of 5 GPUs on the usable nodes)");
+  // ... and waits for those 4 when they are not free.
+  auto busy = free_after(c, {p, {{0, 3}, {1, 1}}});
+  const Shape w = reshape_uniform(c, p, 5, busy, Unexpressible::Wait);
+  EXPECT_TRUE(w.waits);
+  EXPECT_EQ(w.note, "waits for 4 GPUs as a uniform shape (none free) (no uniform shape of 5 GPUs on the usable nodes)");
+  // A node that is down (no GPUs in the usable cluster) does not count; 6 GPUs on the other two
+  // (node3 half taken by another job) wait for 2 x 3.
+  auto down = cluster_of(3, 4);
+  down.servers[1].gpus = 0;
+  auto free_down = free_after(down, {{{0, 4}, {2, 2}}, {{2, 2}}});
+  EXPECT_TRUE(reshape_uniform(down, {{0, 4}, {2, 2}}, 6, free_down, Unexpressible::Wait).waits)
+      << "2 x 3 fits nodes 1 and 3 once they are free";
+  EXPECT_EQ(parse_unexpressible("wait"), Unexpressible::Wait);
+  EXPECT_EQ(parse_unexpressible("narrow"), Unexpressible::Narrow);
+  EXPECT_THROW(parse_unexpressible("shrink"), Error);
 }
 
 TEST(LiveReshape, EmptyOrInvalidSlicesGiveNoGpus) {
@@ -170,6 +223,35 @@ TEST(LivePlan, EarlierJobsReshapingUsesFreeGpusBeforeLaterOnes) {
   EXPECT_EQ(actions[1].start, (Alloc{{"node3", 2}}));
 }
 
+// Wait mode, a running job whose new decision (4+2+2) has no uniform shape free: it keeps what it
+// runs on while those GPUs are free of the other decisions, and is stopped (to wait pending) when
+// another decision takes them. A job running as 2x4 for that same decision is never reshaped.
+TEST(LivePlan, AWaitingDecisionKeepsTheRunningAllocationUntilItsGpusAreTaken) {
+  const auto c = cluster_of(3, 4);
+  const cl::Placement wide = {{0, 4}, {1, 2}, {2, 2}};
+  const std::vector<PlanJob> jobs = {running_on(8, {{"node1", 4}}), running_on(2, {{"node2", 2}}),
+                                     running_on(2, {{"node3", 2}})};
+  const std::vector<cl::Placement> d = {wide, {{1, 2}}, {{2, 2}}};
+  EXPECT_TRUE(plan_actions(c, jobs, d, 0, Unexpressible::Wait).empty());
+  const auto narrow = plan_actions(c, jobs, d, 0, Unexpressible::Narrow);
+  ASSERT_EQ(narrow.size(), 1u);
+  EXPECT_EQ(narrow[0].kind, PlannedAction::Kind::Restart);
+  // node1's GPUs go to a new job: the waiting one stops.
+  const std::vector<PlanJob> four = {jobs[0], jobs[1], jobs[2], pending(4)};
+  const std::vector<cl::Placement> d4 = {wide, {{1, 2}}, {{2, 2}}, {{0, 4}}};
+  const auto stopped = plan_actions(c, four, d4, 0, Unexpressible::Wait);
+  ASSERT_EQ(stopped.size(), 2u);
+  EXPECT_EQ(stopped[0].job, 0u);
+  EXPECT_EQ(stopped[0].kind, PlannedAction::Kind::Stop);
+  EXPECT_EQ(stopped[0].note, "waits for 8 GPUs as a uniform shape (none free)");
+  EXPECT_EQ(stopped[1].kind, PlannedAction::Kind::Start);
+  // Running as 2 x 4 for the decision 4+2+2: that decision again keeps it where it is, even where a
+  // new reshaping would pick other nodes.
+  PlanJob shaped = running_on(8, {{"node2", 4}, {"node3", 4}});
+  shaped.kept_decision = wide;
+  EXPECT_TRUE(plan_actions(c, std::vector<PlanJob>{shaped}, std::vector<cl::Placement>{wide}, 0).empty());
+}
+
 TEST(LivePlan, AllocText) {
   EXPECT_EQ(alloc_text({}), "-");
   EXPECT_EQ(alloc_text({{"node1", 2}, {"node3", 2}}), "node1:2,node3:2");
@@ -183,15 +265,15 @@ TEST(LivePlan, AllocText) {
 TEST(LivePlan, APsJobWhoseDecisionIsUnchangedKeepsItsReshapedAllocation) {
   const auto c = cluster_of(2, 4);
   PlanJob j = running_on(4, {{"node1", 4}});
-  j.shown = {{0, 3, 3, 1}, {1, 1, 1, 0}};
+  j.kept_decision = {{0, 3, 3, 1}, {1, 1, 1, 0}};
   const std::vector<PlanJob> jobs = {j};
-  EXPECT_TRUE(plan_actions(c, jobs, std::vector<cl::Placement>{j.shown}, 0).empty());
+  EXPECT_TRUE(plan_actions(c, jobs, std::vector<cl::Placement>{j.kept_decision}, 0).empty());
   // Changed its mind: reshaped (uniform) and restarted.
   const std::vector<cl::Placement> moved = {{{1, 4, 4, 1}}};
   ASSERT_EQ(plan_actions(c, jobs, moved, 0).size(), 1u);
   // Unchanged, but another job was given node1's GPUs: the allocation no longer fits.
   const std::vector<PlanJob> two = {j, pending(4)};
-  const std::vector<cl::Placement> crowded = {j.shown, {{0, 2}}};
+  const std::vector<cl::Placement> crowded = {j.kept_decision, {{0, 2}}};
   const auto actions = plan_actions(c, two, crowded, 0);
   ASSERT_FALSE(actions.empty());
   EXPECT_EQ(actions[0].job, 0u);

@@ -72,7 +72,17 @@ class SlurmLab {
     args.insert(args.begin(), "bash");
     return run_process(args, {}, timeout_s);
   }
+  // Node i dies: its slurmd, job steps and batch scripts are SIGKILLed; Slurm notices after
+  // SlurmdTimeout (5 s in the lab) and requeues its jobs.
   bool kill_node(int i) const { return script({"kill-node", dir_, std::to_string(i)}, 30).ok(); }
+  // Node i dies and Slurm is told at once (`scontrol update State=DOWN`) rather than noticing it
+  // after SlurmdTimeout: for a test that needs a node down before it starts, not for the loss itself.
+  bool kill_node_marked_down(int i) const {
+    const std::string node = "node" + std::to_string(i);
+    return kill_node(i) && run_process({"scontrol", "update", "NodeName=" + node, "State=DOWN", "Reason=killed"},
+                                       {{"SLURM_CONF", conf()}}, 20)
+                               .ok();
+  }
   bool stop_ctld() const { return script({"stop-ctld", dir_}, 30).ok(); }
   bool start_ctld() const { return script({"start-ctld", dir_}, 60).ok(); }
 
