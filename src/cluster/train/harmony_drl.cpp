@@ -26,6 +26,9 @@ void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who)
   if (!(c.gamma >= 0 && c.gamma < 1)) fail("--gamma must be in [0, 1)");
   if (c.rm_policies.empty() && c.rm_random <= 0) fail("no placer to collect reward-model samples with");
   for (const auto& p : c.rm_policies) (void)policy_registry().get(p);  // Error with "did you mean"
+  if (c.imitate != "none" && c.imitate != "auto") (void)policy_registry().get(c.imitate);
+  if (c.imitate == "auto" && c.rm_policies.empty()) fail("--imitate auto needs --rm-policies");
+  if (c.il_steps < 0 || c.il_traces < 0 || !(c.il_lr > 0)) fail("--il-steps and --il-traces must be >= 0 and --il-lr > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kHarmonyTrainSeedBase)
       fail("evaluation seed " + std::to_string(s) + " overlaps the training traces' seeds (>= 1000000)");
