@@ -177,6 +177,7 @@ void put_harmony_drl_derived(Results& res, const cl::HarmonyDrlResult& r) {
     d["imitation_teacher"] = r.imitate_policy;
     d["imitation_samples"] = r.il_samples;
     d["imitation_accuracy"] = r.il_accuracy;
+    d["imitation_chance"] = r.il_chance;
   }
 }
 

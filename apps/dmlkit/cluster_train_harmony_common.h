@@ -73,7 +73,7 @@ void put_harmony_trace_inputs(Results& res, const cluster::HarmonyDrlConfig& c);
 void add_validation_record(Results& res, uint64_t seed, const std::string& name, double jct, const std::string& file,
                            long step);
 // derived: the reward model's hold-out and train errors, intervals, episodes, explored fraction;
-// imitation_teacher, _samples, _accuracy with imitation.
+// imitation_teacher, _samples, _accuracy, _chance with imitation.
 void put_harmony_drl_derived(Results& res, const cluster::HarmonyDrlResult& r);
 // results.json, records.csv and summary.csv in dir.
 void write_results_files(const std::string& dir, const Results& res);

@@ -93,6 +93,7 @@ struct HarmonyDrlResult {
   std::string imitate_policy;  // the imitation teacher ("" without imitation)
   size_t il_samples = 0;
   double il_accuracy = 0;  // share of the last 10 batches' arg-max = teacher's action
+  double il_chance = 0;    // ... of a uniform draw among the allowed actions (harmony_imitation.h)
   double il_val_jct_s = -1;
 };
 

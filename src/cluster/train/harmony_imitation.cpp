@@ -166,6 +166,10 @@ ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSp
   for (const auto& p : per) il.append(p);
   res.samples = il.rows();
   if (il.rows() == 0) throw Error("imitation: the teacher '" + teacher + "' gave no imitation sample");
+  for (size_t r = 0; r < il.rows(); ++r)
+    res.chance += 1.0 / std::max<double>(1.0, static_cast<double>(std::count(il.masks.begin() + static_cast<long>(r * A),
+                                                                            il.masks.begin() + static_cast<long>((r + 1) * A), 1)));
+  res.chance /= static_cast<double>(il.rows());
   actor.set_learning_rate(c.il_lr);
   Rng il_rng = Rng(c.seed).split(0x1317);
   std::vector<float> bx, ones(static_cast<size_t>(c.batch), 1.0f), lg;

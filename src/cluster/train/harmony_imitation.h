@@ -104,11 +104,12 @@ class HarmonyImitationRecorder final : public Policy {
 // cross-entropy updates of `actor` (rows of row_size floats, `actions` outputs) at c.il_lr on
 // batches of c.batch recorded steps (the actor's learning rate is set back to c.lr after). forward(parameters) gives the actor's padded logits
 // for a row (the accuracy: the share of the last 10 batches' masked arg-max equal to the teacher's
-// action). Appends one curve point per update (steps -il_steps + 1 .. 0).
+// action; `chance` what a uniform draw among the allowed actions scores). Appends one curve point per update (steps -il_steps + 1 .. 0).
 struct ImitationOutcome {
   std::string teacher;
   size_t samples = 0;
   double accuracy = 0;
+  double chance = 0;  // the accuracy of a uniform draw: mean over the samples of 1 / allowed actions
 };
 ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSpec& cluster, const SimConfig& sim,
                                       const HarmonyTraces& traces, const std::map<std::string, double>& baseline_val_jct_s,

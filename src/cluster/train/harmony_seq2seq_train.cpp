@@ -233,6 +233,7 @@ S2sTrainResult train_harmony_seq2seq(
     res.imitate_policy = il.teacher;
     res.il_samples = il.samples;
     res.il_accuracy = il.accuracy;
+    res.il_chance = il.chance;
     model.meta["imitate"] = il.teacher;
     model.policy.parameters = pnet->parameters();
     res.il_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);

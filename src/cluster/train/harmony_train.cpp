@@ -234,6 +234,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     res.imitate_policy = il.teacher;
     res.il_samples = il.samples;
     res.il_accuracy = il.accuracy;
+    res.il_chance = il.chance;
     model.meta["imitate"] = il.teacher;
     model.policy.parameters = pnet->parameters();
     res.il_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
