@@ -126,25 +126,21 @@ void HarmonyImitationRecorder::schedule(const ClusterView& view, std::span<const
   replay_->replay(running_, fresh_, placed_, data_);
 }
 
-ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSpec& cluster, const SimConfig& sim,
-                                      const HarmonyTraces& traces, const std::map<std::string, double>& baseline_val_jct_s,
-                                      const std::function<std::unique_ptr<ImitationReplay>()>& make_replay,
-                                      learn::MlpTrainerEngine& actor, int row_size, int actions,
-                                      const std::function<learn::RowPredictor(const std::vector<float>&)>& forward,
-                                      std::vector<HarmonyDrlPoint>& curve,
-                                      const std::function<void(const std::string&, long, long, const std::string&)>& report) {
-  ImitationOutcome res;
+void imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSpec& cluster, const SimConfig& sim,
+                          const HarmonyTraces& traces, learn::MlpTrainerEngine& actor, int row_size, int actions,
+                          const ImitationHooks& hooks, HarmonyDrlResult& res,
+                          const std::function<void(const std::string&, long, long, const std::string&)>& report) {
   std::string teacher = c.imitate;
   if (teacher == "auto") {
     double best = 0;
     teacher.clear();
-    for (const auto& [p, j] : baseline_val_jct_s)
+    for (const auto& [p, j] : res.baseline_val_jct_s)
       if (teacher.empty() || j < best) {
         teacher = p;
         best = j;
       }
   }
-  res.teacher = teacher;
+  res.imitate_policy = teacher;
   const Experiment& e = c.experiment;
   const int n_traces = c.il_traces > 0 ? c.il_traces : c.train_traces;
   std::vector<Workload> il_traces;
@@ -156,7 +152,7 @@ ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSp
   parallel_for(il_traces.size(), std::max(1, c.threads), [&](size_t k) {
     PolicyOptions o;
     o.seed = c.seed * 7919 + 100003 + k;
-    HarmonyImitationRecorder rec(make_policy(teacher, o), make_replay(), per[k]);
+    HarmonyImitationRecorder rec(make_policy(teacher, o), hooks.replay(), per[k]);
     simulate(cluster, il_traces[k], teacher, rec, sim);
   });
   const int d = row_size, A = actions;
@@ -164,12 +160,12 @@ ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSp
   il.state_size = d;
   il.actions = A;
   for (const auto& p : per) il.append(p);
-  res.samples = il.rows();
+  res.il_samples = il.rows();
   if (il.rows() == 0) throw Error("imitation: the teacher '" + teacher + "' gave no imitation sample");
   for (size_t r = 0; r < il.rows(); ++r)
-    res.chance += 1.0 / std::max<double>(1.0, static_cast<double>(std::count(il.masks.begin() + static_cast<long>(r * A),
+    res.il_chance += 1.0 / std::max<double>(1.0, static_cast<double>(std::count(il.masks.begin() + static_cast<long>(r * A),
                                                                             il.masks.begin() + static_cast<long>((r + 1) * A), 1)));
-  res.chance /= static_cast<double>(il.rows());
+  res.il_chance /= static_cast<double>(il.rows());
   actor.set_learning_rate(c.il_lr);
   Rng il_rng = Rng(c.seed).split(0x1317);
   std::vector<float> bx, ones(static_cast<size_t>(c.batch), 1.0f), lg;
@@ -192,7 +188,7 @@ ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSp
     actor.step(1);
     if (s >= c.il_steps - 10) {
       // Accuracy of the updated network on this batch (masked arg-max).
-      const learn::RowPredictor f = forward(actor.parameters());
+      const learn::RowPredictor f = hooks.forward(actor.parameters());
       for (int b = 0; b < c.batch; ++b) {
         const std::vector<float>& o = f(bx.data() + static_cast<size_t>(b) * d);
         lg.assign(o.begin(), o.end());
@@ -203,12 +199,20 @@ ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSp
         ++seen;
       }
     }
-    curve.push_back({-c.il_steps + s + 1, st.loss, 0, st.entropy, 0, -1});
+    res.curve.push_back({-c.il_steps + s + 1, st.loss, 0, st.entropy, 0, -1});
     if ((s + 1) % 100 == 0) report("imitation", s + 1, c.il_steps, teacher);
   }
-  res.accuracy = seen > 0 ? static_cast<double>(correct) / static_cast<double>(seen) : 0.0;
+  res.il_accuracy = seen > 0 ? static_cast<double>(correct) / static_cast<double>(seen) : 0.0;
   actor.set_learning_rate(c.lr);
-  return res;
+  res.il_val_jct_s = hooks.take_and_validate(actor.parameters(), teacher);
+  if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.il_val_jct_s;
+  hooks.save("imitation.json");
+  if (res.il_val_jct_s < res.best_val_jct_s) {
+    res.best_val_jct_s = res.il_val_jct_s;
+    hooks.save("best.json");
+  }
+  res.last_val_jct_s = res.il_val_jct_s;
+  report("imitation", c.il_steps, c.il_steps, "val JCT " + std::to_string(res.il_val_jct_s));
 }
 
 }  // namespace dmlkit::cluster

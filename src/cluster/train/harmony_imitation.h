@@ -99,24 +99,26 @@ class HarmonyImitationRecorder final : public Policy {
 };
 
 // The warm start both trainers run (c.imitate != "none"): the teacher (`auto`: the baseline with the
-// best validation JCT in baseline_val_jct_s), its decisions on the first --il-traces training traces
-// (more are generated past traces.train) recorded through make_replay(), then c.il_steps masked
-// cross-entropy updates of `actor` (rows of row_size floats, `actions` outputs) at c.il_lr on
-// batches of c.batch recorded steps (the actor's learning rate is set back to c.lr after). forward(parameters) gives the actor's padded logits
-// for a row (the accuracy: the share of the last 10 batches' masked arg-max equal to the teacher's
-// action; `chance` what a uniform draw among the allowed actions scores). Appends one curve point per update (steps -il_steps + 1 .. 0).
-struct ImitationOutcome {
-  std::string teacher;
-  size_t samples = 0;
-  double accuracy = 0;
-  double chance = 0;  // the accuracy of a uniform draw: mean over the samples of 1 / allowed actions
+// best validation JCT in res.baseline_val_jct_s), its decisions on the first --il-traces training
+// traces (more are generated past traces.train) recorded through hooks.replay(), then c.il_steps
+// masked cross-entropy updates of `actor` (rows of row_size floats, `actions` outputs) at c.il_lr on
+// batches of c.batch recorded steps (the actor's learning rate is set back to c.lr after).
+// hooks.forward(parameters) gives the actor's padded logits for a row (the accuracy: the share of
+// the last 10 batches' masked arg-max equal to the teacher's action; the chance level: what a
+// uniform draw among the allowed actions scores). Then the imitated actor is taken into the model
+// and validated (hooks.take_and_validate), saved as imitation.json and, when its validation JCT is
+// the best so far, as best.json (hooks.save). Fills res's imitate_policy, il_* and appends one curve
+// point per update (steps -il_steps + 1 .. 0).
+struct ImitationHooks {
+  std::function<std::unique_ptr<ImitationReplay>()> replay;
+  std::function<learn::RowPredictor(const std::vector<float>&)> forward;
+  // The actor's parameters and the teacher's name into the model; returns its validation JCT.
+  std::function<double(const std::vector<float>&, const std::string&)> take_and_validate;
+  std::function<void(const std::string& file)> save;  // the model at stage "imitation" as DIR/file
 };
-ImitationOutcome imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSpec& cluster, const SimConfig& sim,
-                                      const HarmonyTraces& traces, const std::map<std::string, double>& baseline_val_jct_s,
-                                      const std::function<std::unique_ptr<ImitationReplay>()>& make_replay,
-                                      learn::MlpTrainerEngine& actor, int row_size, int actions,
-                                      const std::function<learn::RowPredictor(const std::vector<float>&)>& forward,
-                                      std::vector<HarmonyDrlPoint>& curve,
-                                      const std::function<void(const std::string&, long, long, const std::string&)>& report);
+void imitation_warm_start(const HarmonyDrlConfig& c, const ClusterSpec& cluster, const SimConfig& sim,
+                          const HarmonyTraces& traces, learn::MlpTrainerEngine& actor, int row_size, int actions,
+                          const ImitationHooks& hooks, HarmonyDrlResult& res,
+                          const std::function<void(const std::string&, long, long, const std::string&)>& report);
 
 }  // namespace dmlkit::cluster

@@ -222,29 +222,19 @@ S2sTrainResult train_harmony_seq2seq(
 
   // ---- [A] imitation warm start (harmony_imitation.h, harmony_seq2seq_imitation.h); not on --resume
   if (c.imitate != "none" && !c.resume) {
-    const ImitationOutcome il = imitation_warm_start(
-        c, cluster, sim, traces, res.baseline_val_jct_s,
-        [&] { return std::make_unique<S2sBoardReplay>(pshape, cluster); }, *pnet, pshape.inputs(), pshape.outputs(),
-        [pshape](const std::vector<float>& p) -> learn::RowPredictor {
-          auto f = std::make_shared<learn::AttnForward>(pshape, p);
-          return [f](const float* row) -> const std::vector<float>& { return f->run_row(row); };
-        },
-        res.curve, report);
-    res.imitate_policy = il.teacher;
-    res.il_samples = il.samples;
-    res.il_accuracy = il.accuracy;
-    res.il_chance = il.chance;
-    model.meta["imitate"] = il.teacher;
-    model.policy.parameters = pnet->parameters();
-    res.il_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-    if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.il_val_jct_s;
-    save("imitation.json", "imitation", step);
-    if (res.il_val_jct_s < res.best_val_jct_s) {
-      res.best_val_jct_s = res.il_val_jct_s;
-      save("best.json", "imitation", step);
-    }
-    res.last_val_jct_s = res.il_val_jct_s;
-    report("imitation", c.il_steps, c.il_steps, "val JCT " + std::to_string(res.il_val_jct_s));
+    ImitationHooks il;
+    il.replay = [&] { return std::make_unique<S2sBoardReplay>(pshape, cluster); };
+    il.forward = [pshape](const std::vector<float>& p) -> learn::RowPredictor {
+      auto f = std::make_shared<learn::AttnForward>(pshape, p);
+      return [f](const float* row) -> const std::vector<float>& { return f->run_row(row); };
+    };
+    il.take_and_validate = [&](const std::vector<float>& p, const std::string& teacher) {
+      model.policy.parameters = p;
+      model.meta["imitate"] = teacher;
+      return s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
+    };
+    il.save = [&](const std::string& file) { save(file, "imitation", step); };
+    imitation_warm_start(c, cluster, sim, traces, *pnet, pshape.inputs(), pshape.outputs(), il, res, report);
   }
 
   S2sSpeedPredictor predictor(model.reward, model.speed_scale, M);

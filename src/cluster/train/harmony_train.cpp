@@ -223,30 +223,20 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   // ---- [A] imitation warm start (harmony_imitation.h)
   if (c.imitate != "none") {
     const learn::MlpShape ashape = model.policy.shape;
-    const ImitationOutcome il = imitation_warm_start(
-        c, cluster, sim, traces, res.baseline_val_jct_s,
-        [&] { return std::make_unique<HarmonyBoardReplay>(shape, cluster); }, *pnet, d, A,
-        [ashape](const std::vector<float>& p) -> learn::RowPredictor {
-          auto f = std::make_shared<learn::MlpForward>(ashape, p);
-          return [f](const float* row) -> const std::vector<float>& { return f->run(row); };
-        },
-        res.curve, report);
-    res.imitate_policy = il.teacher;
-    res.il_samples = il.samples;
-    res.il_accuracy = il.accuracy;
-    res.il_chance = il.chance;
-    model.meta["imitate"] = il.teacher;
-    model.policy.parameters = pnet->parameters();
-    res.il_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-    if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.il_val_jct_s;
-    model.meta["stage"] = "imitation";
-    learn::save_model_file(path("imitation.json"), harmony_model_file(model));
-    if (res.il_val_jct_s < res.best_val_jct_s) {
-      res.best_val_jct_s = res.il_val_jct_s;
-      learn::save_model_file(path("best.json"), harmony_model_file(model));
-    }
-    res.last_val_jct_s = res.il_val_jct_s;
-    report("imitation", c.il_steps, c.il_steps, "val JCT " + std::to_string(res.il_val_jct_s));
+    ImitationHooks il;
+    il.replay = [&] { return std::make_unique<HarmonyBoardReplay>(shape, cluster); };
+    il.forward = [ashape](const std::vector<float>& p) -> learn::RowPredictor {
+      auto f = std::make_shared<learn::MlpForward>(ashape, p);
+      return [f](const float* row) -> const std::vector<float>& { return f->run(row); };
+    };
+    il.take_and_validate = [&](const std::vector<float>& p, const std::string& teacher) {
+      model.policy.parameters = p;
+      model.meta["imitate"] = teacher;
+      model.meta["stage"] = "imitation";
+      return harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
+    };
+    il.save = [&](const std::string& file) { learn::save_model_file(path(file), harmony_model_file(model)); };
+    imitation_warm_start(c, cluster, sim, traces, *pnet, d, A, il, res, report);
   }
 
   HarmonySpeedPredictor predictor(shape, model.reward, model.speed_scale);
