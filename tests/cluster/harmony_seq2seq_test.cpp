@@ -4,7 +4,7 @@
 // different sizes, and model files that fail with a one-line error naming the file and field; the
 // [A] wait target and imitation replay: a network whose pointer points at the wait key makes every
 // new job wait (and one that does not places them); the wait target is offered before a job's first
-// task only; the model file keeps it (meta defer) and refuses a bad value; the teacher's replay
+// task only, and not on an empty cluster; the model file keeps it (meta defer) and refuses a bad value; the teacher's replay
 // labels its servers and, with the wait target only, its held-back jobs.
 #include <gtest/gtest.h>
 
@@ -287,23 +287,32 @@ TEST(Seq2SeqWait, PointingAtTheWaitKeyMakesTheJobsWait) {
   std::vector<PsJobSpec> specs = {job(0, 2, 1), job(3, 1, 1), job(5, 3, 0)};
   std::vector<const PsJobSpec*> fresh;
   for (const auto& s : specs) fresh.push_back(&s);
+  const PsJobSpec other = job(1, 1, 1);
+  const std::vector<S2sRunningJob> running = {{&other, Placement{Slice{3, 1, 1, 1}}}};
   {
     Seq2SeqPlacer placer(cluster, hand_built(2.0f), 1);
     WaitFlags sink;
     placer.set_sink(&sink);
     std::vector<Placement> out;
-    placer.decide({}, fresh, out);
+    placer.decide(running, fresh, out);
     for (const Placement& p : out) EXPECT_TRUE(p.empty());
     EXPECT_EQ(placer.stats().waited, 3);
     EXPECT_EQ(placer.stats().rolled_back, 0);
     EXPECT_EQ(sink.actions, (std::vector<int>{4, 4, 4}));  // index S: wait
+    // On an empty cluster the first job is placed (waiting is not offered), the others then wait.
+    out.clear();
+    placer.decide({}, fresh, out);
+    EXPECT_FALSE(out[0].empty());
+    EXPECT_TRUE(out[1].empty());
+    EXPECT_TRUE(out[2].empty());
+    EXPECT_EQ(placer.stats().waited, 5);
   }
   {
     Seq2SeqPlacer placer(cluster, hand_built(-2.0f), 1);
     WaitFlags sink;
     placer.set_sink(&sink);
     std::vector<Placement> out;
-    placer.decide({}, fresh, out);
+    placer.decide(running, fresh, out);
     for (const Placement& p : out) EXPECT_FALSE(p.empty());
     EXPECT_EQ(placer.stats().waited, 0);
     // The wait target is offered at each job's first task only: 3 + 2 + 3 tasks.

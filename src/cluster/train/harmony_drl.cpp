@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 #include "cluster/sim/metrics.h"
@@ -130,7 +131,11 @@ double mean_validation_jct(const Experiment& e, const std::string& data_dir, con
   std::vector<double> jct(workloads.size());
   parallel_for(workloads.size(), std::max(1, threads), [&](size_t i) {
     const std::unique_ptr<Policy> policy = make(i, cluster);
-    jct[i] = compute_metrics(simulate(cluster, workloads[i], name, *policy, config)).avg_jct_s;
+    const SimResult r = simulate(cluster, workloads[i], name, *policy, config);
+    const auto m = compute_metrics(r);
+    // A policy that leaves jobs unfinished (e.g. one that keeps making them wait) is never better
+    // than one that finishes them: the mean over the finished jobs alone would flatter it.
+    jct[i] = m.finished < r.jobs.size() ? std::numeric_limits<double>::infinity() : m.avg_jct_s;
   });
   return std::accumulate(jct.begin(), jct.end(), 0.0) / static_cast<double>(std::max<size_t>(1, jct.size()));
 }

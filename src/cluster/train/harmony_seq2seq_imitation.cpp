@@ -36,11 +36,13 @@ void S2sBoardReplay::replay(std::span<const RunningPsJob> running, std::span<con
   const int first = std::min(first_new, std::max(0, board_.jobs() - shape_.max_jobs));
   const int S = board_.servers();
   mask_.resize(static_cast<size_t>(S));
+  bool occupied = !running.empty();  // the placer offers the wait target only then
   for (size_t k = 0; k < fresh.size(); ++k) {
     const int j = first_new + static_cast<int>(k);
     if (placed[k].empty()) {
       // The placer asks the network only when a task fits somewhere.
-      if (shape_.wait_target && board_.mask(j, mask_.data()) > 0) record(first, j, true, shape_.wait_column(), data);
+      if (shape_.wait_target && occupied && board_.mask(j, mask_.data()) > 0)
+        record(first, j, true, shape_.wait_column(), data);
       continue;
     }
     TeacherTasks left(placed[k], S);
@@ -53,13 +55,15 @@ void S2sBoardReplay::replay(std::span<const RunningPsJob> running, std::span<con
         ok = false;
         break;
       }
-      record(first, j, task == 0, m, data);
+      record(first, j, task == 0 && occupied, m, data);
       board_.place(j, kind, m);
       left.take(kind, m);
     }
     if (!ok) {
       ++data.dropped_jobs;
       board_.rollback(j);
+    } else {
+      occupied = true;
     }
   }
 }

@@ -5,7 +5,8 @@
 // the teacher still has a task of that kind and where it fits (the pointer's target); the job tokens
 // cut to the shape's max_jobs newest, as Seq2SeqPlacer::set_max_tokens does while training. A job
 // the teacher held back is labelled with the wait target when the shape has one (wait_target, at the
-// job's first task, where the placer offers it) and gives no sample otherwise; a job whose replay
+// job's first task while some job holds servers, where the placer offers it) and gives no sample
+// otherwise; a job whose replay
 // fails (a task that fits nowhere the teacher put one) is counted in dropped_jobs and rolled back.
 #pragma once
 #include <vector>
