@@ -63,12 +63,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.inputs()["rm_augment"] = c.rm_augment;
   res.inputs()["rm_epochs"] = c.rm_epochs;
   res.inputs()["rm_holdout"] = c.rm_holdout;
-  res.inputs()["imitate"] = c.imitate;
-  res.inputs()["il_steps"] = c.il_steps;
-  res.inputs()["il_lr"] = c.il_lr;
-  res.inputs()["il_traces"] = c.il_traces;
   res.inputs()["critic_warmup"] = c.critic_warmup;
-  res.inputs()["defer"] = c.defer;
   res.inputs()["type_counts"] = c.type_counts;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     add_validation_record(res, c.seed, name, jct, file, step);
@@ -82,11 +77,6 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.derived()["reward_model_rows"] = r.rm_rows;
   put_harmony_drl_derived(res, r);
   for (const auto& [p, v] : r.rm_err_by_policy) res.derived()["reward_model_mean_rel_err_on_" + p] = v;
-  if (!r.imitate_policy.empty()) {
-    res.derived()["imitation_teacher"] = r.imitate_policy;
-    res.derived()["imitation_samples"] = r.il_samples;
-    res.derived()["imitation_accuracy"] = r.il_accuracy;
-  }
   const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
   write_harmony_tables(dir, res, r, true);
 
@@ -138,13 +128,7 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   add_harmony_rm_sampling_options(*cmd, o.c);
   cmd->add_option("--rm-augment", o.c.rm_augment, "Reward model: permuted copies per sample")->check(CLI::Range(0, 100))->capture_default_str();
   add_harmony_rm_fit_options(*cmd, o.c);
-  cmd->add_option("--imitate", o.c.imitate,
-                  "[A] warm-start the actor by imitating a placer before DRL: none, auto (the baseline best on the "
-                  "validation traces) or a policy name")
-      ->capture_default_str();
-  cmd->add_option("--il-steps", o.c.il_steps, "Imitation: supervised updates (batches of --batch steps)")->check(at_least(0))->capture_default_str();
-  cmd->add_option("--il-lr", o.c.il_lr, "Imitation: Adam learning rate")->check(CLI::Range(1e-9, 1.0))->capture_default_str();
-  cmd->add_option("--il-traces", o.c.il_traces, "Imitation: teacher traces (training seeds; 0: --train-traces)")->check(at_least(0))->capture_default_str();
+  add_harmony_imitation_options(*cmd, o.c);
   cmd->add_option("--critic-warmup", o.c.critic_warmup, "[A] first DRL updates train the critic only")->check(at_least(0))->capture_default_str();
   cmd->add_flag("--type-counts", o.c.type_counts,
                 "[A] add per-server counts of each job type's workers and PSs to the state and the reward model's input");

@@ -59,6 +59,16 @@ void add_harmony_drl_options(CLI::App& cmd, cl::HarmonyDrlConfig& c, const std::
   cmd.add_option("--checkpoint-every", c.checkpoint_every, "Checkpoint every N updates")->check(at_least(1))->capture_default_str();
 }
 
+void add_harmony_imitation_options(CLI::App& cmd, cl::HarmonyDrlConfig& c) {
+  cmd.add_option("--imitate", c.imitate,
+                 "[A] warm-start the actor by imitating a placer before DRL: none, auto (the baseline best on the "
+                 "validation traces) or a policy name")
+      ->capture_default_str();
+  cmd.add_option("--il-steps", c.il_steps, "Imitation: supervised updates (batches of --batch steps)")->check(at_least(0))->capture_default_str();
+  cmd.add_option("--il-lr", c.il_lr, "Imitation: Adam learning rate")->check(CLI::Range(1e-9, 1.0))->capture_default_str();
+  cmd.add_option("--il-traces", c.il_traces, "Imitation: teacher traces (training seeds; 0: --train-traces)")->check(at_least(0))->capture_default_str();
+}
+
 void add_harmony_rm_sampling_options(CLI::App& cmd, cl::HarmonyDrlConfig& c) {
   cmd.add_option("--rm-traces", c.rm_traces, "Reward model: traces per collecting placer")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd.add_option("--rm-random", c.rm_random, "Reward model: random-placement runs, as a share of the baselines' runs")
@@ -129,6 +139,11 @@ void put_harmony_drl_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
   in["entropy_weight"] = c.entropy_weight;
   in["gamma"] = c.gamma;
   in["standardize_advantages"] = c.standardize;
+  in["imitate"] = c.imitate;
+  in["il_steps"] = c.il_steps;
+  in["il_lr"] = c.il_lr;
+  in["il_traces"] = c.il_traces;
+  in["defer"] = c.defer;
 }
 
 void put_harmony_trace_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
@@ -158,6 +173,12 @@ void put_harmony_drl_derived(Results& res, const cl::HarmonyDrlResult& r) {
   d["intervals_simulated"] = r.intervals;
   d["episodes"] = r.episodes;
   d["explored_fraction"] = r.explored_fraction;
+  if (!r.imitate_policy.empty()) {
+    d["imitation_teacher"] = r.imitate_policy;
+    d["imitation_samples"] = r.il_samples;
+    d["imitation_accuracy"] = r.il_accuracy;
+    d["imitation_chance"] = r.il_chance;
+  }
 }
 
 void write_harmony_tables(const std::string& dir, const Results& res, const cl::HarmonyDrlResult& r,

@@ -41,6 +41,8 @@ void add_harmony_deep_dive_flags(CLI::App& cmd, TrainCliOptions& o);
 // --rl-steps ... --checkpoint-every (the DRL and validation knobs).
 void add_harmony_drl_options(CLI::App& cmd, cluster::HarmonyDrlConfig& c, const std::string& rl_steps_help,
                              const std::string& entropy_help);
+// --imitate, --il-steps, --il-lr, --il-traces ([A] the imitation warm start, harmony_imitation.h).
+void add_harmony_imitation_options(CLI::App& cmd, cluster::HarmonyDrlConfig& c);
 // --rm-traces, --rm-random.
 void add_harmony_rm_sampling_options(CLI::App& cmd, cluster::HarmonyDrlConfig& c);
 // --rm-epochs, --rm-holdout, --rm-lr, --rm-policies; then --threads.
@@ -64,13 +66,14 @@ class HarmonyTrainBars {
   ProgressBar samples_, rm_, rl_;
 };
 
-// results.json inputs: critic ... standardize_advantages; epsilon_start ... val_traces.
+// results.json inputs: critic ... standardize_advantages, imitate, il_*, defer; epsilon_start ... val_traces.
 void put_harmony_drl_inputs(Results& res, const cluster::HarmonyDrlConfig& c);
 void put_harmony_trace_inputs(Results& res, const cluster::HarmonyDrlConfig& c);
 // A record of a policy's validation JCT (`file`: its model, may be empty).
 void add_validation_record(Results& res, uint64_t seed, const std::string& name, double jct, const std::string& file,
                            long step);
-// derived: the reward model's hold-out and train errors, intervals, episodes, explored fraction.
+// derived: the reward model's hold-out and train errors, intervals, episodes, explored fraction;
+// imitation_teacher, _samples, _accuracy, _chance with imitation.
 void put_harmony_drl_derived(Results& res, const cluster::HarmonyDrlResult& r);
 // results.json, records.csv and summary.csv in dir.
 void write_results_files(const std::string& dir, const Results& res);

@@ -1,9 +1,10 @@
 // `dmlkit cluster train harmony-seq2seq --experiment NAME --out DIR`: trains Harmony's journal
 // design (cluster/train/harmony_seq2seq_train.h: the seq2seq reward model on samples of the
 // baseline placers, then DRL of the attention actor on it), validates on separate traces in the
-// simulator, and writes DIR: reward.json, checkpoint.json, best.json, last.json (models),
-// results.json (baselines, initial, best and last policies' validation JCT; the reward model's
-// hold-out error), training.csv, reward_model.csv and report.html. `--resume` continues from DIR's
+// simulator, and writes DIR: reward.json, checkpoint.json, best.json, last.json (models; with
+// --imitate also imitation.json), results.json (baselines, initial, [imitation,] best and last
+// policies' validation JCT; the reward model's hold-out error; the imitation's teacher, samples and
+// accuracy), training.csv, reward_model.csv and report.html. `--resume` continues from DIR's
 // checkpoint. See docs/harmony-seq2seq.md.
 #include <filesystem>
 #include <ostream>
@@ -37,7 +38,8 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
   if (!c.resume)
     prepare_incremental_output(dir,
                                {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json",
-                                "records.csv", "summary.csv", "training.csv", "reward_model.csv", "report.html"},
+                                "records.csv", "summary.csv", "training.csv", "reward_model.csv", "report.html",
+                                "imitation.json"},
                                false);
   HarmonyTrainBars bars("seq2seq", c.rm_epochs, c.rl_steps);
   const cl::S2sTrainResult r = cl::train_harmony_seq2seq(c, dir, bars.progress());
@@ -65,6 +67,8 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
   };
   for (const auto& [p, j] : r.baseline_val_jct_s) add(p, j, "", 0);
   add(c.resume ? "harmony-seq2seq-resumed" : "harmony-seq2seq-init", r.init_val_jct_s, "", r.start_step);
+  if (!r.imitate_policy.empty())
+    add("harmony-seq2seq-imitation", r.il_val_jct_s, (std::filesystem::path(dir) / "imitation.json").string(), 0);
   add("harmony-seq2seq-best", r.best_val_jct_s, r.best_model, r.best_step);
   add("harmony-seq2seq-last", r.last_val_jct_s, r.last_model, c.rl_steps);
   res.derived()["reward_model_samples"] = r.rm_samples;
@@ -103,10 +107,7 @@ void add_cluster_train_harmony_seq2seq_command(CLI::App& train, Context& ctx) {
   auto* cmd = train.add_subcommand("harmony-seq2seq",
                                    "Harmony's journal design: seq2seq reward model on the baselines' samples, then DRL "
                                    "of the attention actor with a pointer decoder on predicted rewards");
-  cmd->add_option("--experiment", o.experiment, "Experiment preset (name or file), e.g. harmony-testbed")->required();
-  cmd->add_option("--experiments-dir", o.experiments_dir, "Folder of experiment presets")->capture_default_str();
-  cmd->add_option("--data-dir", o.data_dir, "Folder of the bundled data")->capture_default_str();
-  add_output_options(*cmd, o.out, o.format);
+  add_train_experiment_options(*cmd, o, "harmony-testbed");
   add_harmony_sampling_head(*cmd, o, o.c);
   cmd->add_option("--embed", o.c.embed, "Attention width E (actor and critic)")->check(CLI::Range(1, 1024))->capture_default_str();
   cmd->add_option("--heads", o.c.heads, "Attention heads (divide --embed)")->check(CLI::Range(1, 64))->capture_default_str();
@@ -121,6 +122,9 @@ void add_cluster_train_harmony_seq2seq_command(CLI::App& train, Context& ctx) {
   cmd->add_option("--rm-heads", o.c.rm_heads, "Reward model: attention heads")->check(CLI::Range(1, 64))->capture_default_str();
   add_harmony_rm_sampling_options(*cmd, o.c);
   add_harmony_rm_fit_options(*cmd, o.c);
+  add_harmony_imitation_options(*cmd, o.c);
+  cmd->add_flag("--defer", o.c.defer,
+                "[A] one more pointer target 'this job waits for the next interval' (a learned key; not in the paper)");
   add_train_threads_option(*cmd, o);
   cmd->callback([&o, &ctx, &argv, cmd] {
     argv = given_options(*cmd, "dmlkit cluster train harmony-seq2seq");

@@ -148,7 +148,8 @@ AttnPointerIncremental::AttnPointerIncremental(const AttnShape& shape, const std
   p = copied(p, E, bu_);
   p = transposed(p, E, E, wk_);
   p = transposed(p, E, E, wq_);
-  copied(p, E, v_);
+  p = copied(p, E, v_);
+  if (shape_.wait_target) copied(p, E, kwait_);
   pool_.assign(static_cast<size_t>(E), 0.0f);
   tmp_.assign(static_cast<size_t>(E), 0.0f);
   u_.assign(static_cast<size_t>(E), 0.0f);
@@ -324,7 +325,8 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
   linear_t(wu_.data(), bu_.data(), t_.data(), 2 * E + dq, E, u_.data());
   for (float& x : u_) x = std::max(0.0f, x);
   linear_t(wq_.data(), nullptr, u_.data(), E, E, uq_.data());
-  out_.assign(static_cast<size_t>(S), 0.0f);
+  const bool wait = shape_.wait_target;
+  out_.assign(static_cast<size_t>(S + (wait ? 1 : 0)), 0.0f);
   distinct_.clear();
   for (int m = 0; m < S; ++m) {
     if (mask != nullptr && mask[m] == 0) continue;
@@ -346,6 +348,12 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
     float acc = 0;
     for (int k = 0; k < E; ++k) acc += v_[k] * std::tanh(key[k] + uq_[k]);
     out_[m] = acc;
+  }
+  if (wait && (mask == nullptr || mask[S] != 0)) {
+    ++stats_.logits;
+    float acc = 0;
+    for (int k = 0; k < E; ++k) acc += v_[k] * std::tanh(kwait_[k] + uq_[k]);
+    out_[static_cast<size_t>(S)] = acc;
   }
   return out_;
 }

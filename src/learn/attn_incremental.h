@@ -48,8 +48,9 @@ class AttnPointerIncremental {
   // Throws dmlkit::Error when the shape is not a pointer head's or the parameters do not fit it.
   AttnPointerIncremental(const AttnShape& shape, const std::vector<float>& parameters);
   const AttnShape& shape() const { return shape_; }
-  // As AttnForward::run for the pointer head: S logits for J jobs and query job q. With mask (S
-  // flags), the logits of servers whose flag is 0 are not computed (0). Valid until the next call.
+  // As AttnForward::run for the pointer head: S logits for J jobs and query job q (S + 1 with the
+  // shape's wait_target, the wait logit last). With mask (S flags; S + 1 with wait_target), the
+  // logits whose flag is 0 are not computed (0). Valid until the next call.
   const std::vector<float>& run(int jobs, int servers, int query, const float* job_x, const float* server_x,
                                 const float* query_x, const unsigned char* mask = nullptr);
   // Forgets every cached row (the next call recomputes everything).
@@ -63,7 +64,7 @@ class AttnPointerIncremental {
 
   AttnShape shape_;
   // Transposed weights ([in][out]) and biases.
-  std::vector<float> wj_, bj_, win_, bin_, wout_, bout_, w1_, b1_, ws_, bs_, wu_, bu_, wk_, wq_, v_;
+  std::vector<float> wj_, bj_, win_, bin_, wout_, bout_, w1_, b1_, ws_, bs_, wu_, bu_, wk_, wq_, v_, kwait_;
   int cap_jobs_ = 0, cap_servers_ = 0, last_jobs_ = -1;
   std::vector<float> xj_, e_, qkv_;              // per job row: input, embedding, q/k/v
   std::vector<unsigned char> job_ok_, changed_;  // cached row valid; row changed in this call

@@ -21,6 +21,7 @@ void AttnShape::validate() const {
   need(max_jobs >= 1 && max_servers >= 1, "max_jobs", "max_jobs and max_servers must be at least 1");
   need(head == AttnHead::per_job || server_features >= 1, "server_features",
        "the pointer and value heads need server features");
+  need(!wait_target || head == AttnHead::pointer, "wait_target", "only the pointer head has a wait target");
 }
 
 std::vector<std::vector<int>> AttnShape::parameter_sizes() const {
@@ -32,6 +33,7 @@ std::vector<std::vector<int>> AttnShape::parameter_sizes() const {
   }
   if (head == AttnHead::pointer) {
     for (auto v : std::vector<std::vector<int>>{{E, 2 * E + query_features}, {E}, {E, E}, {E, E}, {E}}) s.push_back(v);
+    if (wait_target) s.push_back({E});
   } else {
     for (auto v : std::vector<std::vector<int>>{{E, 2 * E}, {E}, {E}, {1}}) s.push_back(v);
   }
@@ -70,8 +72,10 @@ std::vector<float> attn_initial_parameters(const AttnShape& shape, Rng& rng) {
       const double bound = 1.0 / std::sqrt(static_cast<double>(s[1]));
       for (int i = 0; i < s[0] * s[1]; ++i) p.push_back(static_cast<float>(rng.uniform(-bound, bound)));
     } else {
-      // Vectors: biases 0; the pointer's v and the heads' output weights w drawn like a [1][E] matrix.
-      const bool weight_vector = (shape.head == AttnHead::pointer && k + 1 == sizes.size()) ||
+      // Vectors: biases 0; the pointer's v and the heads' output weights w drawn like a [1][E] matrix,
+      // the wait key like a row of Wk's output (the same bound).
+      const size_t v_at = sizes.size() - (shape.wait_target ? 2 : 1);
+      const bool weight_vector = (shape.head == AttnHead::pointer && k >= v_at) ||
                                  (shape.head != AttnHead::pointer && k + 2 == sizes.size());
       const double bound = 1.0 / std::sqrt(static_cast<double>(s[0]));
       for (int i = 0; i < s[0]; ++i) p.push_back(weight_vector ? static_cast<float>(rng.uniform(-bound, bound)) : 0.0f);
@@ -216,6 +220,12 @@ const std::vector<float>& AttnForward::run(int J, int S, int q, const float* job
       for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(key[k] + uq_[k]);
       out_[m] = acc;
     }
+    if (shape_.wait_target) {
+      const float* kw = take(E);
+      float acc = 0;
+      for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(kw[k] + uq_[k]);
+      out_.push_back(acc);
+    }
     return out_;
   }
   const float* Wv = take(static_cast<size_t>(E) * 2 * E);
@@ -250,7 +260,10 @@ const std::vector<float>& AttnForward::run_row(const float* row) {
   const std::vector<float>& o =
       run(J, S, q, row + shape_.jobs_at(), row + shape_.servers_at(), row + shape_.query_at());
   padded_.assign(static_cast<size_t>(shape_.outputs()), 0.0f);
-  std::copy_n(o.begin(), std::min<size_t>(o.size(), padded_.size()), padded_.begin());
+  const bool wait = shape_.head == AttnHead::pointer && shape_.wait_target;
+  const size_t n = o.size() - (wait ? 1 : 0);
+  std::copy_n(o.begin(), std::min<size_t>(n, padded_.size()), padded_.begin());
+  if (wait) padded_[static_cast<size_t>(shape_.wait_column())] = o.back();
   return padded_;
 }
 

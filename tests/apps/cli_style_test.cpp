@@ -287,7 +287,8 @@ TEST(CliStyle, HelpShowsNoPathOfThisMachine) {
        std::vector<std::vector<std::string>>{{"cluster", "simulate"}, {"cluster", "compare"}, {"comm", "compare"},
                                              {"comm", "tune"}, {"ps", "compare"}, {"gnn", "compare"},
                                              {"influence", "run"}, {"cluster", "train", "dl2"},
-                                             {"cluster", "train", "harmony"}, {"cluster", "replay"}, {"sweep", "run"}}) {
+                                             {"cluster", "train", "harmony"},
+                                             {"cluster", "train", "harmony-seq2seq"}, {"cluster", "replay"}, {"sweep", "run"}}) {
     auto args = cmd;
     args.push_back("--help");
     const auto r = run_cli(args);

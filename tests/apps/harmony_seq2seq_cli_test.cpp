@@ -93,3 +93,45 @@ TEST(HarmonySeq2SeqTrain, BadModelFilesAndOptionsAreOneLineErrors) {
 
 }  // namespace
 }  // namespace dmlkit::testing
+
+namespace dmlkit::testing {
+namespace {
+
+// [A] --defer --imitate standalone: the imitation runs, its accuracy on the teacher's steps is
+// reported and above what a uniform draw among the allowed targets scores; the models keep the
+// wait target (meta defer) and place through `cluster compare`; bad values are one-line errors.
+TEST(HarmonySeq2SeqTrain, DeferAndImitationWarmStart) {
+  TempDir dir("s2s-il");
+  const std::string p = preset(dir, "s2s-il", 3);
+  auto args = train_args(p, dir.path("out"), "10");
+  for (const char* a : {"--defer", "--imitate", "standalone", "--il-steps", "300", "--il-traces", "4", "--il-lr", "3e-3"})
+    args.push_back(a);
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("out/imitation.json")));
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_EQ(j["derived"]["imitation_teacher"], "standalone");
+  EXPECT_GT(j["derived"]["imitation_samples"].get<double>(), 0.0);
+  const double acc = j["derived"]["imitation_accuracy"].get<double>(), chance = j["derived"]["imitation_chance"].get<double>();
+  EXPECT_GT(chance, 0.0);
+  EXPECT_GT(acc, chance + 0.1) << "accuracy " << acc << ", chance " << chance;
+  bool il_record = false;
+  for (const auto& rec : j["records"]) il_record |= rec["name"] == "harmony-seq2seq-imitation";
+  EXPECT_TRUE(il_record);
+  for (const char* f : {"imitation.json", "best.json", "last.json"})
+    EXPECT_NE(slurp(dir.path("out/") + f).find("\"defer\": \"on\""), std::string::npos) << f;
+  const auto c = run_cli({"cluster", "compare", "--experiment", p, "--policies", "harmony-seq2seq", "--policy-param",
+                          "harmony-seq2seq.model=" + dir.path("out/last.json"), "--out", dir.path("cmp"), "--format", "csv"});
+  EXPECT_EQ(c.status, 0) << c.err;
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--imitate", "no-such-placer"}, {"--il-lr", "0"}, {"--il-steps", "-1"}}) {
+    auto v = train_args(p, dir.path("bad"), "10");
+    v.insert(v.end(), bad.begin(), bad.end());
+    const auto b = run_cli(v);
+    EXPECT_EQ(b.status, 2) << bad[0];
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad[0] << ": " << b.err;
+  }
+}
+
+}  // namespace
+}  // namespace dmlkit::testing

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include "core/error.h"
 #include "learn/attn_incremental.h"
@@ -12,8 +13,9 @@
 namespace dmlkit::learn {
 namespace {
 
-AttnShape pointer_shape(int embed, int heads) {
+AttnShape pointer_shape(int embed, int heads, bool wait = false) {
   AttnShape s;
+  s.wait_target = wait;
   s.job_features = 6;
   s.server_features = 5;
   s.query_features = 3;
@@ -29,9 +31,10 @@ void randomize(float* x, int n, Rng& rng) {
 
 bool same_bits(const float* a, const float* b, int n) { return std::memcmp(a, b, sizeof(float) * n) == 0; }
 
+// With and without the wait target (its logit is the last, index S).
 TEST(AttnIncremental, LogitsEqualTheFullForwardBitForBit) {
-  for (const auto& [embed, heads] : {std::pair{8, 2}, std::pair{32, 4}}) {
-    const AttnShape s = pointer_shape(embed, heads);
+  for (const auto& [embed, heads, wait] : {std::tuple{8, 2, false}, std::tuple{32, 4, false}, std::tuple{8, 2, true}}) {
+    const AttnShape s = pointer_shape(embed, heads, wait);
     Rng rng(11 + embed);
     auto params = attn_initial_parameters(s, rng);
     for (float& p : params) p *= 3.0f;  // larger scores: the softmax rows' maxima move
@@ -61,12 +64,13 @@ TEST(AttnIncremental, LogitsEqualTheFullForwardBitForBit) {
       }
       randomize(qx.data(), s.query_features, rng);
       const bool masked = rng.uniform() < 0.5;
-      for (int m = 0; m < S; ++m) mask[m] = !masked || rng.uniform() < 0.6 ? 1 : 0;
+      for (int m = 0; m < S + (wait ? 1 : 0); ++m) mask[m] = !masked || rng.uniform() < 0.6 ? 1 : 0;
       const int q = pick(J);
       const std::vector<float> want = full.run(J, S, q, jx.data(), sx.data(), qx.data());
       const std::vector<float>& got = inc.run(J, S, q, jx.data(), sx.data(), qx.data(), masked ? mask.data() : nullptr);
       ASSERT_EQ(got.size(), want.size());
-      for (int m = 0; m < S; ++m) {
+      ASSERT_EQ(static_cast<int>(want.size()), S + (wait ? 1 : 0));
+      for (int m = 0; m < static_cast<int>(want.size()); ++m) {
         if (mask[m] == 0) {
           EXPECT_EQ(got[m], 0.0f);
           continue;

@@ -51,10 +51,13 @@ TEST(AttnNet, ParametersDoNotDependOnTheCounts) {
 }
 
 // Output o of one row from the torch trainer: loss(t = 0) - loss(t = 1) = 2 o - 1 for a squared error.
+// The pointer head also with the wait target (its logit in the row's last column).
 TEST(AttnNet, PlainForwardMatchesTheLibtorchTrainer) {
   Rng rng(7);
-  for (AttnHead head : {AttnHead::value, AttnHead::per_job, AttnHead::pointer}) {
-    const AttnShape s = shape_of(head);
+  for (auto [head, wait] : {std::pair{AttnHead::value, false}, std::pair{AttnHead::per_job, false},
+                            std::pair{AttnHead::pointer, false}, std::pair{AttnHead::pointer, true}}) {
+    AttnShape s = shape_of(head);
+    s.wait_target = wait;
     const auto params = attn_initial_parameters(s, rng);
     auto engine = make_attn_trainer(s, params, 1e-3);
     AttnForward fwd(s, params);
@@ -76,16 +79,28 @@ TEST(AttnNet, PlainForwardMatchesTheLibtorchTrainer) {
           EXPECT_NEAR((l0 - l1 + 1) / 2, out[j], 1e-4) << "job " << j << " of " << J;
         }
       } else {
-        // -log pi(a) of the masked softmax over the S real servers.
+        // -log pi(a) of the masked softmax over the S real servers (and the wait target).
         std::vector<unsigned char> mask(s.outputs(), 0);
-        for (int m = 0; m < S; ++m) mask[m] = 1;
-        std::vector<float> logits(out.begin(), out.begin() + S);
+        std::vector<int> targets;
+        for (int m = 0; m < S; ++m) targets.push_back(m);
+        if (wait) targets.push_back(s.wait_column());
+        std::vector<float> logits;
+        for (int a : targets) {
+          mask[a] = 1;
+          logits.push_back(out[a]);
+        }
         double mx = *std::max_element(logits.begin(), logits.end()), z = 0;
         for (float l : logits) z += std::exp(l - mx);
-        for (int a = 0; a < S; ++a) {
+        for (size_t k = 0; k < targets.size(); ++k) {
           const float adv = 1;
-          const double loss = engine->add_policy_gradient(row.data(), 1, mask.data(), &a, &adv, 0.0).loss;
-          EXPECT_NEAR(loss, -(logits[a] - mx - std::log(z)), 1e-4) << "server " << a << " of " << S;
+          const double loss = engine->add_policy_gradient(row.data(), 1, mask.data(), &targets[k], &adv, 0.0).loss;
+          EXPECT_NEAR(loss, -(logits[k] - mx - std::log(z)), 1e-4) << "target " << targets[k] << " of " << S;
+        }
+        if (wait) {  // run() gives the wait logit after the S servers'
+          const std::vector<float> direct = AttnForward(s, params).run(J, S, J - 1, row.data() + s.jobs_at(),
+                                                                       row.data() + s.servers_at(), row.data() + s.query_at());
+          ASSERT_EQ(static_cast<int>(direct.size()), S + 1);
+          EXPECT_EQ(direct[S], out[s.wait_column()]);
         }
       }
     }

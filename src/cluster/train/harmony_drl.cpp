@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 #include "cluster/sim/metrics.h"
@@ -26,6 +27,9 @@ void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who)
   if (!(c.gamma >= 0 && c.gamma < 1)) fail("--gamma must be in [0, 1)");
   if (c.rm_policies.empty() && c.rm_random <= 0) fail("no placer to collect reward-model samples with");
   for (const auto& p : c.rm_policies) (void)policy_registry().get(p);  // Error with "did you mean"
+  if (c.imitate != "none" && c.imitate != "auto") (void)policy_registry().get(c.imitate);
+  if (c.imitate == "auto" && c.rm_policies.empty()) fail("--imitate auto needs --rm-policies");
+  if (c.il_steps < 0 || c.il_traces < 0 || !(c.il_lr > 0)) fail("--il-steps and --il-traces must be >= 0 and --il-lr > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kHarmonyTrainSeedBase)
       fail("evaluation seed " + std::to_string(s) + " overlaps the training traces' seeds (>= 1000000)");
@@ -127,7 +131,11 @@ double mean_validation_jct(const Experiment& e, const std::string& data_dir, con
   std::vector<double> jct(workloads.size());
   parallel_for(workloads.size(), std::max(1, threads), [&](size_t i) {
     const std::unique_ptr<Policy> policy = make(i, cluster);
-    jct[i] = compute_metrics(simulate(cluster, workloads[i], name, *policy, config)).avg_jct_s;
+    const SimResult r = simulate(cluster, workloads[i], name, *policy, config);
+    const auto m = compute_metrics(r);
+    // A policy that leaves jobs unfinished (e.g. one that keeps making them wait) is never better
+    // than one that finishes them: the mean over the finished jobs alone would flatter it.
+    jct[i] = m.finished < r.jobs.size() ? std::numeric_limits<double>::infinity() : m.avg_jct_s;
   });
   return std::accumulate(jct.begin(), jct.end(), 0.0) / static_cast<double>(std::max<size_t>(1, jct.size()));
 }

@@ -58,6 +58,14 @@ struct HarmonyDrlConfig {
   long checkpoint_every = 250;
   int threads = 2;
   std::vector<std::string> command;
+  // [A] Ours (harmony_imitation.h): warm-start the actor by imitating a baseline before DRL.
+  std::string imitate = "none";  // none | auto (the baseline best on the validation traces) | a policy name
+  long il_steps = 2000;          // supervised updates (batches of `batch` steps)
+  double il_lr = 1e-3;
+  int il_traces = 0;  // teacher traces (training seeds; 0: --train-traces)
+  // [A] Ours: the actor may make a new job wait for the next interval (harmony: HarmonyShape::defer,
+  // N' actions; harmony-seq2seq: the pointer's wait target, learn::AttnShape::wait_target).
+  bool defer = false;
 };
 
 // Throws Error("<who> training: ...") on the common knobs that cannot train.
@@ -82,6 +90,11 @@ struct HarmonyDrlResult {
   std::vector<HarmonyDrlPoint> curve;
   std::string best_model, last_model;
   double rm_seconds = 0, rl_seconds = 0;  // wall time (not in results.json's deterministic part)
+  std::string imitate_policy;  // the imitation teacher ("" without imitation)
+  size_t il_samples = 0;
+  double il_accuracy = 0;  // share of the last 10 batches' arg-max = teacher's action
+  double il_chance = 0;    // ... of a uniform draw among the allowed actions (harmony_imitation.h)
+  double il_val_jct_s = -1;
 };
 
 // The reward model's fit: rm_epochs, rm_lr, rm_holdout, batches of 64 rows, the run's seed.

@@ -11,6 +11,7 @@
 #include "cluster/policies/harmony_seq2seq/seq2seq_policy.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/train/harmony_seq2seq_env.h"
+#include "cluster/train/harmony_seq2seq_imitation.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
 #include "learn/mlp_trainer.h"
@@ -161,7 +162,7 @@ S2sTrainResult train_harmony_seq2seq(
   res.baseline_val_jct_s = baseline_validation_jct(c, cluster, sim, traces);
 
   // ---- 2. DRL on the reward model
-  const learn::AttnShape pshape = s2s_policy_shape(c.embed, c.heads, c.max_jobs, M);
+  const learn::AttnShape pshape = s2s_policy_shape(c.embed, c.heads, c.max_jobs, M, c.defer);
   const learn::AttnShape vshape = s2s_value_shape(c.embed, c.heads, c.max_jobs, M);
   if (!c.resume) {
     Rng init = Rng(c.seed).split(0x1a17);
@@ -172,6 +173,8 @@ S2sTrainResult train_harmony_seq2seq(
       model.value.parameters = learn::attn_initial_parameters(vshape, init);
     }
   } else {
+    if (model.policy.shape.wait_target != c.defer)
+      throw Error(path("checkpoint.json"), 0, "meta.defer", "--resume: the checkpoint was made with another --defer");
     model.policy.shape = pshape;
     if (c.critic && model.value.empty())
       throw Error(path("checkpoint.json"), 0, "extra.value", "--resume: the checkpoint has no critic");
@@ -217,6 +220,23 @@ S2sTrainResult train_harmony_seq2seq(
   res.last_model = path("best.json");
   report("rl", step, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
+  // ---- [A] imitation warm start (harmony_imitation.h, harmony_seq2seq_imitation.h); not on --resume
+  if (c.imitate != "none" && !c.resume) {
+    ImitationHooks il;
+    il.replay = [&] { return std::make_unique<S2sBoardReplay>(pshape, cluster); };
+    il.forward = [pshape](const std::vector<float>& p) -> learn::RowPredictor {
+      auto f = std::make_shared<learn::AttnForward>(pshape, p);
+      return [f](const float* row) -> const std::vector<float>& { return f->run_row(row); };
+    };
+    il.take_and_validate = [&](const std::vector<float>& p, const std::string& teacher) {
+      model.policy.parameters = p;
+      model.meta["imitate"] = teacher;
+      return s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
+    };
+    il.save = [&](const std::string& file) { save(file, "imitation", step); };
+    imitation_warm_start(c, cluster, sim, traces, *pnet, pshape.inputs(), pshape.outputs(), il, res, report);
+  }
+
   S2sSpeedPredictor predictor(model.reward, model.speed_scale, M);
   const S2sSpeedFn speed = [&](std::span<const S2sPlacedJob> jobs, std::vector<double>& out) {
     predictor.predict(jobs, out);
@@ -234,9 +254,11 @@ S2sTrainResult train_harmony_seq2seq(
       learn::attn_encode(shape, jobs, servers, query, jx, sx, qx, row.data());
       states.insert(states.end(), row.begin(), row.end());
       const size_t at = masks.size();
-      masks.resize(at + static_cast<size_t>(shape.max_servers), 0);
+      masks.resize(at + static_cast<size_t>(shape.outputs()), 0);
       std::copy_n(mask, servers, masks.begin() + static_cast<long>(at));
-      actions.push_back(action);
+      // The wait target: the placer's index `servers`, the row's column wait_column().
+      if (shape.wait_target) masks[at + static_cast<size_t>(shape.wait_column())] = mask[servers];
+      actions.push_back(shape.wait_target && action == servers ? shape.wait_column() : action);
       interval.push_back(current);
     }
   } sink;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <numeric>
 
 #include "cluster/policies/harmony/harmony_policy.h"
@@ -52,10 +53,7 @@ void check_harmony_train_config(const HarmonyTrainConfig& c) {
   if (c.neurons < 1 || c.layers < 1 || c.rm_neurons < 1 || c.rm_layers < 1)
     throw Error("harmony training: --neurons, --layers, --rm-neurons and --rm-layers must be positive");
   check_harmony_drl_config(c, "harmony");
-  if (c.imitate != "none" && c.imitate != "auto") (void)policy_registry().get(c.imitate);
-  if (c.imitate == "auto" && c.rm_policies.empty()) throw Error("harmony training: --imitate auto needs --rm-policies");
-  if (c.il_steps < 0 || c.il_traces < 0 || c.critic_warmup < 0 || !(c.il_lr > 0))
-    throw Error("harmony training: --il-steps, --il-traces, --critic-warmup must be >= 0 and --il-lr > 0");
+  if (c.critic_warmup < 0) throw Error("harmony training: --critic-warmup must be >= 0");
 }
 
 HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string& dir,
@@ -224,87 +222,21 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
 
   // ---- [A] imitation warm start (harmony_imitation.h)
   if (c.imitate != "none") {
-    std::string teacher = c.imitate;
-    if (teacher == "auto") {
-      double best = 0;
-      teacher.clear();
-      for (const auto& [p, j] : res.baseline_val_jct_s)
-        if (teacher.empty() || j < best) {
-          teacher = p;
-          best = j;
-        }
-    }
-    res.imitate_policy = teacher;
-    model.meta["imitate"] = teacher;
-    const int n_traces = c.il_traces > 0 ? c.il_traces : c.train_traces;
-    std::vector<Workload> il_traces;
-    for (int k = 0; k < n_traces; ++k)
-      il_traces.push_back(k < static_cast<int>(train.size()) ? train[static_cast<size_t>(k)]
-                                                             : ps_workload(e.workload, kHarmonyTrainSeedBase + k, c.data_dir));
-    std::vector<HarmonyImitationData> per(il_traces.size());
-    report("imitation samples", 0, static_cast<long>(il_traces.size()), teacher);
-    parallel_for(il_traces.size(), std::max(1, c.threads), [&](size_t k) {
-      PolicyOptions o;
-      o.seed = c.seed * 7919 + 100003 + k;
-      HarmonyImitationRecorder rec(make_policy(teacher, o), shape, cluster, per[k]);
-      simulate(cluster, il_traces[k], teacher, rec, sim);
-    });
-    HarmonyImitationData il;
-    il.state_size = d;
-    il.actions = A;
-    for (const auto& p : per) il.append(p);
-    res.il_samples = il.rows();
-    if (il.rows() == 0) throw Error("harmony training: the teacher '" + teacher + "' gave no imitation sample");
-    pnet->set_learning_rate(c.il_lr);
-    Rng il_rng = Rng(c.seed).split(0x1317);
-    std::vector<float> bx, ones(static_cast<size_t>(c.batch), 1.0f);
-    std::vector<unsigned char> bm;
-    std::vector<int> by;
-    long correct = 0, seen = 0;
-    for (long s = 0; s < c.il_steps; ++s) {
-      bx.clear();
-      bm.clear();
-      by.clear();
-      for (int b = 0; b < c.batch; ++b) {
-        const size_t r = static_cast<size_t>(il_rng.uniform_int(0, static_cast<int64_t>(il.rows()) - 1));
-        bx.insert(bx.end(), il.states.begin() + static_cast<long>(r * d), il.states.begin() + static_cast<long>((r + 1) * d));
-        bm.insert(bm.end(), il.masks.begin() + static_cast<long>(r * A), il.masks.begin() + static_cast<long>((r + 1) * A));
-        by.push_back(il.labels[r]);
-      }
-      // Masked cross-entropy = the policy-gradient loss with advantage 1 and no entropy term.
-      const learn::LossStats st = pnet->add_policy_gradient(bx.data(), c.batch, bm.data(), by.data(), ones.data(), 0.0);
-      pnet->step(1);
-      if (s >= c.il_steps - 10) {
-        // Accuracy of the updated network on this batch (masked arg-max).
-        learn::MlpForward f(model.policy.shape, pnet->parameters());
-        std::vector<float> lg;
-        std::vector<double> pr;
-        for (int b = 0; b < c.batch; ++b) {
-          const std::vector<float>& o = f.run(bx.data() + static_cast<size_t>(b) * d);
-          lg.assign(o.begin(), o.end());
-          std::vector<unsigned char> mk(bm.begin() + static_cast<long>(b) * A, bm.begin() + static_cast<long>(b + 1) * A);
-          if (learn::masked_softmax(lg, mk, pr) &&
-              static_cast<int>(std::max_element(pr.begin(), pr.end()) - pr.begin()) == by[static_cast<size_t>(b)])
-            ++correct;
-          ++seen;
-        }
-      }
-      res.curve.push_back({-c.il_steps + s + 1, st.loss, 0, st.entropy, 0, -1});
-      if ((s + 1) % 100 == 0) report("imitation", s + 1, c.il_steps, teacher);
-    }
-    res.il_accuracy = seen > 0 ? static_cast<double>(correct) / static_cast<double>(seen) : 0.0;
-    pnet->set_learning_rate(c.lr);
-    model.policy.parameters = pnet->parameters();
-    res.il_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-    if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.il_val_jct_s;
-    model.meta["stage"] = "imitation";
-    learn::save_model_file(path("imitation.json"), harmony_model_file(model));
-    if (res.il_val_jct_s < res.best_val_jct_s) {
-      res.best_val_jct_s = res.il_val_jct_s;
-      learn::save_model_file(path("best.json"), harmony_model_file(model));
-    }
-    res.last_val_jct_s = res.il_val_jct_s;
-    report("imitation", c.il_steps, c.il_steps, "val JCT " + std::to_string(res.il_val_jct_s));
+    const learn::MlpShape ashape = model.policy.shape;
+    ImitationHooks il;
+    il.replay = [&] { return std::make_unique<HarmonyBoardReplay>(shape, cluster); };
+    il.forward = [ashape](const std::vector<float>& p) -> learn::RowPredictor {
+      auto f = std::make_shared<learn::MlpForward>(ashape, p);
+      return [f](const float* row) -> const std::vector<float>& { return f->run(row); };
+    };
+    il.take_and_validate = [&](const std::vector<float>& p, const std::string& teacher) {
+      model.policy.parameters = p;
+      model.meta["imitate"] = teacher;
+      model.meta["stage"] = "imitation";
+      return harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
+    };
+    il.save = [&](const std::string& file) { learn::save_model_file(path(file), harmony_model_file(model)); };
+    imitation_warm_start(c, cluster, sim, traces, *pnet, d, A, il, res, report);
   }
 
   HarmonySpeedPredictor predictor(shape, model.reward, model.speed_scale);

@@ -46,13 +46,9 @@ struct HarmonyTrainConfig : HarmonyDrlConfig {
   int rm_augment = 3;  // permuted copies per sample
   // entropy_weight (2.0) weighs mean_{rows, actions} pi log pi: the mean runs over all 2 M N'
   // actions, so with standardised advantages the weight is of the order of the number of actions [A].
-  // [A] Ours (harmony_imitation.h): warm-start the actor by imitating a baseline before DRL.
-  std::string imitate = "none";  // none | auto (the baseline best on the validation traces) | a policy name
-  long il_steps = 2000;          // supervised updates (batches of `batch` steps)
-  double il_lr = 1e-3;
-  int il_traces = 0;             // teacher traces (training seeds; 0: --train-traces)
+  // imitate, il_*, defer: HarmonyDrlConfig (shared with harmony-seq2seq); defer here is
+  // HarmonyShape::defer, the N' "wait" actions.
   long critic_warmup = 0;        // [A] first DRL updates train the critic only (actor learning rate 0)
-  bool defer = false;            // [A] HarmonyShape::defer: the N' "wait" actions
   bool type_counts = false;      // [A] HarmonyShape::type_counts: per-server type counts in state and reward input
   std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
 };
@@ -63,10 +59,6 @@ using HarmonyTrainPoint = HarmonyDrlPoint;
 struct HarmonyTrainResult : HarmonyDrlResult {
   size_t rm_rows = 0;  // rows fitted (with augmentation); rm_samples: decisions recorded (before)
   std::map<std::string, double> rm_err_by_policy;  // mean relative error on each placer's samples (unaugmented)
-  std::string imitate_policy;                      // the teacher ("" without imitation)
-  size_t il_samples = 0;
-  double il_accuracy = 0;                          // share of the last 10 batches' arg-max = teacher's action
-  double il_val_jct_s = -1;
 };
 
 // Throws Error naming the option on settings that cannot train (checked before any work).

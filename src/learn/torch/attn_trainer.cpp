@@ -78,9 +78,10 @@ class TorchAttnTrainer final : public AdamTrainer {
       const at::Tensor& Wk = next();
       const at::Tensor& Wq = next();
       const at::Tensor& v = next();
-      const at::Tensor key = at::linear(srv, Wk);     // [B, MS, E]
+      at::Tensor key = at::linear(srv, Wk);           // [B, MS, E]
+      if (s.wait_target) key = at::cat({key, next().view({1, 1, E}).expand({B, 1, E})}, 1);  // k_wait: [B, MS + 1, E]
       const at::Tensor uq = at::linear(u, Wq);        // [B, E]
-      return (at::tanh(key + uq.unsqueeze(1)) * v).sum(2);  // [B, MS]
+      return (at::tanh(key + uq.unsqueeze(1)) * v).sum(2);  // [B, MS (+ 1)]
     }
     const at::Tensor& Wv = next();
     const at::Tensor& bv = next();

@@ -36,12 +36,17 @@ std::string harmony_model_path(const std::string& name_or_path) {
   return bundled_model_path(name_or_path, "harmony.model");
 }
 
-std::string harmony_default_model(const std::string& experiment, const std::string& interference) {
+std::string harmony_default_model(const std::string& experiment_name, const std::string& interference,
+                                  const std::string& family) {
+  // Another family's names: its prefix instead of an experiment's leading "harmony".
+  const std::string experiment = family != "harmony" && experiment_name.rfind("harmony", 0) == 0
+                                     ? family + experiment_name.substr(7)
+                                     : experiment_name;
   std::vector<std::string> names;
   if (!experiment.empty() && !interference.empty()) names.push_back(experiment + "-" + interference);
   if (!experiment.empty()) names.push_back(experiment);
-  if (!interference.empty()) names.push_back("harmony-testbed-" + interference);
-  names.push_back("harmony-testbed");
+  if (!interference.empty()) names.push_back(family + "-testbed-" + interference);
+  names.push_back(family + "-testbed");
   for (const auto& n : names)
     if (n.find('/') == std::string::npos && std::filesystem::is_regular_file(data_path("models/" + n + ".json"))) return n;
   return names.back();

@@ -38,8 +38,10 @@ std::string harmony_model_path(const std::string& name_or_path);
 // The bundled model `harmony.model=auto` loads for a run of `experiment` under `interference`
 // (either may be ""): the first bundled one of EXPERIMENT-INTERFERENCE, EXPERIMENT,
 // harmony-testbed-INTERFERENCE, harmony-testbed (a model per preset and interference model,
-// data/models/README.md).
-std::string harmony_default_model(const std::string& experiment, const std::string& interference);
+// data/models/README.md). family "harmony-seq2seq" (`harmony-seq2seq.model=auto`): the same with
+// that prefix in place of "harmony" (harmony-testbed -> harmony-seq2seq-testbed, ...).
+std::string harmony_default_model(const std::string& experiment, const std::string& interference,
+                                  const std::string& family = "harmony");
 // Throws Error naming the file and field on a missing or corrupt file or networks that do not
 // match the shape in its meta.
 HarmonyModel load_harmony_model(const std::string& name_or_path);

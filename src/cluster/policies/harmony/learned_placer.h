@@ -27,7 +27,8 @@ enum class PlacementHeuristic { BinPacking, LoadBalancing };
 struct LearnedPlacerStats {
   long steps = 0;
   long explored = 0;  // steps whose action came from a heuristic
-  long rolled_back = 0;
+  long rolled_back = 0;  // jobs whose next task fitted nowhere
+  long waited = 0;       // jobs for which the placer chose to wait (harmony-seq2seq's wait target)
 };
 
 class LearnedPlacerBase {

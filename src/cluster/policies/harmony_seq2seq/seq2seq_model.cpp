@@ -18,7 +18,7 @@ learn::AttnShape base(int embed, int heads) {
 }
 }  // namespace
 
-learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_servers) {
+learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_servers, bool wait) {
   learn::AttnShape s = base(embed, heads);
   s.job_features = kJobFeatures;
   s.server_features = kServerFeatures;
@@ -26,6 +26,7 @@ learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_se
   s.head = learn::AttnHead::pointer;
   s.max_jobs = max_jobs;
   s.max_servers = max_servers;
+  s.wait_target = wait;
   return s;
 }
 
@@ -79,7 +80,11 @@ Seq2SeqModel load_s2s_model(const std::string& name_or_path) {
     return n;
   };
   const int embed = model_meta_int(f, path, "embed"), heads = model_meta_int(f, path, "heads");
-  m.policy = net("policy", s2s_policy_shape(embed, heads, 64, 64), true);
+  const auto defer = f.meta.find("defer");
+  if (defer != f.meta.end() && defer->second != "on" && defer->second != "off")
+    throw Error(path, 0, "meta.defer", "must be on or off, got '" + defer->second + "'");
+  const bool wait = defer != f.meta.end() && defer->second == "on";
+  m.policy = net("policy", s2s_policy_shape(embed, heads, 64, 64, wait), true);
   m.value = net("value", s2s_value_shape(embed, heads, 64, 64), false);
   if (f.extra.count("reward")) {
     m.reward = net(
@@ -98,6 +103,10 @@ learn::ModelFile s2s_model_file(const Seq2SeqModel& m) {
   f.meta = m.meta;
   f.meta["embed"] = std::to_string(m.policy.shape.embed);
   f.meta["heads"] = std::to_string(m.policy.shape.heads);
+  if (m.policy.shape.wait_target)
+    f.meta["defer"] = "on";
+  else
+    f.meta.erase("defer");  // files without the wait target stay as they were
   f.extra["policy"] = m.policy.parameters;
   if (!m.value.empty()) f.extra["value"] = m.value.parameters;
   if (!m.reward.empty()) {

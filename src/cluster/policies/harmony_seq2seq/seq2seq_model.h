@@ -1,7 +1,8 @@
 // harmony-seq2seq's trained networks and their model file (learn/model_file.h, kind
 // "harmony-seq2seq"; the attention networks' parameters are stored as `extra` arrays, their sizes
 // in `meta`, since their count does not depend on the numbers of jobs or servers):
-//   policy  the actor: learn/attn_net.h with the pointer head over the servers
+//   policy  the actor: learn/attn_net.h with the pointer head over the servers (meta defer = on:
+//           with the [A] wait target, learn::AttnShape::wait_target; absent or off: without)
 //   value   the critic: the same encoder with the value head (optional)
 //   reward  the seq2seq reward model: the job encoder with the per-job head; input the placed jobs'
 //           tokens (seq2seq_board.h, s2s_reward_tokens), output each job's speed as a share of its
@@ -33,7 +34,7 @@ struct Seq2SeqModel {
 };
 
 // The shapes (padding max_jobs / max_servers as given).
-learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_servers);
+learn::AttnShape s2s_policy_shape(int embed, int heads, int max_jobs, int max_servers, bool wait = false);
 learn::AttnShape s2s_value_shape(int embed, int heads, int max_jobs, int max_servers);
 learn::AttnShape s2s_reward_shape(int embed, int heads, int max_jobs);
 

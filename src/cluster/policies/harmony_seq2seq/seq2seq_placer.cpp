@@ -36,28 +36,43 @@ void Seq2SeqPlacer::decide(std::span<const S2sRunningJob> running, std::span<con
   for (const PsJobSpec* f : fresh) board_.add_new(*f);
   // Job tokens left out: the oldest running ones beyond max_tokens_.
   const int first = max_tokens_ > 0 ? std::min(first_new, std::max(0, board_.jobs() - max_tokens_)) : 0;
-  mask_.resize(static_cast<size_t>(board_.servers()));
+  const int S = board_.servers();
+  const bool wait = net_.shape().wait_target;
+  mask_.resize(static_cast<size_t>(S + (wait ? 1 : 0)));
+  // [A] Waiting is offered only while some job holds servers (running, or placed earlier in this
+  // decision): on an empty cluster nothing would change by the next interval, and a policy that
+  // always waits would never finish a job.
+  bool occupied = !running.empty();
   for (size_t i = 0; i < fresh.size(); ++i) {
     const int j = first_new + static_cast<int>(i);
-    for (int kind = board_.next_kind(j); kind >= 0; kind = board_.next_kind(j)) {
+    bool waits = false;
+    for (int kind = board_.next_kind(j), task = 0; kind >= 0; kind = board_.next_kind(j), ++task) {
       if (board_.mask(j, mask_.data()) == 0) break;
+      // [A] The wait target, before the job's first task only (as harmony's defer action).
+      if (wait) mask_[static_cast<size_t>(S)] = task == 0 && occupied ? 1 : 0;
       board_.job_features(jx_);
       board_.server_features(j, sx_);
       board_.query_features(j, qx_);
       const int a = choose(j, first);
       if (a < 0) break;
       if (sink_ != nullptr)
-        sink_->on_step(board_.jobs() - first, board_.servers(), j - first,
-                       jx_.data() + static_cast<size_t>(first) * kJobFeatures, sx_.data(), qx_.data(), mask_.data(), a);
-      board_.place(j, kind, a);
+        sink_->on_step(board_.jobs() - first, S, j - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures,
+                       sx_.data(), qx_.data(), mask_.data(), a);
       ++stats_.steps;
+      if (a == S) {
+        waits = true;
+        break;
+      }
+      board_.place(j, kind, a);
     }
+    if (waits) ++stats_.waited;
     if (!board_.complete(j)) {
       board_.rollback(j);
-      ++stats_.rolled_back;
+      if (!waits) ++stats_.rolled_back;
       continue;
     }
     out[i] = board_.placement(j);
+    occupied = true;
   }
 }
 

@@ -5,7 +5,10 @@
 // goes to the arg-max (`select_max`, the run-time default) or a draw of the softmax restricted to
 // the servers where it fits; the state (both token sets) is updated after each task. A job whose
 // next task fits nowhere is rolled back and waits for the next interval; the jobs after it are
-// still offered. While training, with probability epsilon a step takes the bin-packing or the
+// still offered. With the [A] wait target (a model with defer, learn::AttnShape::wait_target), the
+// pointer also scores "wait" before a job's first task (as harmony's defer action) while some job
+// holds servers (on an empty cluster waiting changes nothing); choosing it leaves the job for the
+// next interval. While training, with probability epsilon a step takes the bin-packing or the
 // load-balancing server instead (equal odds), Harmony's job-aware epsilon-greedy exploration.
 // Inference in plain C++ (no libtorch), incremental (learn/attn_incremental.h: between two tasks
 // only a few tokens change; the logits are AttnForward's bit for bit, computed for the allowed
@@ -23,7 +26,8 @@ namespace dmlkit::cluster {
 
 using S2sRunningJob = RunningPsJob;
 
-// Receives every step taken while training: the tokens the network saw, the mask and the server.
+// Receives every step taken while training: the tokens the network saw, the mask (servers flags,
+// then the wait target's when the network has one) and the action (a server, or `servers`: wait).
 class S2sStepSink {
  public:
   virtual ~S2sStepSink() = default;
