@@ -67,8 +67,10 @@ class ClusterBackend {
   virtual void check_operator_rights() = 0;
 
   // --- what the controller decides ---
-  // Pins a held, pending job to exactly `nodes` with `gpus_per_node` GPUs on each.
-  virtual void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) = 0;
+  // Pins a held, pending job to exactly `nodes` with `gpus_per_node` GPUs and `cpus_per_node` CPUs
+  // on each (the job's own minimum per node: Slurm keeps a job's CPU count when its node count
+  // shrinks, so a job once placed on 7 nodes would otherwise ask 7 CPUs on one node).
+  virtual void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) = 0;
   virtual void release(int64_t id) = 0;       // a held job may start (where it was placed)
   virtual void hold(int64_t id) = 0;          // a pending job may not start
   virtual void requeue_hold(int64_t id) = 0;  // a running job stops, frees its GPUs, pending held

@@ -773,7 +773,7 @@ void Controller::apply_start(const PlannedAction& a, Tracked& t, double now, con
     // Record the intent first: if we die between the calls, the next start sees a held job
     // (released=false wins over the file) or a released one it knows.
     t.decided = a.start;
-    backend_.place(t.slurm_id, nodes, a.start[0].second);
+    backend_.place(t.slurm_id, nodes, a.start[0].second, t.slurm != nullptr ? t.slurm->cpus_per_node : 1);
     t.released = true;
     t.released_wall_s = backend_.now_s();
     save_state();

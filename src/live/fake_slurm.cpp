@@ -275,18 +275,20 @@ void FakeSlurm::check_operator_rights() {
   if (!operator_) throw Error("live mode needs Slurm operator rights (fake slurm: set_operator(false))");
 }
 
-void FakeSlurm::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
+void FakeSlurm::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) {
   enter("place");
   Job& j = find(id, "place");
   if (!j.record.pending())
     throw SlurmError(SlurmError::Kind::Command, "place: Invalid node name specified for job " + std::to_string(id));
   if (nodes.empty() || gpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
+  if (cpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: NumCPUs must be positive");
   for (const auto& n : nodes)
     if (!find_node(n)) throw SlurmError(SlurmError::Kind::Command, "place: Invalid node name specified");
   j.required = nodes;
   j.record.required_nodes = join(nodes);
   j.record.node_count = static_cast<int>(nodes.size());
   j.record.gpus_per_node = gpus_per_node;
+  j.record.cpus_per_node = cpus_per_node;
   history_.push_back("place " + std::to_string(id) + " " + join(nodes) + " gpu:" + std::to_string(gpus_per_node));
   spend(lat_.place);
 }

@@ -110,7 +110,7 @@ class FakeSlurm final : public ClusterBackend {
   std::vector<SlurmNode> nodes() override;
   SlurmSnapshot snapshot() override;
   void check_operator_rights() override;
-  void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) override;
+  void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) override;
   void release(int64_t id) override;
   void hold(int64_t id) override;
   void requeue_hold(int64_t id) override;

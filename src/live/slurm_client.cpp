@@ -97,8 +97,8 @@ std::vector<SlurmNode> SlurmClient::nodes() {
 
 std::string SlurmClient::show_config() { return run_checked({"scontrol", "show", "config"}).out; }
 
-void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
-  if (nodes.empty() || gpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
+void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) {
+  if (nodes.empty() || gpus_per_node < 1 || cpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
   std::string list;
   for (const auto& n : nodes) {
     // Node names come from sinfo; refuse anything that is not a plain host name.
@@ -109,8 +109,11 @@ void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int g
   }
   const std::string count = std::to_string(nodes.size());
   // StartTime=now: a requeued job is otherwise not eligible for ~2 minutes (spec failure list).
+  // NumCPUs: Slurm raises a job's CPU count with its node count but never lowers it again, so a job
+  // placed on 7 nodes and then on 1 would ask 7 CPUs there and not start beside other jobs.
   run_checked({"scontrol", "update", "JobId=" + std::to_string(id), "NumNodes=" + count + "-" + count,
-               "NodeList=" + list, "Gres=gpu:" + std::to_string(gpus_per_node), "StartTime=now"});
+               "NumCPUs=" + std::to_string(cpus_per_node * static_cast<int>(nodes.size())), "NodeList=" + list,
+               "Gres=gpu:" + std::to_string(gpus_per_node), "StartTime=now"});
 }
 
 void SlurmClient::release(int64_t id) { run_checked({"scontrol", "release", std::to_string(id)}); }

@@ -41,7 +41,7 @@ class SlurmClient final : public ClusterBackend {
   std::string show_config();                // scontrol show config
 
   // Decisions (operator rights needed for other users' jobs).
-  void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) override;
+  void place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) override;
   void release(int64_t id) override;
   void hold(int64_t id) override;
   void requeue_hold(int64_t id) override;

@@ -157,6 +157,7 @@ std::vector<SlurmJob> parse_squeue_json(const std::string& text) {
     s.node_count = static_cast<int>(num(j, "node_count", 1));
     s.gpus_per_node = parse_gpu_count(str(j, "tres_per_node"));
     s.gpus_per_job = parse_gpu_count(str(j, "tres_per_job"));
+    s.cpus_per_node = std::max(1, static_cast<int>(num(j, "minimum_cpus_per_node", 1)));
     s.required_nodes = str(j, "required_nodes");
     s.restarts = static_cast<int>(num(j, "restart_cnt"));
     s.array_job_id = num(j, "array_job_id");

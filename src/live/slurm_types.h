@@ -24,6 +24,7 @@ struct SlurmJob {
   int node_count = 1;          // requested (pending) or allocated (running) nodes
   int gpus_per_node = 0;       // from tres_per_node "gres:gpu:G" (or "gres:gpu:type:G")
   int gpus_per_job = 0;        // from tres_per_job "gres:gpu:N" (0 if not given)
+  int cpus_per_node = 1;       // minimum_cpus_per_node (the job's own request per node; at least 1)
   std::string required_nodes;  // ReqNodeList as Slurm prints it
   int restarts = 0;
   std::vector<SlurmNodeGpus> allocation;  // running: nodes with the GPUs each holds

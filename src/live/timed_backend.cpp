@@ -24,8 +24,8 @@ const std::vector<double>& TimedBackend::samples(const std::string& kind) const 
 SlurmSnapshot TimedBackend::snapshot() {
   return timed("poll", [&] { return inner_.snapshot(); });
 }
-void TimedBackend::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node) {
-  timed("place", [&] { inner_.place(id, nodes, gpus_per_node); });
+void TimedBackend::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) {
+  timed("place", [&] { inner_.place(id, nodes, gpus_per_node, cpus_per_node); });
 }
 void TimedBackend::release(int64_t id) {
   timed("release", [&] { inner_.release(id); });

@@ -713,8 +713,8 @@ TEST(FakeSlurm, FollowsSlurmsHoldPlaceReleaseRequeueCycle) {
   EXPECT_TRUE(s.job(id)->pending() && s.job(id)->held());
   s.advance(1);
   EXPECT_TRUE(s.job(id)->pending()) << "a held job never starts";
-  EXPECT_THROW(s.place(id, {"node9"}, 2), SlurmError);
-  s.place(id, {"node2"}, 2);
+  EXPECT_THROW(s.place(id, {"node9"}, 2, 1), SlurmError);
+  s.place(id, {"node2"}, 2, 1);
   s.release(id);
   EXPECT_TRUE(s.job(id)->pending()) << "starts at the next scheduler tick";
   s.advance(1);
@@ -722,7 +722,7 @@ TEST(FakeSlurm, FollowsSlurmsHoldPlaceReleaseRequeueCycle) {
   EXPECT_EQ(s.job(id)->allocation.at(0).node, "node2");
   EXPECT_EQ(s.nodes()[1].gpus_used, 2);
   EXPECT_EQ(s.nodes()[1].state, "mixed");
-  EXPECT_THROW(s.place(id, {"node1"}, 2), SlurmError) << "a running job cannot be moved";
+  EXPECT_THROW(s.place(id, {"node1"}, 2, 1), SlurmError) << "a running job cannot be moved";
   EXPECT_THROW(s.hold(id), SlurmError);
   s.requeue_hold(id);
   EXPECT_TRUE(s.job(id)->pending() && s.job(id)->held());
@@ -752,7 +752,7 @@ TEST(FakeSlurm, AFailedNodeRequeuesItsJobsUnheld) {
   JobRequest q;
   q.gpus_per_node = 4;
   const int64_t id = s.submit(q);
-  s.place(id, {"node1"}, 4);
+  s.place(id, {"node1"}, 4, 1);
   s.release(id);
   s.advance(1);
   ASSERT_TRUE(s.job(id)->active_running());

@@ -3,6 +3,8 @@
 // simulator predicts), every job completes, and no job ever gets more GPUs than it asked for.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 
 #include "cluster/policy.h"
@@ -131,6 +133,45 @@ TEST(LiveE2E, NeverWidensAJobsGpuRequest) {
   EXPECT_GE(max_gpus[two_nodes], 1);
   EXPECT_LE(max_gpus[two_nodes], 2) << log.str();
   EXPECT_EQ(max_gpus[by_comment], 1) << log.str();
+}
+
+// Slurm raises a job's CPU count with its node count but never lowers it: a job placed on 2 nodes
+// and then on one asked 2 CPUs there, and beside a job holding 7 of the node's 8 CPUs it never
+// started (the 16 "not started by Slurm within 60 s" of the 2026-12-03 calibration run). place()
+// sets the CPU count from the job's own CPUs per node.
+TEST(LiveE2E, AJobPlacedWideThenOnOneNodeAsksOnlyThatNodesCpus) {
+  DMLKIT_LIVE_LAB(lab, 2, 4);
+  SlurmClient slurm(lab.client_options());
+  const std::string busy_script = lab.dir() + "/busy-7-cpus.sh";
+  std::ofstream(busy_script) << "#!/bin/sh\n#SBATCH -c 7\nsleep \"$1\"\n";
+  std::filesystem::permissions(busy_script, std::filesystem::perms::owner_all);
+  JobRequest busy;
+  busy.gpus_per_node = 1;
+  busy.script = busy_script;
+  busy.script_args = {"600"};  // cancelled at the end
+  busy.work_dir = lab.dir();
+  const int64_t busy_id = slurm.submit(busy);
+  const int busy_cpus = jobs_by_id(slurm)[busy_id].cpus_per_node;
+  EXPECT_EQ(busy_cpus, 7) << "squeue's minimum_cpus_per_node";
+  slurm.place(busy_id, {"node1"}, 1, busy_cpus);
+  slurm.release(busy_id);
+  ASSERT_TRUE(wait_for([&] { return jobs_by_id(slurm)[busy_id].active_running(); }, 30));
+
+  const int64_t id = submit_sleep(slurm, lab, 1, 1, 1);
+  const int cpus = jobs_by_id(slurm)[id].cpus_per_node;
+  EXPECT_EQ(cpus, 1);
+  slurm.place(id, {"node1", "node2"}, 1, cpus);
+  slurm.place(id, {"node1"}, 1, cpus);
+  slurm.release(id);
+  EXPECT_TRUE(wait_for(
+      [&] {
+        const auto jobs = jobs_by_id(slurm);
+        const auto it = jobs.find(id);
+        return it == jobs.end() || it->second.active_running() || it->second.finished();
+      },
+      20))
+      << "a job placed on node1 with 1 GPU and 1 CPU must start beside a job holding 7 of its 8 CPUs";
+  slurm.cancel(busy_id);
 }
 
 TEST(LiveE2E, TiresiasPreemptsAsDecidedAndAsSimulated) {

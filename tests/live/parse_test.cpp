@@ -38,7 +38,7 @@ TEST(LiveParse, SqueueJson) {
   const std::string text = R"json({"meta":{},"errors":[],"jobs":[
     {"job_id":7,"name":"a","job_state":"RUNNING","state_reason":"None","comment":"dmlkit:app=bert,batch=64",
      "priority":4294901759,"submit_time":100,"node_count":2,"tres_per_node":"gres:gpu:2","tres_per_job":"",
-     "required_nodes":"node2,node3","restart_cnt":1,"nodes":"node[2-3]","gres_detail":["gpu:2(IDX:0-1)","gpu:2(IDX:2-3)"],
+     "required_nodes":"node2,node3","restart_cnt":1,"minimum_cpus_per_node":3,"nodes":"node[2-3]","gres_detail":["gpu:2(IDX:0-1)","gpu:2(IDX:2-3)"],
      "job_resources":{"nodes":"node[2-3]","allocated_nodes":[{"nodename":"node2"},{"nodename":"node3"}]}},
     {"job_id":8,"name":"b","job_state":"PENDING","state_reason":"JobHeldUser","comment":"","priority":0,
      "submit_time":101,"node_count":1,"tres_per_node":"gres:gpu:4","gres_detail":[],"job_resources":{}}]})json";
@@ -51,6 +51,8 @@ TEST(LiveParse, SqueueJson) {
   EXPECT_EQ(jobs[0].allocation[1].node, "node3");
   EXPECT_EQ(jobs[0].allocation[1].gpus, 2);
   EXPECT_EQ(jobs[0].restarts, 1);
+  EXPECT_EQ(jobs[0].cpus_per_node, 3);
+  EXPECT_EQ(jobs[1].cpus_per_node, 1) << "absent: one CPU per node";
   EXPECT_TRUE(jobs[1].held());
   EXPECT_TRUE(jobs[1].pending());
   EXPECT_FALSE(jobs[1].finished());
