@@ -46,23 +46,15 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   bars.finish();
 
   Results res("cluster train harmony", "model");
-  res.inputs()["experiment"] = c.experiment.name;
-  res.inputs()["interference"] = c.experiment.interference;
-  res.inputs()["seed"] = c.seed;
+  put_harmony_drl_inputs(res, c);
   res.inputs()["jobs"] = c.jobs;
   res.inputs()["new_jobs"] = c.new_jobs;
   res.inputs()["neurons"] = c.neurons;
   res.inputs()["layers"] = c.layers;
-  put_harmony_drl_inputs(res, c);
   res.inputs()["reward_model"] = c.reward_model;
-  put_harmony_trace_inputs(res, c);
   res.inputs()["rm_neurons"] = c.rm_neurons;
   res.inputs()["rm_layers"] = c.rm_layers;
-  res.inputs()["rm_traces"] = c.rm_traces;
-  res.inputs()["rm_random"] = c.rm_random;
   res.inputs()["rm_augment"] = c.rm_augment;
-  res.inputs()["rm_epochs"] = c.rm_epochs;
-  res.inputs()["rm_holdout"] = c.rm_holdout;
   res.inputs()["critic_warmup"] = c.critic_warmup;
   res.inputs()["type_counts"] = c.type_counts;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {

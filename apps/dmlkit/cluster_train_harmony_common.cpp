@@ -129,6 +129,9 @@ void HarmonyTrainBars::finish() {
 
 void put_harmony_drl_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
   auto& in = res.inputs();
+  in["experiment"] = c.experiment.name;
+  in["interference"] = c.experiment.interference;
+  in["seed"] = c.seed;
   in["critic"] = c.critic;
   in["exploration"] = c.exploration;
   in["replay"] = c.replay;
@@ -144,15 +147,15 @@ void put_harmony_drl_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
   in["il_lr"] = c.il_lr;
   in["il_traces"] = c.il_traces;
   in["defer"] = c.defer;
-}
-
-void put_harmony_trace_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
-  auto& in = res.inputs();
   in["epsilon_start"] = c.epsilon_start;
   in["epsilon_end"] = c.epsilon_end;
   in["epsilon_steps"] = c.epsilon_steps;
   in["train_traces"] = c.train_traces;
   in["val_traces"] = c.val_traces;
+  in["rm_traces"] = c.rm_traces;
+  in["rm_random"] = c.rm_random;
+  in["rm_epochs"] = c.rm_epochs;
+  in["rm_holdout"] = c.rm_holdout;
 }
 
 void add_validation_record(Results& res, uint64_t seed, const std::string& name, double jct, const std::string& file,

@@ -66,9 +66,9 @@ class HarmonyTrainBars {
   ProgressBar samples_, rm_, rl_;
 };
 
-// results.json inputs: critic ... standardize_advantages, imitate, il_*, defer; epsilon_start ... val_traces.
+// results.json inputs of the knobs both designs share (HarmonyDrlConfig): experiment, interference,
+// seed, critic ... defer, epsilon_*, train/val traces, rm_traces ... rm_holdout.
 void put_harmony_drl_inputs(Results& res, const cluster::HarmonyDrlConfig& c);
-void put_harmony_trace_inputs(Results& res, const cluster::HarmonyDrlConfig& c);
 // A record of a policy's validation JCT (`file`: its model, may be empty).
 void add_validation_record(Results& res, uint64_t seed, const std::string& name, double jct, const std::string& file,
                            long step);

@@ -46,21 +46,13 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
   bars.finish();
 
   Results res("cluster train harmony-seq2seq", "model");
+  put_harmony_drl_inputs(res, c);
   auto& in = res.inputs();
-  in["experiment"] = c.experiment.name;
-  in["interference"] = c.experiment.interference;
-  in["seed"] = c.seed;
   in["embed"] = c.embed;
   in["heads"] = c.heads;
   in["max_jobs"] = c.max_jobs;
-  put_harmony_drl_inputs(res, c);
-  put_harmony_trace_inputs(res, c);
   in["rm_embed"] = c.rm_embed;
   in["rm_heads"] = c.rm_heads;
-  in["rm_traces"] = c.rm_traces;
-  in["rm_random"] = c.rm_random;
-  in["rm_epochs"] = c.rm_epochs;
-  in["rm_holdout"] = c.rm_holdout;
   in["resume"] = c.resume;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     add_validation_record(res, c.seed, name, jct, file, step);

@@ -86,8 +86,12 @@ void note_input_file(const std::string& path, std::string_view contents) {
 std::string invocation_command_line() {
   Log& l = log();
   std::lock_guard lock(l.mutex);
+  return shell_command_line(l.argv);
+}
+
+std::string shell_command_line(const std::vector<std::string>& argv) {
   std::string out;
-  for (const auto& a : l.argv) {
+  for (const auto& a : argv) {
     if (!out.empty()) out += ' ';
     if (plain_word(a)) {
       out += a;

@@ -29,6 +29,8 @@ void begin_invocation(const std::vector<std::string>& argv);
 // Notes that `path` was read with these contents (the same path twice is kept once).
 void note_input_file(const std::string& path, std::string_view contents);
 
+// `argv` as one shell-quoted string: plain words as they are, anything else in single quotes.
+std::string shell_command_line(const std::vector<std::string>& argv);
 // The command line as one shell-quoted string ("" when no invocation was started).
 std::string invocation_command_line();
 // Input files in the order first read (invocation_json() sorts them by path).

@@ -200,7 +200,7 @@ void AttnPointerIncremental::reserve_servers(int servers) {
   server_ok_.resize(n, 0);
   server_hash_.resize(n, 0);
   distinct_.reserve(n);
-  out_.reserve(n);
+  out_.reserve(n + 1);  // + the wait target
 }
 
 // Scores, softmax and context of every query row (AttnForward::run's self-attention), reusing the
@@ -344,16 +344,11 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
     }
     distinct_.push_back(m);
     ++stats_.logits;
-    const float* key = &key_[static_cast<size_t>(m) * E];
-    float acc = 0;
-    for (int k = 0; k < E; ++k) acc += v_[k] * std::tanh(key[k] + uq_[k]);
-    out_[m] = acc;
+    out_[m] = additive_logit(v_.data(), &key_[static_cast<size_t>(m) * E], uq_.data(), E);
   }
   if (wait && (mask == nullptr || mask[S] != 0)) {
     ++stats_.logits;
-    float acc = 0;
-    for (int k = 0; k < E; ++k) acc += v_[k] * std::tanh(kwait_[k] + uq_[k]);
-    out_[static_cast<size_t>(S)] = acc;
+    out_[static_cast<size_t>(S)] = additive_logit(v_.data(), kwait_.data(), uq_.data(), E);
   }
   return out_;
 }

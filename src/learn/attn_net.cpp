@@ -211,21 +211,14 @@ const std::vector<float>& AttnForward::run(int J, int S, int q, const float* job
     for (float& x : u_) x = std::max(0.0f, x);
     uq_.resize(static_cast<size_t>(E));
     linear(Wq, nullptr, u_.data(), E, E, uq_.data());
-    out_.assign(static_cast<size_t>(S), 0.0f);
+    out_.assign(static_cast<size_t>(S + (shape_.wait_target ? 1 : 0)), 0.0f);
     std::vector<float>& key = att_;
     key.resize(static_cast<size_t>(E));
     for (int m = 0; m < S; ++m) {
       linear(Wk, nullptr, &s_[static_cast<size_t>(m) * E], E, E, key.data());
-      float acc = 0;
-      for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(key[k] + uq_[k]);
-      out_[m] = acc;
+      out_[m] = additive_logit(v, key.data(), uq_.data(), E);
     }
-    if (shape_.wait_target) {
-      const float* kw = take(E);
-      float acc = 0;
-      for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(kw[k] + uq_[k]);
-      out_.push_back(acc);
-    }
+    if (shape_.wait_target) out_[static_cast<size_t>(S)] = additive_logit(v, take(E), uq_.data(), E);
     return out_;
   }
   const float* Wv = take(static_cast<size_t>(E) * 2 * E);
@@ -260,7 +253,7 @@ const std::vector<float>& AttnForward::run_row(const float* row) {
   const std::vector<float>& o =
       run(J, S, q, row + shape_.jobs_at(), row + shape_.servers_at(), row + shape_.query_at());
   padded_.assign(static_cast<size_t>(shape_.outputs()), 0.0f);
-  const bool wait = shape_.head == AttnHead::pointer && shape_.wait_target;
+  const bool wait = shape_.wait_target;  // validate(): only with the pointer head
   const size_t n = o.size() - (wait ? 1 : 0);
   std::copy_n(o.begin(), std::min<size_t>(n, padded_.size()), padded_.begin());
   if (wait) padded_[static_cast<size_t>(shape_.wait_column())] = o.back();

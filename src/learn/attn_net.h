@@ -35,12 +35,21 @@
 // AttnForward runs one sample in plain C++ (float32, no libtorch) at decision time; the plugin runs
 // the same computation on padded batches with ATen and autograd (tests/learn: the two agree).
 #pragma once
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/rng.h"
 
 namespace dmlkit::learn {
+
+// The pointer's additive-attention logit of one key: sum_k v[k] tanh(key[k] + uq[k]), in k order
+// (AttnForward and AttnPointerIncremental both use it, so their logits agree bit for bit).
+inline float additive_logit(const float* v, const float* key, const float* uq, int E) {
+  float acc = 0;
+  for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(key[k] + uq[k]);
+  return acc;
+}
 
 enum class AttnHead { pointer = 0, value = 1, per_job = 2 };
 

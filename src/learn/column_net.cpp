@@ -171,25 +171,24 @@ void ColumnNetForward::update_columns(const float* x, bool exponentials) {
   }
 }
 
-const std::vector<float>& ColumnNetForward::run(const float* x) {
+const std::vector<float>& ColumnNetForward::run(const float* x) { return run_column(x, -1); }
+
+const std::vector<float>& ColumnNetForward::run_column(const float* x, int col) {
   sums_valid_ = false;  // probabilities() starts over
-  mark_changed(x);
+  if (col < 0)
+    mark_changed(x);
+  else
+    mark_column(x, col);
   update_columns(x, false);
   summarise(shape_, x, feat_.data(), summary_.data());
   assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
   return out_;
 }
 
-const std::vector<float>& ColumnNetForward::run_column(const float* x, int col) {
-  if (col < 0) return run(x);
-  sums_valid_ = false;
+void ColumnNetForward::mark_column(const float* x, int col) {
   const int L = shape_.window;
   for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
   stale_[col] = 1;
-  update_columns(x, false);
-  summarise(shape_, x, feat_.data(), summary_.data());
-  assemble(shape_, scores_.data(), context_.run(summary_.data()), out_.data());
-  return out_;
 }
 
 void ColumnNetForward::mark_changed(const float* x) {
@@ -221,8 +220,7 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
     }
     sums_valid_ = true;
   } else {
-    for (int r = 0; r < shape_.rows; ++r) last_x_[r * L + col] = x[r * L + col];
-    stale_[col] = 1;
+    mark_column(x, col);
     const float* fc = feat_.data() + col * F;  // the column's old features, then its new ones
     for (int f = 0; f < F; ++f) sums_[f] -= fc[f];
     nonempty_ -= present_[col];
@@ -285,18 +283,7 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
   }
   // The shifted softmax of the assembled outputs.
   assemble(shape_, scores_.data(), context, out_.data());
-  double mx = -INFINITY;
-  for (int i = 0; i < n; ++i)
-    if (mask[i]) mx = std::max(mx, static_cast<double>(out_[i]));
-  double sum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    probs[i] = mask[i] ? std::exp(static_cast<double>(out_[i]) - mx) : 0.0;
-    sum += probs[i];
-  }
-  if (!(sum > 0.0)) return false;
-  const double inv = 1.0 / sum;
-  for (int i = 0; i < n; ++i) probs[i] *= inv;
-  return true;
+  return masked_softmax(out_.data(), mask, n, probs);
 }
 
 }  // namespace dmlkit::learn

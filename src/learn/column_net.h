@@ -86,6 +86,8 @@ class ColumnNetForward {
   void update_columns(const float* x, bool exponentials);
   // Marks the columns whose inputs differ from the previous call's and keeps x.
   void mark_changed(const float* x);
+  // Column `col` alone changed: copy it into last_x_ and mark it stale.
+  void mark_column(const float* x, int col);
   static constexpr float kWildScore = 300.0f;  // beyond it, probabilities() uses the shifted softmax
 
   ColumnNetShape shape_;

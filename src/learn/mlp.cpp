@@ -535,27 +535,31 @@ void exp_nonpositive_floats(const float* x, float* y, int n) { exp_nonpositive_f
 
 bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
                     std::vector<double>& probs, SoftmaxExp exp_kind) {
+  probs.resize(logits.size());
+  return masked_softmax(logits.data(), mask.data(), static_cast<int>(logits.size()), probs.data(), exp_kind);
+}
+
+bool masked_softmax(const float* logits, const unsigned char* mask, int n, double* probs, SoftmaxExp exp_kind) {
+  const auto un = static_cast<size_t>(n);
   if (exp_kind == SoftmaxExp::Float) {
-    probs.resize(logits.size());
     thread_local std::vector<float> buf;
-    buf.resize(logits.size());
-    return softmax_float(logits.data(), mask.data(), static_cast<int>(logits.size()), buf.data(), probs.data());
+    buf.resize(un);
+    return softmax_float(logits, mask, n, buf.data(), probs);
   }
   if (exp_kind == SoftmaxExp::Vector) {
-    probs.resize(logits.size());
     thread_local std::vector<double> shifted;
-    shifted.resize(logits.size());
-    return softmax_vector(logits.data(), mask.data(), static_cast<int>(logits.size()), shifted.data(), probs.data());
+    shifted.resize(un);
+    return softmax_vector(logits, mask, n, shifted.data(), probs);
   }
-  probs.assign(logits.size(), 0.0);
+  std::fill(probs, probs + n, 0.0);
   double mx = -INFINITY;
-  for (size_t i = 0; i < logits.size(); ++i)
+  for (int i = 0; i < n; ++i)
     if (mask[i]) mx = std::max(mx, static_cast<double>(logits[i]));
   if (mx == -INFINITY) return false;
   double sum = 0;
-  for (size_t i = 0; i < logits.size(); ++i)
+  for (int i = 0; i < n; ++i)
     if (mask[i]) sum += probs[i] = std::exp(static_cast<double>(logits[i]) - mx);
-  for (double& p : probs) p /= sum;
+  for (int i = 0; i < n; ++i) probs[i] /= sum;
   return true;
 }
 

@@ -126,6 +126,9 @@ enum class SoftmaxExp { Std, Vector, Float };
 // action is allowed.
 bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned char>& mask,
                     std::vector<double>& probs, SoftmaxExp exp_kind = SoftmaxExp::Std);
+// The same on n values (probs: n doubles).
+bool masked_softmax(const float* logits, const unsigned char* mask, int n, double* probs,
+                    SoftmaxExp exp_kind = SoftmaxExp::Std);
 
 // y[i] = e^x[i] for x[i] <= 0 (x and y distinct arrays), vectorised (see SoftmaxExp).
 void exp_nonpositive_values(const double* x, double* y, int n);

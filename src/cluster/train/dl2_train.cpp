@@ -15,6 +15,7 @@
 #include "cluster/policies/dl2/dl2_policy.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/train/dl2_teacher.h"
+#include "core/provenance.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
 #include "learn/actor_critic.h"
@@ -31,12 +32,6 @@ constexpr uint64_t kTrainSeedBase = 1000000;  // training traces: seeds 1000000 
 
 struct StopEpisode {};  // thrown out of a simulation when training has what it needs
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
-  return s;
-}
-
 learn::ModelFile model_file(const Dl2TrainConfig& c, const learn::StoredNet& policy, const learn::StoredNet* value,
                             const std::string& stage, long step) {
   learn::ModelFile f;
@@ -49,7 +44,7 @@ learn::ModelFile model_file(const Dl2TrainConfig& c, const learn::StoredNet& pol
   f.meta["actors"] = std::to_string(c.actors);
   f.meta["stage"] = stage;
   f.meta["step"] = std::to_string(step);
-  f.meta["command"] = join(c.command);
+  f.meta["command"] = shell_command_line(c.command);
   f.nets["policy"] = policy;
   if (value != nullptr) f.nets["value"] = *value;
   return f;

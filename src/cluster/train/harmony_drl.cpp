@@ -11,6 +11,7 @@
 #include "cluster/workload/ps_workload.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
+#include "core/provenance.h"
 #include "learn/actor_critic.h"
 #include "learn/fifo_replay.h"
 
@@ -64,17 +65,11 @@ void get_fit_meta(const std::map<std::string, std::string>& meta, learn::Regress
   fit.train.mean_rel_err = num("rm_train_mean_rel_err");
 }
 
-std::string join_command(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& x : argv) s += (s.empty() ? "" : " ") + x;
-  return s;
-}
-
 void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>& meta) {
   meta["experiment"] = c.experiment.name;
   meta["interference"] = c.experiment.interference;
   meta["seed"] = std::to_string(c.seed);
-  meta["command"] = join_command(c.command);
+  meta["command"] = shell_command_line(c.command);
   meta["critic"] = c.critic ? "on" : "off";
   meta["exploration"] = c.exploration ? "on" : "off";
   meta["replay"] = c.replay ? "on" : "off";

@@ -104,7 +104,6 @@ learn::RegressionConfig reward_fit_config(const HarmonyDrlConfig& c);
 void put_fit_meta(const learn::RegressionFit& fit, size_t samples, std::map<std::string, std::string>& meta);
 void get_fit_meta(const std::map<std::string, std::string>& meta, learn::RegressionFit& fit, size_t& samples);
 
-std::string join_command(const std::vector<std::string>& argv);
 // The run's meta: experiment, interference, seed, command, critic, exploration, replay.
 void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>& meta);
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "cluster/policies/harmony_seq2seq/seq2seq_placer.h"
+
 namespace dmlkit::cluster {
 
 S2sBoardReplay::S2sBoardReplay(const learn::AttnShape& shape, const ClusterSpec& cluster)
@@ -41,7 +43,7 @@ void S2sBoardReplay::replay(std::span<const RunningPsJob> running, std::span<con
     const int j = first_new + static_cast<int>(k);
     if (placed[k].empty()) {
       // The placer asks the network only when a task fits somewhere.
-      if (shape_.wait_target && occupied && board_.mask(j, mask_.data()) > 0)
+      if (shape_.wait_target && s2s_wait_offered(0, occupied) && board_.mask(j, mask_.data()) > 0)
         record(first, j, true, shape_.wait_column(), data);
       continue;
     }
@@ -55,7 +57,7 @@ void S2sBoardReplay::replay(std::span<const RunningPsJob> running, std::span<con
         ok = false;
         break;
       }
-      record(first, j, task == 0 && occupied, m, data);
+      record(first, j, s2s_wait_offered(task, occupied), m, data);
       board_.place(j, kind, m);
       left.take(kind, m);
     }

@@ -60,17 +60,19 @@ struct Dl2PolicyConfig {
 // exponentials per column (learn::ColumnNetForward::probabilities). Other
 // rounding: the probabilities agree with the exact path to about 1e-6 relative, which can change
 // a sampled action where a uniform draw falls that close to a boundary (docs/performance.md
-// counts how often). Off (the default), every output is bit for bit the reference's.
+// counts how often). It is the default (Dl2PolicyConfig::incremental); off, every output is bit
+// for bit the reference's.
 class Dl2Network {
  public:
   Dl2Network() = default;
-  explicit Dl2Network(const learn::StoredNet& net, bool incremental = false);
+  Dl2Network(const learn::StoredNet& net, bool incremental);
   int inputs() const { return net_.shape.inputs; }
   int outputs() const { return net_.shape.outputs; }
   const learn::StoredNet& stored() const { return net_; }
   // Logits of the state (inputs() values); valid until the next call. Always the exact path.
   const std::vector<float>& run(const float* state) { return column_ ? col_.run(state) : mlp_.run(state); }
-  // The masked softmax of the logits (learn::masked_softmax, SoftmaxExp::Vector) into probs, when
+  // The masked softmax of the logits into probs (exact path: learn::masked_softmax with
+  // SoftmaxExp::Vector; incremental: the fast path above), when
   // the state differs from the previous call's in column `col` only (col < 0: unknown, or the
   // first call); false if no action is allowed.
   bool probabilities(const float* state, int col, const std::vector<unsigned char>& mask, std::vector<double>& probs);

@@ -39,17 +39,14 @@ void Seq2SeqPlacer::decide(std::span<const S2sRunningJob> running, std::span<con
   const int S = board_.servers();
   const bool wait = net_.shape().wait_target;
   mask_.resize(static_cast<size_t>(S + (wait ? 1 : 0)));
-  // [A] Waiting is offered only while some job holds servers (running, or placed earlier in this
-  // decision): on an empty cluster nothing would change by the next interval, and a policy that
-  // always waits would never finish a job.
+  // Waiting: s2s_wait_offered (seq2seq_placer.h).
   bool occupied = !running.empty();
   for (size_t i = 0; i < fresh.size(); ++i) {
     const int j = first_new + static_cast<int>(i);
     bool waits = false;
     for (int kind = board_.next_kind(j), task = 0; kind >= 0; kind = board_.next_kind(j), ++task) {
       if (board_.mask(j, mask_.data()) == 0) break;
-      // [A] The wait target, before the job's first task only (as harmony's defer action).
-      if (wait) mask_[static_cast<size_t>(S)] = task == 0 && occupied ? 1 : 0;
+      if (wait) mask_[static_cast<size_t>(S)] = s2s_wait_offered(task, occupied) ? 1 : 0;
       board_.job_features(jx_);
       board_.server_features(j, sx_);
       board_.query_features(j, qx_);

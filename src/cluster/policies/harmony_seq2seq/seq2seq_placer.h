@@ -37,6 +37,12 @@ class S2sStepSink {
 
 using S2sPlacerStats = LearnedPlacerStats;
 
+// [A] Whether the wait target is offered before a job's task `task` (0: its first): before its first
+// task only (as harmony's defer), and only while some job holds servers (on an empty cluster nothing
+// changes by the next interval, and a policy that always waited would never finish a job). The
+// imitation replay (train/harmony_seq2seq_imitation.cpp) labels by the same rule.
+inline bool s2s_wait_offered(int task, bool cluster_occupied) { return task == 0 && cluster_occupied; }
+
 // Action choice, exploration and counters: policies/harmony/learned_placer.h.
 class Seq2SeqPlacer : public LearnedPlacerBase {
  public:
