@@ -49,34 +49,45 @@ pid_alive() {
   [[ -n "$st" && "$st" != "Z" ]]
 }
 
-# Stops pid $1: SIGTERM, up to 10 s, then SIGKILL (and up to 5 s more).
-stop_pid() {
-  local pid=$1 i
-  pid_alive "$pid" || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do pid_alive "$pid" || return 0; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-  for ((i = 0; i < 50; i++)); do pid_alive "$pid" || return 0; sleep 0.1; done
-  echo "slurm-lab: pid $pid did not stop" >&2
+# The pids of "$@" still alive, space-separated ("" when none).
+alive_pids() {
+  local pid left=""
+  for pid in "$@"; do pid_alive "$pid" && left+=" $pid"; done
+  echo "$left"
 }
 
-# Stops every pid given at once: SIGTERM to all, up to 10 s, then SIGKILL to those left.
+# Stops every pid given at once: SIGTERM to all, up to 10 s, then SIGKILL to those left (and up to
+# 5 s more).
 stop_pids() {
   local pid i left
   for pid in "$@"; do pid_alive "$pid" && kill -TERM "$pid" 2>/dev/null; done
-  for ((i = 0; i < 100; i++)); do
-    left=""
-    for pid in "$@"; do pid_alive "$pid" && left+=" $pid"; done
+  for ((i = 0; i < 200; i++)); do
+    left=$(alive_pids "$@")
     [[ -z "$left" ]] && return 0
     sleep 0.05
   done
-  for pid in $left; do stop_pid "$pid"; done
+  for pid in $left; do kill -KILL "$pid" 2>/dev/null || true; done
+  for ((i = 0; i < 100; i++)); do
+    left=$(alive_pids $left)
+    [[ -z "$left" ]] && return 0
+    sleep 0.05
+  done
+  echo "slurm-lab: pid(s)$left did not stop" >&2
+}
+stop_pid() { stop_pids "$1"; }
+
+# The pid in pid file $1 ("" if none).
+pidfile_pid() { tr -dc '0-9' <"$1" 2>/dev/null || true; }
+
+# Starts node $1's slurmd (it daemonises; its pid file is $LAB/run/slurmd-node$1.pid).
+start_slurmd() {
+  env DMLKIT_SLURM_LAB="$LAB" DMLKIT_SLURM_NODE="node$1" slurmd -f "$CONF" -N "node$1" >>"$LAB/log/slurmd.out" 2>&1
 }
 
 stop_pidfile() {
   local f=$1 pid
   [[ -f "$f" ]] || return 0
-  pid=$(tr -dc '0-9' <"$f" || true)
+  pid=$(pidfile_pid "$f")
   [[ -n "$pid" ]] && stop_pid "$pid"
   rm -f "$f"
 }
@@ -145,8 +156,7 @@ restart_unready_nodes() {
   for ((i = 1; i <= nodes; i++)); do
     [[ "$unready" == *" node$i("* ]] || continue
     stop_pidfile "$LAB/run/slurmd-node$i.pid"
-    env DMLKIT_SLURM_LAB="$LAB" DMLKIT_SLURM_NODE="node$i" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
-      || die "slurmd for node$i failed to start again (see $LAB/log/slurmd-node$i.log)"
+    start_slurmd "$i" || die "slurmd for node$i failed to start again (see $LAB/log/slurmd-node$i.log)"
     scontrol update NodeName="node$i" State=RESUME >/dev/null 2>&1 || true
   done
   wait_nodes_idle "$nodes" 30 && return 0
@@ -283,8 +293,7 @@ EOF
 
   start_ctld
   for ((i = 1; i <= nodes; i++)); do
-    env DMLKIT_SLURM_LAB="$LAB" DMLKIT_SLURM_NODE="node$i" slurmd -f "$CONF" -N "node$i" >>"$LAB/log/slurmd.out" 2>&1 \
-      || die "slurmd for node$i failed to start (see $LAB/log/slurmd-node$i.log)"
+    start_slurmd "$i" || die "slurmd for node$i failed to start (see $LAB/log/slurmd-node$i.log)"
   done
   wait_nodes_idle "$nodes" 30 || restart_unready_nodes "$nodes"
   echo "export SLURM_CONF=$CONF"
@@ -299,7 +308,7 @@ lab_down() {
   # The daemons all at once (one after the other cost ~1 s per lab), munged last.
   local f pids=()
   for f in "$LAB"/run/slurmd-*.pid "$LAB/run/slurmctld.pid"; do
-    [[ -f "$f" ]] && pids+=("$(tr -dc '0-9' <"$f" || true)")
+    [[ -f "$f" ]] && pids+=("$(pidfile_pid "$f")")
   done
   stop_pids "${pids[@]}"
   rm -f "$LAB"/run/slurmd-*.pid "$LAB/run/slurmctld.pid"

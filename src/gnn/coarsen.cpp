@@ -102,8 +102,11 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
     uint64_t moved = 0;
     for (size_t c0 = 0; c0 < order.size() && clusters > cfg.target_nodes; c0 += chunk) {
       const size_t len = std::min(chunk, order.size() - c0);
-      parallel_for(T, T, [&](size_t t) {
-        for (size_t i = len * t / T; i < len * (t + 1) / T; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
+      // parallel_for starts its threads per call: a small chunk runs on fewer (the choices do not
+      // depend on the thread count, only on the labels at the chunk's start).
+      const int Tc = static_cast<int>(std::clamp<size_t>(len / 1024, 1, static_cast<size_t>(T)));
+      parallel_for(Tc, Tc, [&](size_t t) {
+        for (size_t i = len * t / Tc; i < len * (t + 1) / Tc; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
       });
       for (size_t i = 0; i < len; ++i) {
         const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
@@ -260,10 +263,6 @@ uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int r
 }
 
 }  // namespace
-
-uint64_t CoarseGraph::memory_bytes() const {
-  return (cluster_of.size() + xadj.size() + adjncy.size() + adjwgt.size() + vwgt.size()) * 4;
-}
 
 CoarseGraph coarsen(const Graph& g, const CoarsenConfig& cfg) {
   // Coarse edge weights and weighted degrees are sums of fine edges: 32 bits hold them.

@@ -34,7 +34,6 @@ struct CoarseGraph {
   std::vector<uint32_t> cluster_of;                 // per node of the finer level; kNoCluster for its degree-0 nodes
   std::vector<int32_t> xadj, adjncy, adjwgt, vwgt;  // CSR in METIS's 32-bit layout; vwgt in fine nodes
   uint64_t edges() const { return adjncy.size() / 2; }
-  uint64_t memory_bytes() const;
 };
 
 // Clusters the nodes of positive degree (clusters of at most max_cluster_nodes fine nodes, and at

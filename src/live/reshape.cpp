@@ -96,25 +96,24 @@ Shape reshape_uniform(const cl::ClusterSpec& cluster, const cl::Placement& decid
       }
       return std::string();
     };
-    std::string found = try_shape(goal);
-    bool shaped = !found.empty();
-    if (shaped) shape.note = "reshaped to " + found + " (uniform per node)";
-    if (!shaped && unexpressible == Unexpressible::Wait) {
+    std::string found = try_shape(goal), how = "reshaped to ", why;
+    if (found.empty() && unexpressible == Unexpressible::Wait) {
       // Waiting for a count no uniform shape of the usable nodes can give would never end: the
       // largest count that has one is the goal instead (11 GPUs on 8 nodes of 4: 10 as 5 x 2).
       int reachable = goal;
       while (reachable > 0 && !uniform_shape_exists(cluster, reachable)) --reachable;
-      const std::string why = reachable < goal ? " (no uniform shape of " + std::to_string(goal) +
-                                                     " GPUs on the usable nodes)"
-                                               : "";
-      if (reachable > 0 && reachable < goal && !(found = try_shape(reachable)).empty()) {
-        shaped = true;
-        shape.note = "narrowed to " + found + why;
-      } else if (reachable > 0 && !shaped) {
+      if (reachable < goal) {
+        why = " (no uniform shape of " + std::to_string(goal) + " GPUs on the usable nodes)";
+        if (reachable > 0) found = try_shape(reachable);
+        how = "narrowed to ";
+      }
+      if (found.empty() && reachable > 0) {
         shape.waits = true;
         shape.note = "waits for " + std::to_string(reachable) + " GPUs as a uniform shape (none free)" + why;
       }
     }
+    const bool shaped = !found.empty();
+    if (shaped) shape.note = how + found + (why.empty() ? " (uniform per node)" : why);
     if (!shaped && !shape.waits) {  // Narrow (waiting takes nothing: the decision's GPUs go back)
       int kept = 0;
       for (int s : servers)
@@ -181,17 +180,11 @@ std::vector<PlannedAction> plan_actions(const cl::ClusterSpec& cluster, std::spa
     if (holds && !job.kept_decision.empty() && decided[i] == job.kept_decision &&
         keeps(cluster, decided[i], job.current, free_gpus))
       continue;
-    const std::vector<int> free_before = free_gpus;
     Shape shape = reshape_uniform(cluster, decided[i], job.cap_gpus, free_gpus, unexpressible);
-    if (shape.waits && holds) {
-      // The new decision waits for a uniform shape: meanwhile the job keeps what it has, unless
-      // another decision takes those GPUs (then it is stopped and waits pending).
-      std::vector<int> kept = free_before;
-      if (keeps(cluster, decided[i], job.current, kept)) {
-        free_gpus = std::move(kept);
-        continue;
-      }
-    }
+    // The new decision waits for a uniform shape (its GPUs went back to free_gpus): meanwhile the
+    // job keeps what it has, unless another decision takes those GPUs (then it is stopped and waits
+    // pending).
+    if (shape.waits && holds && keeps(cluster, {}, job.current, free_gpus)) continue;
     const Alloc& cur = job.current;
     if (sorted(shape.alloc) == sorted(cur)) continue;  // also: neither had GPUs
     PlannedAction a;
