@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <queue>
 #include <unordered_map>
+#include <fmt/format.h>
 
 #include "core/data_dir.h"
 #include "core/csv.h"
@@ -245,9 +246,8 @@ ModelGraph load_model(const std::string& name, const std::string& dir) {
   auto names = list_models(dir);
   if (names.empty()) throw Error(dir, 0, "", "this folder holds no model graphs (NAME.txt)");
   if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    throw Error(dir, 0, "model", "unknown model '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
+    throw Error(dir, 0, "model",
+                "unknown model '" + name + "'" + did_you_mean(name, names) + " (known: " + fmt::to_string(fmt::join(names, ", ")) + ")");
   }
   return read_model_graph(dir + "/" + name + ".txt", name);
 }

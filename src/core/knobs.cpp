@@ -25,9 +25,7 @@ bool parse_bool(std::string_view s, bool& out) {
 std::string label(const std::string& flag, const std::string& key) { return flag.empty() ? key : flag + " " + key; }
 
 std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
+  return fmt::to_string(fmt::join(items, ", "));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <fmt/format.h>
 
 #include "core/csv.h"
 #include "core/error.h"
@@ -83,9 +84,7 @@ void check_keys(const std::string& path, const YAML::Node& map, const std::set<s
   for (const auto& kv : map) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
     if (!known.count(key)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw Error(path, line_of(kv.first), key, "unknown field (known: " + list + ")");
+      throw Error(path, line_of(kv.first), key, "unknown field (known: " + fmt::to_string(fmt::join(known, ", ")) + ")");
     }
   }
 }

@@ -133,9 +133,9 @@ void Controller::load_state() {
       if (r.contains("ps_meta")) make_ps_job(t, parse_job_meta(r.at("ps_meta").get<std::string>()));
       if (r.contains("tasks")) {  // every job since 2026-12-03, PS jobs before
         for (const auto& sl : r.at("tasks"))
-          t.tasks.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
+          t.last_decision.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
         for (const auto& d : r.at("tasks_alloc"))
-          t.tasks_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
+          t.decision_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       }
       t.account.attained_gpu_s = r.at("attained_gpu_s").get<double>();
       t.account.executed_s = r.at("executed_s").get<double>();
@@ -196,10 +196,10 @@ void Controller::save_state() const {
     for (const auto& [n, g] : t.last_alloc) r["last_alloc"].push_back({n, g});
     if (!t.ps_meta.empty()) r["ps_meta"] = t.ps_meta;
     json tasks = json::array();
-    for (const auto& sl : t.tasks) tasks.push_back({sl.server, sl.gpus, sl.workers, sl.ps});
+    for (const auto& sl : t.last_decision) tasks.push_back({sl.server, sl.gpus, sl.workers, sl.ps});
     r["tasks"] = tasks;
     r["tasks_alloc"] = json::array();
-    for (const auto& [n, g] : t.tasks_alloc) r["tasks_alloc"].push_back({n, g});
+    for (const auto& [n, g] : t.decision_alloc) r["tasks_alloc"].push_back({n, g});
     r["attained_gpu_s"] = t.account.attained_gpu_s;
     r["executed_s"] = t.account.executed_s;
     r["last_stopped_s"] = t.account.last_stopped_s;
@@ -314,13 +314,13 @@ void Controller::make_ps_job(Tracked& t, const JobMeta& meta) {
 cl::Placement Controller::job_placement(const Tracked& t, const Alloc& alloc) const {
   if (!t.job.ps) return to_placement(alloc);
   if (alloc.empty()) return {};
-  if (!t.tasks.empty() && sorted(alloc) == sorted(t.tasks_alloc)) {
+  if (!t.last_decision.empty() && sorted(alloc) == sorted(t.decision_alloc)) {
     // The policy's tasks as they are, if Slurm holds exactly their GPUs.
     Alloc task_gpus;
-    for (const auto& sl : t.tasks)
+    for (const auto& sl : t.last_decision)
       if (sl.gpus > 0 && sl.server >= 0 && sl.server < static_cast<int>(snap_.nodes.size()))
         task_gpus.emplace_back(snap_.nodes[sl.server].name, sl.gpus);
-    if (sorted(task_gpus) == sorted(alloc)) return t.tasks;
+    if (sorted(task_gpus) == sorted(alloc)) return t.last_decision;
   }
   // Placed otherwise (reshaped to Slurm's uniform GPUs per node, or found running after a
   // restart): what runs is shown, so the policy's view of free GPUs is Slurm's: the workers spread
@@ -337,7 +337,7 @@ cl::Placement Controller::job_placement(const Tracked& t, const Alloc& alloc) co
     p.push_back({s, w * t.job.ps->worker.gpus, w, 0});
   }
   int ps_left = t.job.ps->user_ps;
-  for (const auto& sl : t.tasks) {
+  for (const auto& sl : t.last_decision) {
     if (sl.ps <= 0 || ps_left <= 0) continue;
     const int k = std::min(ps_left, sl.ps);
     ps_left -= k;
@@ -716,8 +716,8 @@ Controller::RoundInput Controller::build_round_input() {
     if (t->job.ps && !p.current.empty())
       p.kept_decision = v.placement;
     else if (options_.unexpressible == Unexpressible::Wait && !p.current.empty() &&
-             sorted(p.current) == sorted(t->tasks_alloc))
-      p.kept_decision = t->tasks;
+             sorted(p.current) == sorted(t->decision_alloc))
+      p.kept_decision = t->last_decision;
     // A job on a node that is no longer usable cannot keep it (Slurm will requeue it).
     const bool lost = std::any_of(v.placement.begin(), v.placement.end(),
                                   [&](const cl::Slice& sl) { return in.cluster.servers[sl.server].gpus == 0; });
@@ -765,8 +765,8 @@ void Controller::apply_stop(const PlannedAction& a, Tracked& t, double now, doub
 }
 
 void Controller::apply_start(const PlannedAction& a, Tracked& t, double now, const cl::Placement& decided) {
-  t.tasks = decided;  // the decision this allocation stands for (see Tracked::tasks)
-  t.tasks_alloc = a.start;
+  t.last_decision = decided;  // the decision this allocation stands for (see Tracked::last_decision)
+  t.decision_alloc = a.start;
   std::vector<std::string> nodes;
   for (const auto& [n, g] : a.start) nodes.push_back(n);
   try {

@@ -160,8 +160,8 @@ class Controller {
     // server) and the Slurm allocation it was placed as. While the job holds that allocation a PS
     // job's view shows the tasks, and the same decision again keeps the allocation (PS jobs, and
     // any job with Unexpressible::Wait: a 4+2+2 decision running as 2x4 is not reshaped again).
-    cluster::Placement tasks;
-    Alloc tasks_alloc;
+    cluster::Placement last_decision;  // state-file key "tasks"
+    Alloc decision_alloc;  // state-file key "tasks_alloc"
     std::string ps_meta;  // the comment's PS part (state file: the job is rebuilt from it)
     std::vector<Segment> segments;                   // oracle history (placement, model seconds)
     std::unique_ptr<cluster::JobProgress> progress;  // oracle
@@ -232,8 +232,8 @@ class Controller {
   bool leak_reported_ = false;
   std::set<int64_t> finished_;
   std::vector<FailedJob> failed_jobs_;
-  double stopped_wall_s_ = 0;
-  double last_decision_wall_s_ = 0;  // from the state file (decisions_ holds this run's only)  // when run() returned (0: running, or never stopped cleanly)
+  double stopped_wall_s_ = 0;        // when run() returned (0: running, or never stopped cleanly)
+  double last_decision_wall_s_ = 0;  // from the state file (decisions_ holds this run's only)
   SlurmSnapshot snap_;
   std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot
   std::vector<Decision> decisions_;

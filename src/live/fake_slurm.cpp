@@ -2,6 +2,7 @@
 #include "live/fake_slurm.h"
 
 #include <filesystem>
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -11,11 +12,7 @@ namespace dmlkit::live {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
-  return s;
-}
+std::string join(const std::vector<std::string>& v) { return fmt::to_string(fmt::join(v, ",")); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include "live/slurm_client.h"
 
 #include <unistd.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
@@ -56,8 +57,7 @@ ProcessResult SlurmClient::run(std::vector<std::string> argv) {
 }
 
 ProcessResult SlurmClient::run_checked(std::vector<std::string> argv) {
-  std::string shown;
-  for (const auto& a : argv) shown += (shown.empty() ? "" : " ") + a;
+  const std::string shown = fmt::to_string(fmt::join(argv, " "));
   ProcessResult r = run(argv);
   if (!r.started)
     throw SlurmError(SlurmError::Kind::Command, shown + ": cannot run " + argv[0] + " (is slurm-client installed?)");

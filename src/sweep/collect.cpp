@@ -66,9 +66,7 @@ Collected collect_sweep(const std::string& dir, const Plan& plan) {
   c.results = Results("sweep collect", mixed || kind.empty() ? "record" : kind);
   auto& in = c.results.inputs();
   in["sweep_file"] = plan.sweep_file;
-  std::string command;
-  for (const auto& w : plan.command) command += (command.empty() ? "" : " ") + w;
-  in["command"] = command;
+  in["command"] = fmt::to_string(fmt::join(plan.command, " "));
   in["args"] = plan.args;
   ordered_json axes = ordered_json::object();
   for (const auto& a : plan.axes) {
@@ -197,8 +195,7 @@ TextTable compact_summary(const Results& res) {
 
 HtmlReport sweep_report(const Plan& plan, const Collected& c) {
   const Results& res = c.results;
-  std::string command;
-  for (const auto& w : plan.command) command += (command.empty() ? "" : " ") + w;
+  const std::string command = fmt::to_string(fmt::join(plan.command, " "));
   HtmlReport rep("dmlkit sweep: " + command);
   std::vector<std::pair<std::string, std::string>> facts{
       {"Sweep file", plan.sweep_file},
@@ -226,11 +223,7 @@ HtmlReport sweep_report(const Plan& plan, const Collected& c) {
   const auto xs = numeric_axes(plan);
   if (!xs.empty() && !metrics.empty()) {
     rep.add_heading("Metrics against each swept parameter");
-    std::string over = "seeds";
-    if (!plan.spread_over.empty()) {
-      over.clear();
-      for (const auto& a : plan.spread_over) over += (over.empty() ? "" : " and ") + a;
-    }
+    const std::string over = plan.spread_over.empty() ? "seeds" : fmt::to_string(fmt::join(plan.spread_over, " and "));
     rep.add_paragraph("One line per " + res.record_kind() +
                       " (and per value of the other axes): the mean over " + over +
                       ", the shaded band from the smallest to the largest value. Metrics that are the same in "

@@ -1,5 +1,6 @@
 // Results and report of an OASiS experiment (see oasis_experiment.h).
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <set>
 
@@ -85,9 +86,8 @@ TextTable oasis_summary_table(const Results& results) {
 HtmlReport oasis_report(const OasisExperiment& e, const Results& results) {
   HtmlReport rep("dmlkit experiment " + e.name);
   if (!e.description.empty()) rep.add_paragraph(e.description);
-  std::string seeds, methods;
-  for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
-  for (const auto& m : e.methods) methods += (methods.empty() ? "" : ", ") + m;
+  const std::string seeds = fmt::to_string(fmt::join(e.seeds, ", "));
+  const std::string methods = fmt::to_string(fmt::join(e.methods, ", "));
   const int base = e.worker_servers + e.ps_servers;
   rep.add_facts({{"Engine", "oasis (slotted admission model, docs/oasis.md)"},
                  {"Cluster", e.shared_pool ? std::to_string(base) + " servers, one shared pool"

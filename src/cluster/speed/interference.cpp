@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <set>
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -115,9 +116,7 @@ ContentionProfiles load_contention_profiles(const std::string& path) {
 ContentionInterference::ContentionInterference(ContentionProfiles p) : p_(std::move(p)) {}
 
 std::string ContentionInterference::known_classes() const {
-  std::string out;
-  for (const auto& c : p_.classes) out += (out.empty() ? "" : ", ") + c;
-  return out;
+  return fmt::to_string(fmt::join(p_.classes, ", "));
 }
 
 void ContentionInterference::server_factors(std::span<const TaskGroup> groups, std::span<double> worker,
@@ -153,9 +152,7 @@ int GavelInterference::class_of(std::string_view type_name) const {
 }
 
 std::string GavelInterference::known_classes() const {
-  std::string out;
-  for (const auto& c : classes_) out += (out.empty() ? "" : ", ") + c;
-  return out;
+  return fmt::to_string(fmt::join(classes_, ", "));
 }
 
 void GavelInterference::server_factors(std::span<const TaskGroup> groups, std::span<double> worker,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string_view>
+#include <fmt/format.h>
 
 #include "core/data_dir.h"
 #include "cluster/workload/ps_workload.h"
@@ -186,8 +187,7 @@ ReadJobs read_pollux(const CsvTable& t, const std::string& data_dir) {
             c_rep = t.column("num_replicas"), c_bsz = t.column("batch_size");
   const DemandColumns demand(t);
   const std::set<std::string> apps = known_applications(data_dir);
-  std::string known;
-  for (const auto& a : apps) known += (known.empty() ? "" : ", ") + a;
+  const std::string known = fmt::to_string(fmt::join(apps, ", "));
   ReadJobs out;
   out.gpu_field = "num_replicas";
   out.jobs.reserve(t.rows());
