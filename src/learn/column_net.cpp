@@ -61,6 +61,11 @@ namespace {
 // of non-empty columns, then that count / L.
 // DL2's 13 features are summed in registers (8 + 4 + 1), each feature over the columns in the same
 // order as the plain loop (bit-identical).
+// probabilities(): a running sum is taken again from the columns when it falls below this fraction
+// of the largest value it had since.
+constexpr double kCancellation = 1.0 / 4096;
+constexpr int kPatternActions = 8;  // probabilities(): the products in blocks for k up to this
+
 using V8f = float __attribute__((vector_size(32)));
 using V4f = float __attribute__((vector_size(16)));
 
@@ -146,15 +151,18 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
   exp_context_.assign(shape_.context.outputs, 1.0);
   masked_exp_.assign(static_cast<size_t>(L) * k, 0.0);
-  action_sums_.assign(k, 0.0);
+  action_sums_.assign(2 * static_cast<size_t>(k), 0.0);  // per column action: the running sum, its bound
   column_wild_.assign(L, 0);
   present_.assign(L, 0);
 }
 
 void ColumnNetForward::update_columns(const float* x, bool exponentials) {
   const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
-  for (int c = 0; c < L; ++c) {
-    if (!stale_[c]) continue;  // equal inputs give the same features and scores
+  // The stale columns (flags 0 or 1) found by memchr: equal inputs give the same features and scores.
+  const unsigned char* flags = stale_.data();
+  for (const void* p = std::memchr(flags, 1, L); p != nullptr;
+       p = std::memchr(static_cast<const unsigned char*>(p) + 1, 1, L - 1 - (static_cast<const unsigned char*>(p) - flags))) {
+    const int c = static_cast<int>(static_cast<const unsigned char*>(p) - flags);
     column_features(shape_, x, c, feat_.data() + c * F);
     const std::vector<float>& y = column_.run(feat_.data() + c * F);
     std::copy(y.begin(), y.end(), scores_.begin() + c * k);
@@ -205,7 +213,7 @@ void ColumnNetForward::mark_changed(const float* x) {
 
 bool ColumnNetForward::probabilities(const float* x, int col, const unsigned char* mask, double* probs) {
   const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
-  const int extra = shape_.context.outputs - k;
+  const int actions = shape_.context.outputs;  // k column actions, then the extra ones
   const bool full = col < 0 || !sums_valid_;
   if (full) {
     if (!sums_valid_) std::fill(stale_.begin(), stale_.end(), 1);  // every exponential computed once
@@ -233,57 +241,61 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
   for (int f = 0; f < F; ++f) summary_[f] = static_cast<float>(sums_[f] * per_column);
   summary_[F] = static_cast<float>(nonempty_) / static_cast<float>(L);
   const std::vector<float>& context = context_.run(summary_.data());
-  const int n = shape_.outputs();
   bool wild = wild_ > 0;
-  for (int e = 0; e < k + extra; ++e) {
+  for (int e = 0; e < actions; ++e) {
     wild |= !(std::abs(context[e]) <= kWildScore);
     exp_context_[e] = std::exp(static_cast<double>(context[e]));
   }
-  // e^score of the allowed column actions (0 if masked): only column col's can have changed.
-  const int first = full ? 0 : col, last = full ? L : col + 1;
-  for (int c = first; c < last; ++c)
-    for (int a = 0; a < k; ++a) masked_exp_[c * k + a] = mask[c * k + a] ? exp_scores_[c * k + a] : 0.0;
-  if (!wild) {
-    // sum = sum_a e^context[a] sum_c e^score[c][a] (allowed) + the allowed extra actions' e^context.
-    const double* m = masked_exp_.data();
-    if (k == 3) {  // DL2's (worker, PS, bundle): the sums in registers
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0;
-      for (int c = 0; c < L; ++c) {
-        s0 += m[3 * c];
-        s1 += m[3 * c + 1];
-        s2 += m[3 * c + 2];
-      }
-      action_sums_[0] = s0;
-      action_sums_[1] = s1;
-      action_sums_[2] = s2;
-    } else {
-      for (int a = 0; a < k; ++a) action_sums_[a] = 0.0;
-      for (int c = 0; c < L; ++c)
-        for (int a = 0; a < k; ++a) action_sums_[a] += m[c * k + a];
+  // The allowed column actions' e^score (0 if masked), and per column action a their running sum
+  // over the columns (action_sums_[a]) with the largest value it had since it was last summed from
+  // the columns (action_sums_[k + a]): only column col's can have changed. When an update leaves
+  // less than 2^-12 of that bound (a large term left the sum), the sum is taken again from the
+  // columns, so the rounding of the updates stays below about 1e-9 of the sum.
+  double* running = action_sums_.data();
+  double* bound = running + k;
+  auto sum_columns = [&](int a) {
+    double s = 0.0;
+    for (int c = 0; c < L; ++c) s += masked_exp_[c * k + a];
+    running[a] = bound[a] = s;
+  };
+  if (full) {
+    for (int i = 0; i < L * k; ++i) masked_exp_[i] = mask[i] ? exp_scores_[i] : 0.0;
+    for (int a = 0; a < k; ++a) sum_columns(a);
+  } else {
+    for (int a = 0; a < k; ++a) {
+      const int i = col * k + a;
+      const double now = mask[i] ? exp_scores_[i] : 0.0;
+      running[a] += now - masked_exp_[i];
+      masked_exp_[i] = now;
+      bound[a] = std::max({bound[a], running[a], now});
+      if (!(running[a] >= bound[a] * kCancellation)) sum_columns(a);  // NaN too (an infinite term left)
     }
-    double sum = 0.0;
-    for (int a = 0; a < k; ++a) sum += action_sums_[a] * exp_context_[a];
-    for (int e = k; e < k + extra; ++e) sum += mask[L * k + e - k] ? exp_context_[e] : 0.0;
-    if (!(sum > 0.0)) return false;
-    const double inv = 1.0 / sum;
-    for (int a = 0; a < k + extra; ++a) exp_context_[a] *= inv;
-    if (k == 3) {
-      const double e0 = exp_context_[0], e1 = exp_context_[1], e2 = exp_context_[2];
-      for (int c = 0; c < L; ++c) {
-        probs[3 * c] = m[3 * c] * e0;
-        probs[3 * c + 1] = m[3 * c + 1] * e1;
-        probs[3 * c + 2] = m[3 * c + 2] * e2;
-      }
-    } else {
-      for (int c = 0; c < L; ++c)
-        for (int a = 0; a < k; ++a) probs[c * k + a] = m[c * k + a] * exp_context_[a];
-    }
-    for (int e = k; e < k + extra; ++e) probs[L * k + e - k] = mask[L * k + e - k] ? exp_context_[e] : 0.0;
-    return true;
   }
-  // The shifted softmax of the assembled outputs.
-  assemble(shape_, scores_.data(), context, out_.data());
-  return masked_softmax(out_.data(), mask, n, probs);
+  if (wild) {  // the shifted softmax of the assembled outputs
+    assemble(shape_, scores_.data(), context, out_.data());
+    return masked_softmax(out_.data(), mask, shape_.outputs(), probs);
+  }
+  // sum = sum_a e^context[a] sum_c e^score[c][a] (allowed) + the allowed extra actions' e^context.
+  double sum = 0.0;
+  for (int a = 0; a < k; ++a) sum += running[a] * exp_context_[a];
+  for (int e = k; e < actions; ++e) sum += mask[L * k + e - k] ? exp_context_[e] : 0.0;
+  if (!(sum > 0.0)) return false;
+  const double inv = 1.0 / sum;
+  for (int a = 0; a < actions; ++a) exp_context_[a] *= inv;
+  // probs[c k + a] = masked e^score[c][a] x e^context[a] / sum: for k <= 8 (DL2: 3) in blocks of 4k
+  // (whole vectors of doubles) against e^context repeated; one at a time after the last block.
+  const int n = L * k;
+  int i = 0;
+  if (k <= kPatternActions) {
+    double pattern[4 * kPatternActions];
+    const int P = 4 * k;
+    for (int j = 0; j < P; ++j) pattern[j] = exp_context_[j % k];
+    for (; i + P <= n; i += P)
+      for (int j = 0; j < P; ++j) probs[i + j] = masked_exp_[i + j] * pattern[j];
+  }
+  for (; i < n; ++i) probs[i] = masked_exp_[i] * exp_context_[i % k];
+  for (int e = k; e < actions; ++e) probs[n + e - k] = mask[n + e - k] ? exp_context_[e] : 0.0;
+  return true;
 }
 
 }  // namespace dmlkit::learn

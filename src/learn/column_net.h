@@ -73,7 +73,9 @@ class ColumnNetForward {
   // previous call's input in column `col` only, and the mask in that column's k actions only
   // (col < 0: unknown). Instead of the reference arithmetic, the columns' feature sums are kept in
   // double and updated by the changed column's old and new features, and each column's
-  // exponentials e^score are kept and recomputed with its scores, so a call costs one column MLP,
+  // exponentials e^score are kept and recomputed with its scores (and per column action the sum of
+  // the allowed ones over the columns, updated by the changed column: column_net.cpp), so a call
+  // costs one column MLP,
   // the context MLP, k + e exponentials and one product per action: probs = e^score[c][a]
   // (e^context[a] / sum) (the shifted softmax when a score or context output exceeds 300 in
   // magnitude). The probabilities agree with the reference's masked softmax within 1e-6 relative,

@@ -83,6 +83,33 @@ std::vector<float> mlp_initial_parameters(const MlpShape& shape, Rng& rng) {
   return p;
 }
 
+namespace {
+
+// One layer in the blocked forward pass's layout (mlp.h): W [out][in] (row-major, the parameters'
+// order) transposed into `in` rows of padded_width(out) values (zeros beyond out), then the bias,
+// padded with zeros. With scale and shift (the previous layer's affine folded in, MlpIncremental):
+// W diag(scale) and b + W shift, computed in double and rounded once.
+void pack_layer(const float* W, const float* b, int in, int out, const double* scale, const double* shift,
+                std::vector<float>& wt) {
+  const int stride = padded_width(out);
+  for (int i = 0; i < in; ++i) {
+    for (int o = 0; o < out; ++o) {
+      const float v = W[static_cast<size_t>(o) * in + i];
+      wt.push_back(scale != nullptr ? static_cast<float>(static_cast<double>(v) * scale[i]) : v);
+    }
+    wt.insert(wt.end(), stride - out, 0.0f);
+  }
+  for (int o = 0; o < out; ++o) {
+    double bias = b[o];
+    if (shift != nullptr)
+      for (int i = 0; i < in; ++i) bias += static_cast<double>(W[static_cast<size_t>(o) * in + i]) * shift[i];
+    wt.push_back(shift != nullptr ? static_cast<float>(bias) : b[o]);
+  }
+  wt.insert(wt.end(), stride - out, 0.0f);
+}
+
+}  // namespace
+
 MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
     : shape_(shape), params_(std::move(parameters)) {
   shape_.validate();
@@ -95,31 +122,20 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
   nz_.assign(widest, 0);
-  // Transposed weights, each row padded with zeros to padded_width(out); biases (padded with zeros)
-  // and affine parameters copied as they are.
+  // Each layer packed (pack_layer); the affine parameters copied as they are.
   wt_.reserve(params_.size());
   const float* w = params_.data();
   int in = shape_.inputs;
-  auto layer = [&](int out) {
-    const int stride = padded_width(out);
-    for (int i = 0; i < in; ++i) {
-      for (int o = 0; o < out; ++o) wt_.push_back(w[static_cast<size_t>(o) * in + i]);
-      wt_.insert(wt_.end(), stride - out, 0.0f);
-    }
-    w += static_cast<size_t>(out) * in;
-    wt_.insert(wt_.end(), w, w + out);
-    wt_.insert(wt_.end(), stride - out, 0.0f);
-    w += out;
-  };
   for (int h : shape_.hidden) {
-    layer(h);
+    pack_layer(w, w + static_cast<size_t>(h) * in, in, h, nullptr, nullptr, wt_);
+    w += static_cast<size_t>(h) * in + h;
     if (shape_.affine) {
       wt_.insert(wt_.end(), w, w + 2 * h);
       w += 2 * h;
     }
     in = h;
   }
-  layer(shape_.outputs);
+  pack_layer(w, w + static_cast<size_t>(shape_.outputs) * in, in, shape_.outputs, nullptr, nullptr, wt_);
 }
 
 namespace {
@@ -134,17 +150,28 @@ inline V8 load8(const float* p) {
 inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
 
 // b[0..out) += sum over k of a[nz[k]] * wt[nz[k] * out ...], k increasing (nz: the non-zero inputs,
-// increasing). The outputs are taken in blocks of 32 (then 8, then one) held in registers across
-// the inputs, so each output's sum is the same operations in the same order as the plain loop
-// "for each input i, for each output o: b[o] += a[i] * wt[i][o]" (bit-identical; no fused
+// increasing). The outputs are taken in blocks of 64, 32 (then 8, then one) held in registers
+// across the inputs, so each output's sum is the same operations in the same order as the plain
+// loop "for each input i, for each output o: b[o] += a[i] * wt[i][o]" (bit-identical; no fused
 // multiply-add). Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
 __attribute__((target_clones("avx2", "default"))) void accumulate(const float* __restrict wt,
                                                                   const float* __restrict a,
                                                                   const int* __restrict nz, int n, int out,
+                                                                  const float* __restrict init,
                                                                   float* __restrict b) {
   int o = 0;
+  for (; o + 64 <= out; o += 64) {
+    V8 s[8];
+    for (int j = 0; j < 8; ++j) s[j] = load8(init + o + 8 * j);
+    for (int k = 0; k < n; ++k) {
+      const float x = a[nz[k]];
+      const float* col = wt + static_cast<size_t>(nz[k]) * out + o;
+      for (int j = 0; j < 8; ++j) s[j] += x * load8(col + 8 * j);
+    }
+    for (int j = 0; j < 8; ++j) store8(b + o + 8 * j, s[j]);
+  }
   for (; o + 32 <= out; o += 32) {
-    V8 s0 = load8(b + o), s1 = load8(b + o + 8), s2 = load8(b + o + 16), s3 = load8(b + o + 24);
+    V8 s0 = load8(init + o), s1 = load8(init + o + 8), s2 = load8(init + o + 16), s3 = load8(init + o + 24);
     for (int k = 0; k < n; ++k) {
       const float x = a[nz[k]];
       const float* col = wt + static_cast<size_t>(nz[k]) * out + o;
@@ -159,12 +186,12 @@ __attribute__((target_clones("avx2", "default"))) void accumulate(const float* _
     store8(b + o + 24, s3);
   }
   for (; o + 8 <= out; o += 8) {
-    V8 s = load8(b + o);
+    V8 s = load8(init + o);
     for (int k = 0; k < n; ++k) s += a[nz[k]] * load8(wt + static_cast<size_t>(nz[k]) * out + o);
     store8(b + o, s);
   }
   for (; o < out; ++o) {
-    float s = b[o];
+    float s = init[o];
     for (int k = 0; k < n; ++k) s += a[nz[k]] * wt[static_cast<size_t>(nz[k]) * out + o];
     b[o] = s;
   }
@@ -199,6 +226,21 @@ int nonzero(const float* a, int from, int to, int* nz) {
   return n;
 }
 
+// b[0..out) = init + the inputs a[from..to) times their rows of the packed weights wt (row stride
+// out), the non-zero ones only (nz: scratch).
+void add_inputs(const float* wt, int out, const float* a, int from, int to, int* nz, const float* init, float* b) {
+  accumulate(wt, a, nz, nonzero(a, from, to, nz), out, init, b);
+}
+
+// One packed layer (pack_layer) at w on the inputs a[0..in): b = bias + the inputs' rows; returns
+// the next layer's parameters.
+const float* dense_layer(const float* w, int in, int width, const float* a, int* nz, float* b) {
+  const int out = padded_width(width);
+  const float* bias = w + static_cast<size_t>(in) * out;
+  add_inputs(w, out, a, 0, in, nz, bias, b);
+  return bias + out;
+}
+
 }  // namespace
 
 void MlpForward::set_cached_prefix(int inputs) {
@@ -212,44 +254,38 @@ void MlpForward::set_cached_prefix(int inputs) {
 const std::vector<float>& MlpForward::run(const float* x) {
   const float* w = wt_.data();
   const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
-  std::copy(x, x + shape_.inputs, a_.begin());
+  const float* a = x;  // the layer's inputs: x, then a_
   int in = shape_.inputs;
-  bool first = true;
-  auto linear = [&](int width) {
-    const int out = padded_width(width);
-    const float* bias = w + static_cast<size_t>(in) * out;
-    int from = 0;
-    if (first && prefix_ > 0) {
+  const size_t layers = shape_.hidden.size() + 1;
+  for (size_t k = 0; k < layers; ++k) {
+    const int width = k + 1 < layers ? shape_.hidden[k] : shape_.outputs;
+    if (k == 0 && prefix_ > 0) {
       // The first layer's sum over the cached prefix: reused when the prefix is bitwise the same.
+      const int out = padded_width(width);
+      const float* bias = w + static_cast<size_t>(in) * out;
       if (!prefix_valid_ || std::memcmp(prefix_x_.data(), x, sizeof(float) * prefix_) != 0) {
-        std::copy(bias, bias + out, prefix_sum_.begin());
-        accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, prefix_, nz_.data()), out, prefix_sum_.data());
+        add_inputs(w, out, x, 0, prefix_, nz_.data(), bias, prefix_sum_.data());
         std::copy(x, x + prefix_, prefix_x_.begin());
         prefix_valid_ = true;
         ++prefix_misses_;
       }
-      std::copy(prefix_sum_.begin(), prefix_sum_.end(), b_.begin());
-      from = prefix_;
+      add_inputs(w, out, x, prefix_, in, nz_.data(), prefix_sum_.data(), b_.data());
+      w = bias + out;
     } else {
-      std::copy(bias, bias + out, b_.begin());
+      w = dense_layer(w, in, width, a, nz_.data(), b_.data());
     }
-    accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), from, in, nz_.data()), out, b_.data());
-    w += static_cast<size_t>(in) * out + out;
-    first = false;
-  };
-  for (int h : shape_.hidden) {
-    linear(h);
-    for (int o = 0; o < h; ++o) b_[o] = std::max(b_[o], 0.0f);
+    if (k + 1 == layers) break;
+    for (int o = 0; o < width; ++o) b_[o] = std::max(b_[o], 0.0f);
     if (shape_.affine) {
       const float* gamma = w;
-      const float* beta = w + h;
-      for (int o = 0; o < h; ++o) b_[o] = gamma[o] * inv_sd * b_[o] + beta[o];
-      w += 2 * h;
+      const float* beta = w + width;
+      for (int o = 0; o < width; ++o) b_[o] = gamma[o] * inv_sd * b_[o] + beta[o];
+      w += 2 * width;
     }
     std::swap(a_, b_);
-    in = h;
+    a = a_.data();
+    in = width;
   }
-  linear(shape_.outputs);
   std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
   return out_;
 }
@@ -285,30 +321,18 @@ MlpIncremental::MlpIncremental(const MlpShape& shape, const std::vector<float>& 
   const double inv_sd = static_cast<double>(1.0f / std::sqrt(1.0f + kAffineEps));
   std::vector<double> scale, shift;
   auto take_affine = [&](int h) {
-    scale.assign(h, 1.0);
-    shift.assign(h, 0.0);
     if (!shape_.affine) return;
+    scale.resize(h);
+    shift.resize(h);
     for (int i = 0; i < h; ++i) scale[i] = static_cast<double>(w[i]) * inv_sd;
     for (int i = 0; i < h; ++i) shift[i] = w[h + i];
     w += 2 * h;
   };
   take_affine(h0);
   int in = h0;
-  auto layer = [&](int out) {  // rows padded with zeros as MlpForward's
-    const int stride = padded_width(out);
-    const float* W = w;
+  auto layer = [&](int out) {
     const float* b = w + static_cast<size_t>(out) * in;
-    for (int i = 0; i < in; ++i) {
-      for (int o = 0; o < out; ++o)
-        wt_.push_back(static_cast<float>(static_cast<double>(W[static_cast<size_t>(o) * in + i]) * scale[i]));
-      wt_.insert(wt_.end(), stride - out, 0.0f);
-    }
-    for (int o = 0; o < out; ++o) {
-      double bias = b[o];
-      for (int i = 0; i < in; ++i) bias += static_cast<double>(W[static_cast<size_t>(o) * in + i]) * shift[i];
-      wt_.push_back(static_cast<float>(bias));
-    }
-    wt_.insert(wt_.end(), stride - out, 0.0f);
+    pack_layer(w, b, in, out, shape_.affine ? scale.data() : nullptr, shape_.affine ? shift.data() : nullptr, wt_);
     w = b + out;
     in = out;
   };
@@ -353,20 +377,13 @@ const std::vector<float>& MlpIncremental::finish() {
   for (int o = 0; o < h0; ++o) a_[o] = std::max(static_cast<float>(z1_[o]), 0.0f);
   const float* w = wt_.data();
   int in = h0;
-  auto linear = [&](int width) {
-    const int out = padded_width(width);
-    const float* bias = w + static_cast<size_t>(in) * out;
-    std::copy(bias, bias + out, b_.begin());
-    accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, in, nz_.data()), out, b_.data());
-    w = bias + out;
-    in = width;
-  };
   for (size_t k = 1; k < shape_.hidden.size(); ++k) {
-    linear(shape_.hidden[k]);
+    w = dense_layer(w, in, shape_.hidden[k], a_.data(), nz_.data(), b_.data());
     for (int o = 0; o < shape_.hidden[k]; ++o) b_[o] = std::max(b_[o], 0.0f);
     std::swap(a_, b_);
+    in = shape_.hidden[k];
   }
-  linear(shape_.outputs);
+  dense_layer(w, in, shape_.outputs, a_.data(), nz_.data(), b_.data());
   std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
   return out_;
 }

@@ -145,6 +145,51 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
   }
 }
 
+// probabilities() keeps per column action a running sum of the allowed columns' e^score, updated
+// by the changed column: with scores tens apart (one column's e^score dwarfs the others'), masking
+// the dominant column (its term leaves the sum: all but a tiny remainder cancels) and unmasking
+// columns again must not leave the cancellation's rounding in the sums: at every step the
+// probabilities stay within 1e-9 relative of those of a fresh network, whose sums are taken from
+// the columns (same scores, same exponentials).
+TEST(ColumnNet, RunningSumsSurviveTheDominantColumnBeingMaskedAndUnmasked) {
+  const ColumnNetShape s = small_shape();
+  Rng rng(12);
+  std::vector<float> p = random_parameters(s, rng);
+  // The column MLP's output layer (the last k x 8 + k of its parameters) scaled: scores tens apart,
+  // below the 300 of the shifted softmax.
+  const size_t end = s.column.parameter_count(), last = 3 * 8 + 3;
+  for (size_t i = end - last; i < end; ++i) p[i] *= 12.0f;
+  ColumnNetForward fast(s, p);
+  std::vector<float> x = random_state(rng, kL);
+  std::vector<unsigned char> mask(s.outputs(), 1);
+  std::vector<double> probs(s.outputs()), want(s.outputs());
+  double spread = 0;  // the largest ratio of two allowed probabilities seen
+  int col = -1;
+  for (int step = 0; step < 120; ++step) {
+    if (step > 0) {
+      // The column of the most probable action: mask all its actions; every third step unmask a
+      // random column's.
+      int top = 0;
+      for (int i = 0; i < 3 * kL; ++i)
+        if (mask[i] && (!mask[top] || probs[i] > probs[top])) top = i;
+      const bool on = step % 3 == 0;
+      col = on ? static_cast<int>(rng.uniform_int(0, kL - 1)) : top / 3;
+      for (int a = 0; a < 3; ++a) mask[3 * col + a] = on;
+      x[3 * kL + col] = static_cast<float>(rng.uniform(0, 1));  // its share moves too
+    }
+    ASSERT_TRUE(fast.probabilities(x.data(), col, mask.data(), probs.data()));
+    ColumnNetForward scratch(s, p);
+    ASSERT_TRUE(scratch.probabilities(x.data(), -1, mask.data(), want.data()));
+    double lo = 1, hi = 0;
+    for (int i = 0; i < s.outputs(); ++i) {
+      ASSERT_NEAR(probs[i], want[i], 1e-9 * want[i]) << "step " << step << " action " << i;
+      if (want[i] > 0) lo = std::min(lo, want[i]), hi = std::max(hi, want[i]);
+    }
+    spread = std::max(spread, hi / lo);
+  }
+  EXPECT_GT(spread, 1e11);  // the sums mixed terms far enough apart for a cancelled rest to show
+}
+
 TEST(ColumnNet, ModelFileRoundTripAndBadArchitecture) {
   const ColumnNetShape s = small_shape();
   Rng rng(1);

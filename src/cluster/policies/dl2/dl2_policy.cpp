@@ -136,15 +136,17 @@ int Dl2Policy::choose(const std::vector<double>& probs) {
 }
 
 int dl2_inverse_cdf(const std::vector<double>& probs, double u) {
+  // Probabilities are not negative: adding a zero leaves the cumulative sum as it is (and it was
+  // not above u), so the first action where it exceeds u is an allowed one, without a test per action.
   double acc = 0;
-  int last = 0;
-  for (size_t a = 0; a < probs.size(); ++a) {
-    if (probs[a] <= 0) continue;
+  const int n = static_cast<int>(probs.size());
+  for (int a = 0; a < n; ++a) {
     acc += probs[a];
-    last = static_cast<int>(a);
-    if (acc > u) return last;
+    if (acc > u) return a;
   }
-  return last;
+  for (int a = n - 1; a > 0; --a)
+    if (!(probs[a] <= 0)) return a;  // the last allowed one
+  return 0;
 }
 
 void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
