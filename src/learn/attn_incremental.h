@@ -67,6 +67,7 @@ class AttnPointerIncremental {
   std::vector<float> wj_, bj_, win_, bin_, wout_, bout_, w1_, b1_, ws_, bs_, wu_, bu_, wk_, wq_, v_, kwait_;
   int cap_jobs_ = 0, cap_servers_ = 0, last_jobs_ = -1;
   std::vector<float> xj_, e_, qkv_;              // per job row: input, embedding, q/k/v
+  std::vector<float> qt_;                        // the queries transposed: [E][a] (stride cap_jobs_)
   std::vector<unsigned char> job_ok_, changed_;  // cached row valid; row changed in this call
   std::vector<int> changed_list_, full_list_;
   std::vector<float> score_, ex_, mx_;           // [head][b][a] (stride cap_jobs_), [head][a]
@@ -76,6 +77,7 @@ class AttnPointerIncremental {
   std::vector<unsigned char> server_ok_;
   std::vector<uint64_t> server_hash_;  // of the cached input row
   std::vector<int> distinct_;          // servers whose logit this call computed
+  std::vector<int> twin_table_;        // open addressing by server_hash_: a distinct server or -1
   std::vector<float> out_;
   Stats stats_;
 };
