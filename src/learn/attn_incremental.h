@@ -19,12 +19,15 @@
 //                     with any job row); with a mask, only the allowed servers' logits are
 //                     computed (the others are left 0: a masked softmax never reads them); servers
 //                     whose tokens are equal bit for bit (e.g. the idle ones) share one
-//                     computation, since equal tokens give equal keys and equal logits.
+//                     computation, since equal tokens give equal keys and equal logits (found
+//                     through a hash table of the tokens); the tanh is additive_logit's
+//                     (learn/fdlibm_tanh.h, eight lanes at a time).
 // A change of the job count J drops the score cache (its entries are indexed by position). The
 // matrix-vector products run with the weights transposed so that the compiler vectorises across
-// the outputs, each output still accumulated in the original order (no FMA contraction: the build
-// targets no FMA instruction set, so the products are rounded as in AttnForward). No allocation
-// once the capacities reached the largest J and S seen.
+// the outputs, and the softmax, context and scores across blocks of 8 query rows (keys and values
+// in order within each lane), each output still accumulated in the original order (no FMA
+// contraction: the build targets no FMA instruction set, so the products are rounded as in
+// AttnForward). No allocation once the capacities reached the largest J and S seen.
 #pragma once
 #include <cstdint>
 #include <vector>

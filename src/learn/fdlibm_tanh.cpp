@@ -83,7 +83,9 @@ DMLKIT_LANES V8f tanh8(V8f x) {
   const V8i big = ix >= splat(0x3f800000);
   const V8f two_a = 2.0f * a;
   const V8f t = expm1_8(big ? two_a : -two_a);
-  const V8f z = big ? 1.0f - 2.0f / (t + 2.0f) : -t / (t + 2.0f);
+  // One division for both branches: 2 / (t + 2) or -t / (t + 2).
+  const V8f q = (big ? splat(2.0f) : -t) / (t + 2.0f);
+  const V8f z = big ? 1.0f - q : q;
   const V8i sign = jx & splat(static_cast<int32_t>(0x80000000u));
   V8f r = as_f(as_i(z) ^ sign);
   r = ix >= splat(0x41b00000) ? as_f(as_i(splat(1.0f)) ^ sign) : r;  // |x| >= 22 (and +-inf): +-1
