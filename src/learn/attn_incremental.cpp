@@ -62,7 +62,7 @@ __attribute__((target_clones("avx2", "default"))) void row_max(const float* __re
 
 //   sum[a] = sum over b in order of ex[b][a];  w[b][a] = ex[b][a] / sum[a];
 //   ctx[t][a] = sum over b in order of w[b][a] v_b[t] for the head's dh columns t (v_b at stride
-//   vstride; ctx [t][a] with row stride cap).
+//   vstride; ctx [t][a] with row stride cap). lanes is a multiple of 8.
 __attribute__((target_clones("avx2", "default"))) void row_context(const float* __restrict ex, int lanes, int jobs,
                                                                    size_t cap, const float* __restrict v, int vstride,
                                                                    int dh, float* __restrict sum, float* __restrict w,
@@ -77,22 +77,48 @@ __attribute__((target_clones("avx2", "default"))) void row_context(const float* 
     float* __restrict wb = w + static_cast<size_t>(b) * cap;
     for (int a = 0; a < lanes; ++a) wb[a] = e[a] / sum[a];
   }
-  // The context in blocks of 32 query rows held in four 8-float accumulators (lanes is a multiple
-  // of 32).
-  for (int a0 = 0; a0 < lanes; a0 += 32)
-    for (int t = 0; t < dh; ++t) {
-      V8f acc[4] = {};
+  // The context in blocks of 8 query rows, 8 columns t at a time in eight accumulators (one load
+  // of w per key row b for all of them); a head width that is not a multiple of 8 takes one
+  // column at a time.
+  const int wide = dh % 8 == 0 ? dh : 0;
+  for (int a0 = 0; a0 < lanes; a0 += 8) {
+    for (int t0 = 0; t0 < wide; t0 += 8) {
+      V8f acc[8] = {};
       for (int b = 0; b < jobs; ++b) {
-        const float vt = v[static_cast<size_t>(b) * vstride + t];
-        const float* wb = w + static_cast<size_t>(b) * cap + a0;
-        for (int k = 0; k < 4; ++k) {
-          V8f wv;
-          std::memcpy(&wv, wb + 8 * k, sizeof(V8f));
-          acc[k] += wv * vt;
-        }
+        V8f wv;
+        std::memcpy(&wv, w + static_cast<size_t>(b) * cap + a0, sizeof wv);
+        const float* vb = v + static_cast<size_t>(b) * vstride + t0;
+        for (int t = 0; t < 8; ++t) acc[t] += wv * vb[t];
       }
-      std::memcpy(ctx + static_cast<size_t>(t) * cap + a0, acc, sizeof acc);
+      for (int t = 0; t < 8; ++t) std::memcpy(ctx + static_cast<size_t>(t0 + t) * cap + a0, &acc[t], sizeof(V8f));
     }
+    for (int t = wide; t < dh; ++t) {
+      V8f acc = {};
+      for (int b = 0; b < jobs; ++b) {
+        V8f wv;
+        std::memcpy(&wv, w + static_cast<size_t>(b) * cap + a0, sizeof wv);
+        acc += wv * v[static_cast<size_t>(b) * vstride + t];
+      }
+      std::memcpy(ctx + static_cast<size_t>(t) * cap + a0, &acc, sizeof acc);
+    }
+  }
+}
+
+//   sc[a] = (sum over t in order of qt[t][a] k[t]) * scale for the query rows a (qt [t][a] with row
+//   stride cap): one key's scores against every query (AttnForward's dot product per lane).
+__attribute__((target_clones("avx2", "default"))) void key_scores(const float* __restrict qt, size_t cap, int lanes,
+                                                                  const float* __restrict k, int dh, float scale,
+                                                                  float* __restrict sc) {
+  for (int a0 = 0; a0 < lanes; a0 += 8) {
+    V8f dot = {};
+    for (int t = 0; t < dh; ++t) {
+      V8f qv;
+      std::memcpy(&qv, qt + static_cast<size_t>(t) * cap + a0, sizeof qv);
+      dot += qv * k[t];
+    }
+    dot *= scale;
+    std::memcpy(sc + a0, &dot, sizeof dot);
+  }
 }
 
 // Copies the [out][in] matrix at p as [in][out]; returns the position after it.
@@ -166,11 +192,14 @@ void AttnPointerIncremental::reset() {
 void AttnPointerIncremental::reserve_jobs(int jobs) {
   if (jobs <= cap_jobs_) return;
   const int E = shape_.embed, H = shape_.heads;
-  cap_jobs_ = (std::max(jobs, 2 * cap_jobs_) + 31) / 32 * 32;  // whole blocks of 32 lanes (row_context)
+  cap_jobs_ = (std::max(jobs, 2 * cap_jobs_) + 7) / 8 * 8;  // whole blocks of 8 lanes
   const auto n = static_cast<size_t>(cap_jobs_);
+  // qt_ is laid out with the capacity as stride: every row is recomputed by the next call.
+  std::fill(job_ok_.begin(), job_ok_.end(), 0);
   xj_.resize(n * shape_.job_features);
   e_.resize(n * E);
   qkv_.resize(n * 3 * E);
+  qt_.assign(n * E, 0.0f);
   job_ok_.resize(n, 0);
   changed_.resize(n, 0);
   // Indexed with the capacity as stride: the entries are lost, and rebuilt by the next call.
@@ -200,6 +229,9 @@ void AttnPointerIncremental::reserve_servers(int servers) {
   server_ok_.resize(n, 0);
   server_hash_.resize(n, 0);
   distinct_.reserve(n);
+  size_t slots = 1;
+  while (slots < 2 * n) slots *= 2;
+  twin_table_.assign(slots, -1);
   out_.reserve(n + 1);  // + the wait target
 }
 
@@ -210,6 +242,7 @@ void AttnPointerIncremental::attention(int J, bool all) {
   const int E = shape_.embed, H = shape_.heads, dh = E / H;
   const size_t cap = static_cast<size_t>(cap_jobs_);
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  const int lanes = (J + 7) / 8 * 8;
   auto score = [&](int h, int a, int b) {
     const float* qa = &qkv_[static_cast<size_t>(a) * 3 * E + h * dh];
     const float* kb = &qkv_[static_cast<size_t>(b) * 3 * E + E + h * dh];
@@ -225,7 +258,8 @@ void AttnPointerIncremental::attention(int J, bool all) {
     for (int b = 0; b < J; ++b) {
       float* sb = sc + static_cast<size_t>(b) * cap;
       if (all || changed_[b] != 0) {
-        for (int a = 0; a < J; ++a) sb[a] = score(h, a, b);
+        key_scores(&qt_[static_cast<size_t>(h) * dh * cap], cap, lanes,
+                   &qkv_[static_cast<size_t>(b) * 3 * E + E + h * dh], dh, scale, sb);
         stats_.scores += J;
       } else {
         for (int a : changed_list_) sb[a] = score(h, a, b);
@@ -233,9 +267,8 @@ void AttnPointerIncremental::attention(int J, bool all) {
       }
     }
     // Row maxima; a row whose maximum moved (or whose query changed) recomputes every exponential.
-    // The vectorised steps run over whole blocks of 32 query rows: the lanes past J hold finite
-    // leftovers (zeros, or entries of an earlier, larger J); what they compute is never read.
-    const int lanes = (J + 31) / 32 * 32;
+    // The vectorised steps run over whole blocks of 8 query rows: the lanes past J hold leftovers
+    // (zeros, or entries of an earlier, larger J); what they compute is never read.
     row_max(sc, lanes, J, cap, mx_new_.data());
     full_list_.clear();
     for (int a = 0; a < J; ++a) {
@@ -286,7 +319,9 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
     float* ej = &e_[static_cast<size_t>(j) * E];
     linear_t(wj_.data(), bj_.data(), x, dj, E, ej);
     for (int k = 0; k < E; ++k) ej[k] = std::max(0.0f, ej[k]);
+    const float* qkv = &qkv_[static_cast<size_t>(j) * 3 * E];
     linear_t(win_.data(), bin_.data(), ej, E, 3 * E, &qkv_[static_cast<size_t>(j) * 3 * E]);
+    for (int k = 0; k < E; ++k) qt_[static_cast<size_t>(k) * cap_jobs_ + j] = qkv[k];
     job_ok_[j] = 1;
   }
   if (any) {
@@ -327,21 +362,28 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
   linear_t(wq_.data(), nullptr, u_.data(), E, E, uq_.data());
   const bool wait = shape_.wait_target;
   out_.assign(static_cast<size_t>(S + (wait ? 1 : 0)), 0.0f);
+  // A server whose token equals an earlier one's (bit for bit) has its key, hence its logit: the
+  // distinct tokens are kept in an open-addressing table by their hash (one probe, usually).
   distinct_.clear();
+  std::fill(twin_table_.begin(), twin_table_.end(), -1);
+  const size_t slots = twin_table_.size() - 1;
   for (int m = 0; m < S; ++m) {
     if (mask != nullptr && mask[m] == 0) continue;
-    // A server whose token equals an earlier one's (bit for bit) has its key, hence its logit.
     const float* xm = &xs_[static_cast<size_t>(m) * ds];
+    size_t i = server_hash_[m] & slots;
     int twin = -1;
-    for (int d : distinct_)
+    for (; twin_table_[i] >= 0; i = (i + 1) & slots) {
+      const int d = twin_table_[i];
       if (server_hash_[d] == server_hash_[m] && same_bits(&xs_[static_cast<size_t>(d) * ds], xm, ds)) {
         twin = d;
         break;
       }
+    }
     if (twin >= 0) {
       out_[m] = out_[twin];
       continue;
     }
+    twin_table_[i] = m;
     distinct_.push_back(m);
     ++stats_.logits;
     out_[m] = additive_logit(v_.data(), &key_[static_cast<size_t>(m) * E], uq_.data(), E);

@@ -19,12 +19,15 @@
 //                     with any job row); with a mask, only the allowed servers' logits are
 //                     computed (the others are left 0: a masked softmax never reads them); servers
 //                     whose tokens are equal bit for bit (e.g. the idle ones) share one
-//                     computation, since equal tokens give equal keys and equal logits.
+//                     computation, since equal tokens give equal keys and equal logits (found
+//                     through a hash table of the tokens); the tanh is additive_logit's
+//                     (learn/fdlibm_tanh.h, eight lanes at a time).
 // A change of the job count J drops the score cache (its entries are indexed by position). The
 // matrix-vector products run with the weights transposed so that the compiler vectorises across
-// the outputs, each output still accumulated in the original order (no FMA contraction: the build
-// targets no FMA instruction set, so the products are rounded as in AttnForward). No allocation
-// once the capacities reached the largest J and S seen.
+// the outputs, and the softmax, context and scores across blocks of 8 query rows (keys and values
+// in order within each lane), each output still accumulated in the original order (no FMA
+// contraction: the build targets no FMA instruction set, so the products are rounded as in
+// AttnForward). No allocation once the capacities reached the largest J and S seen.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -67,6 +70,7 @@ class AttnPointerIncremental {
   std::vector<float> wj_, bj_, win_, bin_, wout_, bout_, w1_, b1_, ws_, bs_, wu_, bu_, wk_, wq_, v_, kwait_;
   int cap_jobs_ = 0, cap_servers_ = 0, last_jobs_ = -1;
   std::vector<float> xj_, e_, qkv_;              // per job row: input, embedding, q/k/v
+  std::vector<float> qt_;                        // the queries transposed: [E][a] (stride cap_jobs_)
   std::vector<unsigned char> job_ok_, changed_;  // cached row valid; row changed in this call
   std::vector<int> changed_list_, full_list_;
   std::vector<float> score_, ex_, mx_;           // [head][b][a] (stride cap_jobs_), [head][a]
@@ -76,6 +80,7 @@ class AttnPointerIncremental {
   std::vector<unsigned char> server_ok_;
   std::vector<uint64_t> server_hash_;  // of the cached input row
   std::vector<int> distinct_;          // servers whose logit this call computed
+  std::vector<int> twin_table_;        // open addressing by server_hash_: a distinct server or -1
   std::vector<float> out_;
   Stats stats_;
 };

@@ -6,8 +6,22 @@
 #include <limits>
 
 #include "core/error.h"
+#include "learn/fdlibm_tanh.h"
 
 namespace dmlkit::learn {
+
+float additive_logit(const float* v, const float* key, const float* uq, int E) {
+  constexpr int kBlock = 64;
+  float t[kBlock];
+  float acc = 0;
+  for (int k0 = 0; k0 < E; k0 += kBlock) {
+    const int n = std::min(kBlock, E - k0);
+    for (int i = 0; i < n; ++i) t[i] = key[k0 + i] + uq[k0 + i];
+    fdlibm_tanh(t, t, n);
+    for (int i = 0; i < n; ++i) acc += v[k0 + i] * t[i];
+  }
+  return acc;
+}
 
 void AttnShape::validate() const {
   auto need = [](bool ok, const char* field, const std::string& what) {

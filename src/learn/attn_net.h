@@ -44,12 +44,9 @@
 namespace dmlkit::learn {
 
 // The pointer's additive-attention logit of one key: sum_k v[k] tanh(key[k] + uq[k]), in k order
-// (AttnForward and AttnPointerIncremental both use it, so their logits agree bit for bit).
-inline float additive_logit(const float* v, const float* key, const float* uq, int E) {
-  float acc = 0;
-  for (int k = 0; k < E; ++k) acc += v[k] * std::tanh(key[k] + uq[k]);
-  return acc;
-}
+// (AttnForward and AttnPointerIncremental both use it, so their logits agree bit for bit). The tanh
+// is fdlibm's, eight at a time (learn/fdlibm_tanh.h: glibc's tanhf bit for bit up to 2.36).
+float additive_logit(const float* v, const float* key, const float* uq, int E);
 
 enum class AttnHead { pointer = 0, value = 1, per_job = 2 };
 

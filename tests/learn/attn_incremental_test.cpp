@@ -3,6 +3,7 @@
 // it recomputes only the rows whose inputs changed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <tuple>
@@ -58,6 +59,10 @@ TEST(AttnIncremental, LogitsEqualTheFullForwardBitForBit) {
       if (rng.uniform() < 0.8) randomize(&jx[pick(J) * s.job_features], s.job_features, rng);
       if (rng.uniform() < 0.3) randomize(&jx[pick(J) * s.job_features], s.job_features, rng);
       if (rng.uniform() < 0.8) randomize(&sx[pick(S) * s.server_features], s.server_features, rng);
+      if (rng.uniform() < 0.3) {  // one server's token copied onto another's: twins share a logit
+        const int from = pick(S), to = pick(S);
+        std::copy_n(&sx[from * s.server_features], s.server_features, &sx[to * s.server_features]);
+      }
       if (rng.uniform() < 0.2) {  // one feature nudged by one ulp
         float& x = jx[pick(J) * s.job_features];
         x = std::nextafter(x, 10.0f);
