@@ -72,29 +72,63 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   std::iota(label.begin(), label.end(), 0u);
   for (uint32_t v = 0; v < n; ++v) size[v] = gv.weight(v);
   const int T = worker_threads(cfg.threads);
-  std::vector<std::vector<uint32_t>> conn(T, std::vector<uint32_t>(n, 0)), touched(T);
+  // Per thread, the connection weight to each neighbouring cluster of the node at hand: an
+  // open-addressing table of at least twice the row's length (a prefix of arrays sized for the
+  // longest row, kept empty between rows), so a short row's counts stay in L1 instead of being
+  // scattered over an array of all clusters.
+  uint64_t longest = 1;
+  for (uint32_t v : order) longest = std::max(longest, gv.end(v) - gv.begin(v));
+  int max_bits = 4;
+  while ((uint64_t{1} << max_bits) < 2 * longest) ++max_bits;
+  struct Counts {
+    std::vector<uint32_t> key, weight, slots;  // key kNoCluster: empty slot; slots: filled, in first-seen order
+  };
+  std::vector<Counts> counts(T);
+  for (auto& c : counts) {
+    c.key.assign(size_t{1} << max_bits, kNoCluster);
+    c.weight.assign(size_t{1} << max_bits, 0);
+  }
   const size_t chunk = std::clamp<size_t>(order.size() / 256, 64, 16384);
   std::vector<uint32_t> choice(chunk);
   // v's best cluster given the current labels: most connection weight, ties to the lighter
   // cluster, then the lower id; its own unless strictly better connected than staying.
-  auto choose = [&](uint32_t v, std::vector<uint32_t>& cn, std::vector<uint32_t>& tc) {
-    tc.clear();
-    for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+  auto choose = [&](uint32_t v, Counts& cn) {
+    const uint64_t b = gv.begin(v), e = gv.end(v);
+    int bits = 4;
+    while ((uint64_t{1} << bits) < 2 * (e - b)) ++bits;
+    const uint32_t mask = (uint32_t{1} << bits) - 1;
+    auto slot_of = [&](uint32_t c) {
+      uint32_t h = static_cast<uint32_t>((c * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+      while (cn.key[h] != c && cn.key[h] != kNoCluster) h = (h + 1) & mask;
+      return h;
+    };
+    cn.slots.clear();
+    for (uint64_t k = b; k < e; ++k) {
+      if (k + 16 < e) __builtin_prefetch(&label[gv.target(k + 16)]);
       const uint32_t c = label[gv.target(k)];
-      if (cn[c] == 0) tc.push_back(c);
-      cn[c] += gv.edge_weight(k);
+      const uint32_t h = slot_of(c);
+      if (cn.key[h] == kNoCluster) {
+        cn.key[h] = c;
+        cn.slots.push_back(h);
+        __builtin_prefetch(&size[c]);
+      }
+      cn.weight[h] += gv.edge_weight(k);
     }
     const uint32_t own = label[v], w = gv.weight(v);
-    const uint32_t stay = cn[own];  // edge weight to v's own cluster (0 if none)
+    const uint32_t own_slot = slot_of(own);
+    const uint32_t stay = cn.key[own_slot] == own ? cn.weight[own_slot] : 0;  // edge weight to v's own cluster
     uint32_t best = own, best_w = 0;
-    for (uint32_t c : tc) {
-      if (c == own || static_cast<uint64_t>(size[c]) + w > bound) continue;
-      if (cn[c] > best_w || (cn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
+    for (uint32_t h : cn.slots) {
+      const uint32_t c = cn.key[h], cw = cn.weight[h];
+      // A cluster no better connected than staying, or than the best so far, cannot win: its
+      // size is not looked up.
+      if (c == own || cw <= stay || cw < best_w || static_cast<uint64_t>(size[c]) + w > bound) continue;
+      if (cw > best_w || size[c] < size[best] || (size[c] == size[best] && c < best)) {
         best = c;
-        best_w = cn[c];
+        best_w = cw;
       }
     }
-    for (uint32_t c : tc) cn[c] = 0;
+    for (uint32_t h : cn.slots) cn.key[h] = kNoCluster, cn.weight[h] = 0;
     return best_w > stay ? best : own;
   };
   uint64_t clusters = order.size();
@@ -106,7 +140,7 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
       // depend on the thread count, only on the labels at the chunk's start).
       const int Tc = static_cast<int>(std::clamp<size_t>(len / 1024, 1, static_cast<size_t>(T)));
       parallel_for(Tc, Tc, [&](size_t t) {
-        for (size_t i = len * t / Tc; i < len * (t + 1) / Tc; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
+        for (size_t i = len * t / Tc; i < len * (t + 1) / Tc; ++i) choice[i] = choose(order[c0 + i], counts[t]);
       });
       for (size_t i = 0; i < len; ++i) {
         const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
