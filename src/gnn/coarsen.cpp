@@ -23,6 +23,8 @@ struct FineView {
   uint32_t target(uint64_t k) const { return g.neighbours[k]; }
   uint32_t edge_weight(uint64_t) const { return 1; }
   uint32_t weight(uint32_t) const { return 1; }
+  void prefetch_offsets(uint32_t v) const { __builtin_prefetch(&g.offsets[v]); }
+  void prefetch_row(uint32_t v) const { __builtin_prefetch(g.neighbours.data() + g.offsets[v]); }
 };
 
 struct CoarseView {
@@ -33,7 +35,20 @@ struct CoarseView {
   uint32_t target(uint64_t k) const { return static_cast<uint32_t>(g.adjncy[k]); }
   uint32_t edge_weight(uint64_t k) const { return static_cast<uint32_t>(g.adjwgt[k]); }
   uint32_t weight(uint32_t v) const { return static_cast<uint32_t>(g.vwgt[v]); }
+  void prefetch_offsets(uint32_t v) const { __builtin_prefetch(&g.xadj[v]); }
+  void prefetch_row(uint32_t v) const {
+    __builtin_prefetch(g.adjncy.data() + g.xadj[v]);
+    __builtin_prefetch(g.adjwgt.data() + g.xadj[v]);
+  }
 };
+
+// The nodes are visited in a shuffled order, so each row is a random access: fetch the offsets
+// of the node 16 ahead and the row of the node 8 ahead (whose offsets came in 8 nodes ago).
+template <class View>
+void prefetch_ahead(const View& gv, const std::vector<uint32_t>& order, size_t i, size_t end) {
+  if (i + 16 < end) gv.prefetch_offsets(order[i + 16]);
+  if (i + 8 < end) gv.prefetch_row(order[i + 8]);
+}
 
 // Threads for clustering and contraction: each holds arrays of a level's size (4-8 bytes per
 // node), so at most 8 whatever the core count.
@@ -140,7 +155,11 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
       // depend on the thread count, only on the labels at the chunk's start).
       const int Tc = static_cast<int>(std::clamp<size_t>(len / 1024, 1, static_cast<size_t>(T)));
       parallel_for(Tc, Tc, [&](size_t t) {
-        for (size_t i = len * t / Tc; i < len * (t + 1) / Tc; ++i) choice[i] = choose(order[c0 + i], counts[t]);
+        const size_t first = c0 + len * t / Tc, last = c0 + len * (t + 1) / Tc;
+        for (size_t i = first; i < last; ++i) {
+          prefetch_ahead(gv, order, i, last);
+          choice[i - c0] = choose(order[i], counts[t]);
+        }
       });
       for (size_t i = 0; i < len; ++i) {
         const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
@@ -268,9 +287,12 @@ uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int r
   uint64_t moves = 0;
   for (int round = 0; round < rounds; ++round) {
     uint64_t moved = 0;
-    for (uint32_t v : order) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      prefetch_ahead(gv, order, i, order.size());
+      const uint32_t v = order[i];
       touched.clear();
       for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        if (k + 16 < gv.end(v)) __builtin_prefetch(&part_of[gv.target(k + 16)]);
         const int q = part_of[gv.target(k)];
         if (conn[q] == 0) touched.push_back(q);
         conn[q] += gv.edge_weight(k);
