@@ -226,8 +226,10 @@ CoarseGraph contract(const View& gv, std::vector<uint32_t> label, int threads) {
   // Walks cluster c's fine adjacency, calling emit(d, weight, first_time) per neighbouring cluster d.
   auto walk = [&](uint32_t c, std::vector<uint32_t>& mark, auto&& emit) {
     for (uint64_t i = start[c]; i < start[c + 1]; ++i) {
+      prefetch_ahead(gv, members, i, start[C]);  // the members' rows are random accesses
       const uint32_t v = members[i];
       for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        if (k + 16 < gv.end(v)) __builtin_prefetch(&cg.cluster_of[gv.target(k + 16)]);
         const uint32_t d = cg.cluster_of[gv.target(k)];
         if (d == c) continue;
         const bool first = mark[d] != c;

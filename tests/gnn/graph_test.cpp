@@ -80,7 +80,9 @@ TEST(GnnGraph, RmatDoesNotDependOnTheThreadCount) {
     for (uint64_t k = one.offsets[v]; k < one.offsets[v + 1]; ++k) {
       EXPECT_LT(one.neighbours[k], one.nodes);
       EXPECT_NE(one.neighbours[k], v);
-      if (k > one.offsets[v]) EXPECT_LT(one.neighbours[k - 1], one.neighbours[k]);
+      if (k > one.offsets[v]) {
+        EXPECT_LT(one.neighbours[k - 1], one.neighbours[k]);
+      }
     }
   EXPECT_NE(generate_rmat(p, 6, 1).neighbours, one.neighbours);  // the seed matters
 }
