@@ -259,17 +259,21 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
   const int T = resolve_threads(threads);
   const size_t blocks = (static_cast<size_t>(n) + kBlockNodes - 1) >> kBlockBits;
   auto chunk_range = [&](size_t k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
-  std::vector<uint64_t> slot(kChunks * blocks + 1, 0);  // [block][chunk]: entries, then write cursors
-  parallel_for(kChunks, T, [&](size_t k) {
+  // Chunk k's edges without self-loops, each as fn(u, v) then fn(v, u): the same on both passes.
+  auto for_each_entry = [&](size_t k, auto&& fn) {
     Rng rng = Rng(seed).split(100 + k);
     uint32_t u, v;
     const auto [b, e] = chunk_range(k);
     for (uint64_t x = b; x < e; ++x) {
       draw(rng, u, v);
       if (u == v) continue;
-      ++slot[(u >> kBlockBits) * kChunks + k];
-      ++slot[(v >> kBlockBits) * kChunks + k];
+      fn(u, v);
+      fn(v, u);
     }
+  };
+  std::vector<uint64_t> slot(kChunks * blocks + 1, 0);  // [block][chunk]: entries, then write cursors
+  parallel_for(kChunks, T, [&](size_t k) {
+    for_each_entry(k, [&](uint32_t from, uint32_t) { ++slot[(from >> kBlockBits) * kChunks + k]; });
   });
   std::vector<uint64_t> block_start(blocks + 1, 0);
   {
@@ -288,19 +292,11 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
   g.neighbours.resize(block_start[blocks]);
   std::vector<uint16_t> source(block_start[blocks]);  // an entry's source node within its block
   parallel_for(kChunks, T, [&](size_t k) {
-    Rng rng = Rng(seed).split(100 + k);
-    uint32_t u, v;
-    const auto [b, e] = chunk_range(k);
-    for (uint64_t x = b; x < e; ++x) {
-      draw(rng, u, v);
-      if (u == v) continue;
-      uint64_t& pu = slot[(u >> kBlockBits) * kChunks + k];
-      g.neighbours[pu] = v;
-      source[pu++] = static_cast<uint16_t>(u & (kBlockNodes - 1));
-      uint64_t& pv = slot[(v >> kBlockBits) * kChunks + k];
-      g.neighbours[pv] = u;
-      source[pv++] = static_cast<uint16_t>(v & (kBlockNodes - 1));
-    }
+    for_each_entry(k, [&](uint32_t from, uint32_t to) {
+      uint64_t& at = slot[(from >> kBlockBits) * kChunks + k];
+      g.neighbours[at] = to;
+      source[at++] = static_cast<uint16_t>(from & (kBlockNodes - 1));
+    });
   });
   std::vector<uint64_t>().swap(slot);
   // Per block: counting sort of its entries by source into a scratch copy, then every row sorted
