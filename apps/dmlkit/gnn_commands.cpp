@@ -250,7 +250,10 @@ void add_compare(CLI::App& gnn, Context& ctx) {
   cmd->add_option("--placement-param", c.placement_params, "Placement knob key=value (repeatable), e.g. explore.candidates=50");
   cmd->add_option("--scheduler-param", c.scheduler_params, "Scheduler knob key=value (repeatable), e.g. online.chunks=4");
   cmd->add_option("--seed", o.seed, "Random seed (sampling, partitioning, random placement, explore)")->capture_default_str();
-  cmd->add_option("--threads", o.threads, "Sampling threads (0 = all cores)")->capture_default_str();
+  cmd->add_option("--threads", o.threads,
+                  "Threads for R-MAT generation, the metis pre-step (at most 8) and sampling (0 = all cores); "
+                  "the results do not depend on it")
+      ->capture_default_str();
   cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   add_output_options(*cmd, c.out, c.format);
   cmd->callback([&] { ctx.run = [&] { return run_compare(c, ctx); }; });

@@ -23,6 +23,8 @@ struct FineView {
   uint32_t target(uint64_t k) const { return g.neighbours[k]; }
   uint32_t edge_weight(uint64_t) const { return 1; }
   uint32_t weight(uint32_t) const { return 1; }
+  void prefetch_offsets(uint32_t v) const { __builtin_prefetch(&g.offsets[v]); }
+  void prefetch_row(uint32_t v) const { __builtin_prefetch(g.neighbours.data() + g.offsets[v]); }
 };
 
 struct CoarseView {
@@ -33,7 +35,20 @@ struct CoarseView {
   uint32_t target(uint64_t k) const { return static_cast<uint32_t>(g.adjncy[k]); }
   uint32_t edge_weight(uint64_t k) const { return static_cast<uint32_t>(g.adjwgt[k]); }
   uint32_t weight(uint32_t v) const { return static_cast<uint32_t>(g.vwgt[v]); }
+  void prefetch_offsets(uint32_t v) const { __builtin_prefetch(&g.xadj[v]); }
+  void prefetch_row(uint32_t v) const {
+    __builtin_prefetch(g.adjncy.data() + g.xadj[v]);
+    __builtin_prefetch(g.adjwgt.data() + g.xadj[v]);
+  }
 };
+
+// The nodes are visited in a shuffled order, so each row is a random access: fetch the offsets
+// of the node 16 ahead and the row of the node 8 ahead (whose offsets came in 8 nodes ago).
+template <class View>
+void prefetch_ahead(const View& gv, const std::vector<uint32_t>& order, size_t i, size_t end) {
+  if (i + 16 < end) gv.prefetch_offsets(order[i + 16]);
+  if (i + 8 < end) gv.prefetch_row(order[i + 8]);
+}
 
 // Threads for clustering and contraction: each holds arrays of a level's size (4-8 bytes per
 // node), so at most 8 whatever the core count.
@@ -72,29 +87,63 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   std::iota(label.begin(), label.end(), 0u);
   for (uint32_t v = 0; v < n; ++v) size[v] = gv.weight(v);
   const int T = worker_threads(cfg.threads);
-  std::vector<std::vector<uint32_t>> conn(T, std::vector<uint32_t>(n, 0)), touched(T);
+  // Per thread, the connection weight to each neighbouring cluster of the node at hand: an
+  // open-addressing table of at least twice the row's length (a prefix of arrays sized for the
+  // longest row, kept empty between rows), so a short row's counts stay in L1 instead of being
+  // scattered over an array of all clusters.
+  uint64_t longest = 1;
+  for (uint32_t v : order) longest = std::max(longest, gv.end(v) - gv.begin(v));
+  int max_bits = 4;
+  while ((uint64_t{1} << max_bits) < 2 * longest) ++max_bits;
+  struct Counts {
+    std::vector<uint32_t> key, weight, slots;  // key kNoCluster: empty slot; slots: filled, in first-seen order
+  };
+  std::vector<Counts> counts(T);
+  for (auto& c : counts) {
+    c.key.assign(size_t{1} << max_bits, kNoCluster);
+    c.weight.assign(size_t{1} << max_bits, 0);
+  }
   const size_t chunk = std::clamp<size_t>(order.size() / 256, 64, 16384);
   std::vector<uint32_t> choice(chunk);
   // v's best cluster given the current labels: most connection weight, ties to the lighter
   // cluster, then the lower id; its own unless strictly better connected than staying.
-  auto choose = [&](uint32_t v, std::vector<uint32_t>& cn, std::vector<uint32_t>& tc) {
-    tc.clear();
-    for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+  auto choose = [&](uint32_t v, Counts& cn) {
+    const uint64_t b = gv.begin(v), e = gv.end(v);
+    int bits = 4;
+    while ((uint64_t{1} << bits) < 2 * (e - b)) ++bits;
+    const uint32_t mask = (uint32_t{1} << bits) - 1;
+    auto slot_of = [&](uint32_t c) {
+      uint32_t h = static_cast<uint32_t>((c * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+      while (cn.key[h] != c && cn.key[h] != kNoCluster) h = (h + 1) & mask;
+      return h;
+    };
+    cn.slots.clear();
+    for (uint64_t k = b; k < e; ++k) {
+      if (k + 16 < e) __builtin_prefetch(&label[gv.target(k + 16)]);
       const uint32_t c = label[gv.target(k)];
-      if (cn[c] == 0) tc.push_back(c);
-      cn[c] += gv.edge_weight(k);
+      const uint32_t h = slot_of(c);
+      if (cn.key[h] == kNoCluster) {
+        cn.key[h] = c;
+        cn.slots.push_back(h);
+        __builtin_prefetch(&size[c]);
+      }
+      cn.weight[h] += gv.edge_weight(k);
     }
     const uint32_t own = label[v], w = gv.weight(v);
-    const uint32_t stay = cn[own];  // edge weight to v's own cluster (0 if none)
+    const uint32_t own_slot = slot_of(own);
+    const uint32_t stay = cn.key[own_slot] == own ? cn.weight[own_slot] : 0;  // edge weight to v's own cluster
     uint32_t best = own, best_w = 0;
-    for (uint32_t c : tc) {
-      if (c == own || static_cast<uint64_t>(size[c]) + w > bound) continue;
-      if (cn[c] > best_w || (cn[c] == best_w && (size[c] < size[best] || (size[c] == size[best] && c < best)))) {
+    for (uint32_t h : cn.slots) {
+      const uint32_t c = cn.key[h], cw = cn.weight[h];
+      // A cluster no better connected than staying, or than the best so far, cannot win: its
+      // size is not looked up.
+      if (c == own || cw <= stay || cw < best_w || static_cast<uint64_t>(size[c]) + w > bound) continue;
+      if (cw > best_w || size[c] < size[best] || (size[c] == size[best] && c < best)) {
         best = c;
-        best_w = cn[c];
+        best_w = cw;
       }
     }
-    for (uint32_t c : tc) cn[c] = 0;
+    for (uint32_t h : cn.slots) cn.key[h] = kNoCluster, cn.weight[h] = 0;
     return best_w > stay ? best : own;
   };
   uint64_t clusters = order.size();
@@ -106,7 +155,11 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
       // depend on the thread count, only on the labels at the chunk's start).
       const int Tc = static_cast<int>(std::clamp<size_t>(len / 1024, 1, static_cast<size_t>(T)));
       parallel_for(Tc, Tc, [&](size_t t) {
-        for (size_t i = len * t / Tc; i < len * (t + 1) / Tc; ++i) choice[i] = choose(order[c0 + i], conn[t], touched[t]);
+        const size_t first = c0 + len * t / Tc, last = c0 + len * (t + 1) / Tc;
+        for (size_t i = first; i < last; ++i) {
+          prefetch_ahead(gv, order, i, last);
+          choice[i - c0] = choose(order[i], counts[t]);
+        }
       });
       for (size_t i = 0; i < len; ++i) {
         const uint32_t v = order[c0 + i], own = label[v], best = choice[i], w = gv.weight(v);
@@ -173,8 +226,10 @@ CoarseGraph contract(const View& gv, std::vector<uint32_t> label, int threads) {
   // Walks cluster c's fine adjacency, calling emit(d, weight, first_time) per neighbouring cluster d.
   auto walk = [&](uint32_t c, std::vector<uint32_t>& mark, auto&& emit) {
     for (uint64_t i = start[c]; i < start[c + 1]; ++i) {
+      prefetch_ahead(gv, members, i, start[C]);  // the members' rows are random accesses
       const uint32_t v = members[i];
       for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        if (k + 16 < gv.end(v)) __builtin_prefetch(&cg.cluster_of[gv.target(k + 16)]);
         const uint32_t d = cg.cluster_of[gv.target(k)];
         if (d == c) continue;
         const bool first = mark[d] != c;
@@ -234,9 +289,12 @@ uint64_t refine(const View& gv, std::vector<uint16_t>& part_of, int parts, int r
   uint64_t moves = 0;
   for (int round = 0; round < rounds; ++round) {
     uint64_t moved = 0;
-    for (uint32_t v : order) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      prefetch_ahead(gv, order, i, order.size());
+      const uint32_t v = order[i];
       touched.clear();
       for (uint64_t k = gv.begin(v); k < gv.end(v); ++k) {
+        if (k + 16 < gv.end(v)) __builtin_prefetch(&part_of[gv.target(k + 16)]);
         const int q = part_of[gv.target(k)];
         if (conn[q] == 0) touched.push_back(q);
         conn[q] += gv.edge_weight(k);

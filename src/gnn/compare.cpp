@@ -76,10 +76,10 @@ Comparison run_compare(const CompareOptions& o) {
   const GraphFormat format = parse_graph_format(o.graph_format);
 
   Comparison c;
-  c.graph = load_graph(o.graph, format, o.data_dir, o.seed);
+  c.graph = load_graph(o.graph, format, o.data_dir, o.seed, o.threads);
   c.cluster = build_cluster(o.cluster, o.partitions);
   const auto t0 = std::chrono::steady_clock::now();
-  c.parts = partition_graph(c.graph, o.partitions, o.partitioner, o.partitioner_params, o.seed);
+  c.parts = partition_graph(c.graph, o.partitions, o.partitioner, o.partitioner_params, o.seed, o.threads);
   c.partition_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c.job = make_job(o.job, c.graph, c.parts, c.graph.default_feature_dim, static_cast<int>(o.sampler.fanouts.size()));
 

@@ -2,7 +2,6 @@
 #include "gnn/graph.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -210,7 +209,7 @@ RmatParams parse_rmat(const std::string& spec) {
   return p;
 }
 
-Graph generate_rmat(const RmatParams& p, uint64_t seed) {
+Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
   int scale = 1;
   while ((uint64_t{1} << scale) < p.nodes) ++scale;
   const uint64_t edges = static_cast<uint64_t>(std::llround(static_cast<double>(p.nodes) * p.edge_factor));
@@ -230,8 +229,10 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
         if (l % 4 == 0) bits = rng.next();
         const uint32_t r = static_cast<uint32_t>(bits & 0xFFFF);
         bits >>= 16;
-        const uint64_t bu = r >= tb ? 1 : 0;                         // quadrants c, d: lower half
-        const uint64_t bv = (r >= ta && r < tb) || r >= tc ? 1 : 0;  // b, d: right half
+        // Branch-free (a quadrant is a coin flip the predictor cannot learn): quadrant a below ta,
+        // b below tb, c below tc, d above.
+        const uint64_t bu = static_cast<uint64_t>(r >= tb);                                    // c, d: lower half
+        const uint64_t bv = static_cast<uint64_t>((r >= ta) ^ (r >= tb) ^ (r >= tc));  // b, d: right half
         uu = (uu << 1) | bu;
         vv = (vv << 1) | bv;
       }
@@ -248,61 +249,94 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed) {
     }
   };
   // The edges come in 64 fixed chunks, each from its own random stream, so the graph does not
-  // depend on the number of threads; rows are sorted at the end, so neither does the fill order.
-  constexpr int kChunks = 64;
-  const int threads = resolve_threads(0);
-  auto chunk_range = [&](int k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
-  Graph g;
-  g.name = "rmat-" + std::to_string(p.nodes);
-  g.nodes = n;
-  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
-  parallel_for(kChunks, threads, [&](size_t k) {
+  // depend on the number of threads (rows are sorted at the end, so neither does the fill order).
+  // Every chunk draws its edges twice: once to count the entries per block of 2^15 source nodes,
+  // once to write both directions of each edge into its slice of the block's range, which is
+  // exactly the block's range of the CSR; no atomics, and a block's rows are then put in order
+  // within the block's range on one thread, in cache.
+  constexpr int kChunks = 64, kBlockBits = 15;
+  constexpr uint32_t kBlockNodes = 1u << kBlockBits;
+  const int T = resolve_threads(threads);
+  const size_t blocks = (static_cast<size_t>(n) + kBlockNodes - 1) >> kBlockBits;
+  auto chunk_range = [&](size_t k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
+  // Chunk k's edges without self-loops, each as fn(u, v) then fn(v, u): the same on both passes.
+  auto for_each_entry = [&](size_t k, auto&& fn) {
     Rng rng = Rng(seed).split(100 + k);
     uint32_t u, v;
-    const auto [b, e] = chunk_range(static_cast<int>(k));
+    const auto [b, e] = chunk_range(k);
     for (uint64_t x = b; x < e; ++x) {
       draw(rng, u, v);
       if (u == v) continue;
-      std::atomic_ref<uint64_t>(g.offsets[u + 1]).fetch_add(1, std::memory_order_relaxed);
-      std::atomic_ref<uint64_t>(g.offsets[v + 1]).fetch_add(1, std::memory_order_relaxed);
+      fn(u, v);
+      fn(v, u);
     }
+  };
+  std::vector<uint64_t> slot(kChunks * blocks + 1, 0);  // [block][chunk]: entries, then write cursors
+  parallel_for(kChunks, T, [&](size_t k) {
+    for_each_entry(k, [&](uint32_t from, uint32_t) { ++slot[(from >> kBlockBits) * kChunks + k]; });
   });
-  for (size_t i = 1; i < g.offsets.size(); ++i) g.offsets[i] += g.offsets[i - 1];
-  g.neighbours.resize(g.offsets.back());
+  std::vector<uint64_t> block_start(blocks + 1, 0);
   {
-    std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
-    parallel_for(kChunks, threads, [&](size_t k) {
-      Rng rng = Rng(seed).split(100 + k);
-      uint32_t u, v;
-      const auto [b, e] = chunk_range(static_cast<int>(k));
-      for (uint64_t x = b; x < e; ++x) {
-        draw(rng, u, v);
-        if (u == v) continue;
-        g.neighbours[std::atomic_ref<uint64_t>(fill[u]).fetch_add(1, std::memory_order_relaxed)] = v;
-        g.neighbours[std::atomic_ref<uint64_t>(fill[v]).fetch_add(1, std::memory_order_relaxed)] = u;
-      }
-    });
+    uint64_t sum = 0;
+    for (size_t i = 0; i < kChunks * blocks; ++i) {
+      if (i % kChunks == 0) block_start[i / kChunks] = sum;
+      const uint64_t c = slot[i];
+      slot[i] = sum;
+      sum += c;
+    }
+    block_start[blocks] = sum;
   }
-  // Sort and deduplicate each row in parallel (new degrees), then compact in one pass.
-  std::vector<uint32_t> kept(n);
-  const uint32_t blocks = 256;
-  parallel_for(blocks, threads, [&](size_t blk) {
-    const uint32_t lo = static_cast<uint32_t>(static_cast<uint64_t>(n) * blk / blocks);
-    const uint32_t hi = static_cast<uint32_t>(static_cast<uint64_t>(n) * (blk + 1) / blocks);
-    for (uint32_t v = lo; v < hi; ++v) {
-      auto first = g.neighbours.begin() + g.offsets[v], last = g.neighbours.begin() + g.offsets[v + 1];
-      std::sort(first, last);
-      kept[v] = static_cast<uint32_t>(std::unique(first, last) - first);
+  Graph g;
+  g.name = "rmat-" + std::to_string(p.nodes);
+  g.nodes = n;
+  g.neighbours.resize(block_start[blocks]);
+  std::vector<uint16_t> source(block_start[blocks]);  // an entry's source node within its block
+  parallel_for(kChunks, T, [&](size_t k) {
+    for_each_entry(k, [&](uint32_t from, uint32_t to) {
+      uint64_t& at = slot[(from >> kBlockBits) * kChunks + k];
+      g.neighbours[at] = to;
+      source[at++] = static_cast<uint16_t>(from & (kBlockNodes - 1));
+    });
+  });
+  std::vector<uint64_t>().swap(slot);
+  // Per block: counting sort of its entries by source into a scratch copy, then every row sorted
+  // and deduplicated back to the front of the block's range; degrees into offsets[v + 1].
+  g.offsets.assign(static_cast<size_t>(n) + 1, 0);
+  std::vector<uint64_t> block_kept(blocks, 0);
+  parallel_for(static_cast<size_t>(std::min<int>(T, static_cast<int>(blocks))), T, [&](size_t t) {
+    std::vector<uint32_t> scratch, row_start(kBlockNodes + 1);
+    for (size_t blk = t; blk < blocks; blk += static_cast<size_t>(std::min<int>(T, static_cast<int>(blocks)))) {
+      const uint64_t s = block_start[blk], e = block_start[blk + 1];
+      const uint32_t lo = static_cast<uint32_t>(blk << kBlockBits);
+      const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(kBlockNodes, n - lo));
+      std::fill(row_start.begin(), row_start.begin() + count + 1, 0u);
+      for (uint64_t i = s; i < e; ++i) ++row_start[source[i] + 1];
+      for (uint32_t r = 0; r < count; ++r) row_start[r + 1] += row_start[r];
+      scratch.resize(e - s);
+      for (uint64_t i = s; i < e; ++i) scratch[row_start[source[i]]++] = g.neighbours[i];
+      uint64_t write = s;
+      uint32_t first = 0;
+      for (uint32_t r = 0; r < count; ++r) {
+        const uint32_t last = row_start[r];  // after the fill: the row's end
+        std::sort(scratch.begin() + first, scratch.begin() + last);
+        const uint64_t before = write;
+        for (uint32_t i = first; i < last; ++i)
+          if (i == first || scratch[i] != scratch[i - 1]) g.neighbours[write++] = scratch[i];
+        g.offsets[lo + r + 1] = write - before;
+        first = last;
+      }
+      block_kept[blk] = write - s;
     }
   });
+  std::vector<uint16_t>().swap(source);
   uint64_t write = 0;
-  for (uint32_t v = 0; v < n; ++v) {
-    const uint64_t b = g.offsets[v];
-    g.offsets[v] = write;
-    if (write != b) std::copy(g.neighbours.begin() + b, g.neighbours.begin() + b + kept[v], g.neighbours.begin() + write);
-    write += kept[v];
+  for (size_t blk = 0; blk < blocks; ++blk) {
+    if (write != block_start[blk])
+      std::copy(g.neighbours.begin() + block_start[blk], g.neighbours.begin() + block_start[blk] + block_kept[blk],
+                g.neighbours.begin() + write);
+    write += block_kept[blk];
   }
-  g.offsets[n] = write;
+  for (size_t v = 0; v < n; ++v) g.offsets[v + 1] += g.offsets[v];
   // Duplicates and self-loops are a few percent of R-MAT's pairs: shrinking would copy the whole
   // adjacency (both copies alive, +0.6 GB at 10^7 nodes), so the slack is kept unless it is large.
   const bool shrink = write < g.neighbours.size() - g.neighbours.size() / 4;
@@ -321,8 +355,9 @@ std::string graph_input_path(const std::string& spec, const std::string& data_di
   return spec;
 }
 
-Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed) {
-  if (spec.rfind("rmat:", 0) == 0 || spec == "rmat") return generate_rmat(parse_rmat(spec), seed);
+Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed,
+                 int threads) {
+  if (spec.rfind("rmat:", 0) == 0 || spec == "rmat") return generate_rmat(parse_rmat(spec), seed, threads);
   const std::string path = graph_input_path(spec, data_dir);
   if (spec == "cora" || spec == "citeseer" || spec == "pubmed") {
     // Planetoid edge list; node count and feature dimension from meta.txt (isolated nodes count).

@@ -48,12 +48,14 @@ struct RmatParams {
 RmatParams parse_rmat(const std::string& spec);  // "rmat:nodes=...,edge_factor=..."
 // R-MAT edges in a 2^ceil(log2 nodes) square, vertex ids scrambled by a seeded bijection (Graph500
 // permutes them) so degree does not follow the id, ids >= nodes redrawn. Built in two passes
-// (count, fill; on all cores, in 64 fixed random streams) so the edge list is never held whole;
-// the same seed gives the same graph on any number of cores.
-Graph generate_rmat(const RmatParams& p, uint64_t seed);
+// over 64 fixed random streams (count entries per block of source nodes, then write them) so the
+// edge list is never held whole; on `threads` threads (0 = all cores); the same seed gives the
+// same graph on any number of threads.
+Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads = 0);
 
-// Resolves --graph (see above). `data_dir` is the bundled data folder.
-Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed);
+// Resolves --graph (see above). `data_dir` is the bundled data folder; `threads` for the generator.
+Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed,
+                 int threads = 0);
 // The file a bundled name or path refers to ("" for a generator), for the --out input check.
 std::string graph_input_path(const std::string& spec, const std::string& data_dir);
 std::vector<std::string> bundled_graph_names();

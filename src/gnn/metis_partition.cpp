@@ -51,9 +51,9 @@ class Metis final : public GraphPartitioner {
         refine_rounds_(refine_rounds),
         imbalance_(imbalance) {}
 
-  void partition(const Graph& g, int parts, uint64_t seed, Partitioning& out) const override {
+  void partition(const Graph& g, int parts, uint64_t seed, int threads, Partitioning& out) const override {
     if (g.undirected_edges() > coarsen_above_) {
-      multilevel(g, parts, seed, out);
+      multilevel(g, parts, seed, threads, out);
       return;
     }
     if (g.neighbours.size() > 0x7FFFFFFFULL)
@@ -70,8 +70,9 @@ class Metis final : public GraphPartitioner {
   // Coarsens level by level until at most coarse_nodes_ supernodes remain (or max_levels_ levels,
   // or a level merges nothing), partitions the coarsest level with METIS, then projects back and
   // refines at every level, the finest included.
-  void multilevel(const Graph& g, int parts, uint64_t seed, Partitioning& out) const {
+  void multilevel(const Graph& g, int parts, uint64_t seed, int threads, Partitioning& out) const {
     CoarsenConfig cc;
+    cc.threads = threads;
     cc.target_nodes = coarse_nodes_;
     // Clusters of at most 1 / cluster_fraction of a part's allowed size (the size-constrained
     // label propagation of Meyerhenke, Sanders and Schulz bounds clusters by L_max / f) [A].

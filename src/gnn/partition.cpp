@@ -12,7 +12,7 @@ namespace {
 
 class RandomPartitioner final : public GraphPartitioner {
  public:
-  void partition(const Graph& g, int parts, uint64_t seed, Partitioning& out) const override {
+  void partition(const Graph& g, int parts, uint64_t seed, int, Partitioning& out) const override {
     Rng rng = Rng(seed).split(11);
     for (uint32_t v = 0; v < g.nodes; ++v) out.part_of[v] = static_cast<uint16_t>(rng.uniform_int(0, parts - 1));
   }
@@ -20,7 +20,7 @@ class RandomPartitioner final : public GraphPartitioner {
 
 class HashPartitioner final : public GraphPartitioner {
  public:
-  void partition(const Graph& g, int parts, uint64_t, Partitioning& out) const override {
+  void partition(const Graph& g, int parts, uint64_t, int, Partitioning& out) const override {
     for (uint32_t v = 0; v < g.nodes; ++v)
       out.part_of[v] = static_cast<uint16_t>((static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ULL >> 32) % parts);
   }
@@ -58,7 +58,7 @@ const PartitionerRegistry& partitioner_registry() {
 }
 
 Partitioning partition_graph(const Graph& g, int parts, const std::string& method, const KnobValues& params,
-                             uint64_t seed) {
+                             uint64_t seed, int threads) {
   const auto& reg = partitioner_registry();
   const auto& entry = reg.get(method);
   reg.check_knobs_any(params);
@@ -67,7 +67,7 @@ Partitioning partition_graph(const Graph& g, int parts, const std::string& metho
   Partitioning p;
   p.parts = parts;
   p.part_of.assign(g.nodes, 0);
-  if (parts > 1) entry.make(Knobs(params, entry.knobs, reg.style().knob_flag))->partition(g, parts, seed, p);
+  if (parts > 1) entry.make(Knobs(params, entry.knobs, reg.style().knob_flag))->partition(g, parts, seed, threads, p);
   p.nodes_per_part.assign(parts, 0);
   for (uint32_t v = 0; v < g.nodes; ++v) {
     ++p.nodes_per_part[p.part_of[v]];

@@ -33,8 +33,9 @@ struct Partitioning {
 class GraphPartitioner {
  public:
   virtual ~GraphPartitioner() = default;
-  // part_of filled; the caller (partition_graph) counts nodes per part and cut edges.
-  virtual void partition(const Graph& g, int parts, uint64_t seed, Partitioning& out) const = 0;
+  // part_of filled; the caller (partition_graph) counts nodes per part and cut edges. `threads`
+  // (0 = all cores) may change the time, never the result.
+  virtual void partition(const Graph& g, int parts, uint64_t seed, int threads, Partitioning& out) const = 0;
 };
 
 using PartitionerFactory = std::unique_ptr<GraphPartitioner> (*)(const Knobs& knobs);
@@ -45,9 +46,9 @@ PartitionerEntry metis_entry();  // metis_partition.cpp
 
 // `parts` in [1, 4096]; parts == 1 is the trivial partition. Unknown name or knob: Error.
 // Deterministic for a given seed (METIS is given the seed; random draws from Rng(seed); hash =
-// id * golden ratio mod parts).
+// id * golden ratio mod parts), whatever `threads` (0 = all cores; metis's pre-step uses at most 8).
 Partitioning partition_graph(const Graph& g, int parts, const std::string& method, const KnobValues& params,
-                             uint64_t seed);
+                             uint64_t seed, int threads = 0);
 Partitioning partition_graph(const Graph& g, int parts, Partitioner method, uint64_t seed);  // default knobs
 
 }  // namespace dmlkit::gnn

@@ -65,6 +65,28 @@ TEST(GnnGraph, RmatIsDeterministicSymmetricAndSkewed) {
   EXPECT_THROW(parse_rmat("rmat:nodes=10,typo=1"), Error);
 }
 
+TEST(GnnGraph, RmatDoesNotDependOnTheThreadCount) {
+  // 70,000 nodes: three blocks of source nodes (2^15 each), the last one partial.
+  const RmatParams p = parse_rmat("rmat:nodes=70000,edge_factor=4");
+  const Graph one = generate_rmat(p, 5, 1);
+  ASSERT_GT(one.undirected_edges(), 200000u);
+  for (int threads : {2, 3}) {
+    const Graph many = generate_rmat(p, 5, threads);
+    EXPECT_EQ(many.offsets, one.offsets);
+    EXPECT_EQ(many.neighbours, one.neighbours);
+  }
+  // Rows sorted, unique, without self-loops, and every node below the node count.
+  for (uint32_t v = 0; v < one.nodes; ++v)
+    for (uint64_t k = one.offsets[v]; k < one.offsets[v + 1]; ++k) {
+      EXPECT_LT(one.neighbours[k], one.nodes);
+      EXPECT_NE(one.neighbours[k], v);
+      if (k > one.offsets[v]) {
+        EXPECT_LT(one.neighbours[k - 1], one.neighbours[k]);
+      }
+    }
+  EXPECT_NE(generate_rmat(p, 6, 1).neighbours, one.neighbours);  // the seed matters
+}
+
 TEST(GnnPartition, MetisCutsFarFewerEdgesThanRandomAndBalances) {
   const Graph g = load_graph("cora", GraphFormat::Auto, fixture::data_dir(), 1);
   const auto metis = partition_graph(g, 4, Partitioner::metis, 1);

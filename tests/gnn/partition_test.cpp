@@ -196,8 +196,9 @@ TEST(GnnPartition, MultilevelMetisIsValidBalancedAndCutsWellBelowHash) {
   const auto single = partition_graph(g, 4, "metis", one, 1);
   EXPECT_EQ(single.coarsen_levels, 1);
   EXPECT_GT(single.coarse_nodes, multi.coarse_nodes);
-  // Deterministic for a seed.
+  // Deterministic for a seed, whatever the thread count.
   EXPECT_EQ(partition_graph(g, 4, "metis", pre, 1).part_of, multi.part_of);
+  for (int threads : {1, 3}) EXPECT_EQ(partition_graph(g, 4, "metis", pre, 1, threads).part_of, multi.part_of);
   // Knobs are checked: unknown key, out of range.
   EXPECT_THROW(partition_graph(g, 4, "metis", {{"metis.typo", "1"}}, 1), Error);
   EXPECT_THROW(partition_graph(g, 4, "metis", {{"metis.coarse_nodes", "0"}}, 1), Error);
