@@ -14,7 +14,10 @@ toolkit. Two parts:
 
        dmlkit cluster compare --experiment harmony-testbed --interference gavel \\
            --policies standalone --policy-file bench/harmony_gavel_headroom.py:GavelPairs \\
-           --policy-param gavel-pairs.min_factor=0.9
+           --policy-param min_factor=0.9
+
+(A Python policy's knob is given without the policy's prefix here: `gavel-pairs.min_factor` is
+refused as "no knob", unlike what docs/python.md says.)
 
 Its result is an "oracle-ish" reference, not a bound: it knows the pairs but not the future.
 """
@@ -72,7 +75,7 @@ class GavelPairs(_Policy):
     def schedule(self, view, jobs):
         if view.jobs_unchanged:
             return None
-        theta = float(os.environ.get("GAVEL_PAIRS_MIN_FACTOR", self.options.knobs["min_factor"]))
+        theta = self.options.knobs["min_factor"]
         n = view.num_servers
         cpus, mem, gpus = view.free_cpus.copy(), view.free_mem_gb.copy(), view.free_gpus.copy()
         residents = [[] for _ in range(n)]  # Harmony types of the jobs with tasks on each server
