@@ -55,7 +55,6 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.inputs()["rm_neurons"] = c.rm_neurons;
   res.inputs()["rm_layers"] = c.rm_layers;
   res.inputs()["rm_augment"] = c.rm_augment;
-  res.inputs()["critic_warmup"] = c.critic_warmup;
   res.inputs()["type_counts"] = c.type_counts;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     add_validation_record(res, c.seed, name, jct, file, step);
@@ -121,7 +120,6 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   cmd->add_option("--rm-augment", o.c.rm_augment, "Reward model: permuted copies per sample")->check(CLI::Range(0, 100))->capture_default_str();
   add_harmony_rm_fit_options(*cmd, o.c);
   add_harmony_imitation_options(*cmd, o.c);
-  cmd->add_option("--critic-warmup", o.c.critic_warmup, "[A] first DRL updates train the critic only")->check(at_least(0))->capture_default_str();
   cmd->add_flag("--type-counts", o.c.type_counts,
                 "[A] add per-server counts of each job type's workers and PSs to the state and the reward model's input");
   cmd->add_flag("--defer", o.c.defer, "[A] add N' actions 'new job n waits for the next interval' (not in the paper)");

@@ -50,6 +50,11 @@ void add_harmony_drl_options(CLI::App& cmd, cl::HarmonyDrlConfig& c, const std::
   cmd.add_option("--gamma", c.gamma, "Discount over intervals (0: each step's target is its interval's reward)")
       ->check(CLI::Range(0.0, 0.9999))
       ->capture_default_str();
+  cmd.add_option("--reward", c.reward,
+                 "Reward per interval: progress (DL2's normalised progress) or [A] jct (minus the jobs' time in the "
+                 "system, waiting jobs included; use with --gamma > 0)")
+      ->check(CLI::IsMember({"progress", "jct"}))
+      ->capture_default_str();
   cmd.add_option("--epsilon-start", c.epsilon_start, "Exploration probability at the start")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd.add_option("--epsilon-end", c.epsilon_end, "... after --epsilon-steps updates")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd.add_option("--epsilon-steps", c.epsilon_steps, "Updates over which epsilon decays linearly")->check(at_least(0))->capture_default_str();
@@ -67,6 +72,7 @@ void add_harmony_imitation_options(CLI::App& cmd, cl::HarmonyDrlConfig& c) {
   cmd.add_option("--il-steps", c.il_steps, "Imitation: supervised updates (batches of --batch steps)")->check(at_least(0))->capture_default_str();
   cmd.add_option("--il-lr", c.il_lr, "Imitation: Adam learning rate")->check(CLI::Range(1e-9, 1.0))->capture_default_str();
   cmd.add_option("--il-traces", c.il_traces, "Imitation: teacher traces (training seeds; 0: --train-traces)")->check(at_least(0))->capture_default_str();
+  cmd.add_option("--critic-warmup", c.critic_warmup, "[A] first DRL updates train the critic only")->check(at_least(0))->capture_default_str();
 }
 
 void add_harmony_rm_sampling_options(CLI::App& cmd, cl::HarmonyDrlConfig& c) {
@@ -141,6 +147,8 @@ void put_harmony_drl_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
   in["lr"] = c.lr;
   in["entropy_weight"] = c.entropy_weight;
   in["gamma"] = c.gamma;
+  in["reward"] = c.reward;
+  in["critic_warmup"] = c.critic_warmup;
   in["standardize_advantages"] = c.standardize;
   in["imitate"] = c.imitate;
   in["il_steps"] = c.il_steps;

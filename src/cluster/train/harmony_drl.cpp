@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "cluster/sim/metrics.h"
+#include "cluster/train/ps_interval_env.h"
 #include "cluster/workload/ps_workload.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
@@ -30,6 +31,8 @@ void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who)
   for (const auto& p : c.rm_policies) (void)policy_registry().get(p);  // Error with "did you mean"
   if (c.imitate != "none" && c.imitate != "auto") (void)policy_registry().get(c.imitate);
   if (c.imitate == "auto" && c.rm_policies.empty()) fail("--imitate auto needs --rm-policies");
+  if (c.critic_warmup < 0) fail("--critic-warmup must be >= 0");
+  (void)parse_interval_reward(c.reward, who);
   if (c.il_steps < 0 || c.il_traces < 0 || !(c.il_lr > 0)) fail("--il-steps and --il-traces must be >= 0 and --il-lr > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kHarmonyTrainSeedBase)
@@ -73,6 +76,7 @@ void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>&
   meta["critic"] = c.critic ? "on" : "off";
   meta["exploration"] = c.exploration ? "on" : "off";
   meta["replay"] = c.replay ? "on" : "off";
+  meta["reward"] = c.reward;
 }
 
 HarmonyTraces harmony_traces(const Experiment& e, const std::string& data_dir, int train_traces, int val_traces) {

@@ -66,6 +66,13 @@ struct HarmonyDrlConfig {
   // [A] Ours: the actor may make a new job wait for the next interval (harmony: HarmonyShape::defer,
   // N' actions; harmony-seq2seq: the pointer's wait target, learn::AttnShape::wait_target).
   bool defer = false;
+  // [A] Ours: the first critic_warmup DRL updates train the critic only (actor learning rate 0), so
+  // a fresh critic does not undo an imitated actor.
+  long critic_warmup = 0;
+  // The training environment's reward per interval (ps_interval_env.h, IntervalReward): "progress"
+  // (DL2's normalised progress, the paper's) or [A] "jct" (minus the jobs' time in the system in
+  // the interval, waiting jobs included: the return is minus the sum of JCTs / round_s).
+  std::string reward = "progress";
 };
 
 // Throws Error("<who> training: ...") on the common knobs that cannot train.
@@ -251,7 +258,7 @@ struct HarmonyDrlRun {
   std::string dir;          // output folder
   int state_size = 0;       // replay row width
   int actions = 0;          // replay mask width
-  long critic_warmup = 0;   // [A] first updates train the critic only (actor learning rate 0)
+  long critic_warmup = 0;   // HarmonyDrlConfig::critic_warmup
   uint64_t rng_offset = 0;  // added to the replay sampler's stream (the resumed step)
 };
 

@@ -243,6 +243,7 @@ S2sTrainResult train_harmony_seq2seq(
   };
   S2sEnvConfig env;
   env.round_s = e.round_s;
+  env.reward = parse_interval_reward(c.reward, "harmony-seq2seq");
   const int d = pshape.inputs(), A = pshape.outputs();
   struct Sink final : S2sStepSink, HarmonyDrlSteps {
     learn::AttnShape shape;
@@ -280,7 +281,7 @@ S2sTrainResult train_harmony_seq2seq(
   if (vforward) hooks.baseline = [&](const float* s) { return static_cast<double>(vforward->run_row(s)[0]); };
   hooks.save = save;
   hooks.validate = [&] { return s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads); };
-  const HarmonyDrlRun run{"harmony-seq2seq", dir, d, A, 0, static_cast<uint64_t>(step)};
+  const HarmonyDrlRun run{"harmony-seq2seq", dir, d, A, c.critic_warmup, static_cast<uint64_t>(step)};
   run_harmony_drl(c, run, sink, *pnet, vnet.get(), hooks, step, res, report);
   res.explored_fraction = explored_fraction(placer);
   res.rl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

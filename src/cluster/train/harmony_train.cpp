@@ -53,7 +53,6 @@ void check_harmony_train_config(const HarmonyTrainConfig& c) {
   if (c.neurons < 1 || c.layers < 1 || c.rm_neurons < 1 || c.rm_layers < 1)
     throw Error("harmony training: --neurons, --layers, --rm-neurons and --rm-layers must be positive");
   check_harmony_drl_config(c, "harmony");
-  if (c.critic_warmup < 0) throw Error("harmony training: --critic-warmup must be >= 0");
 }
 
 HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string& dir,
@@ -245,6 +244,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   };
   HarmonyEnvConfig env;
   env.round_s = e.round_s;
+  env.reward = parse_interval_reward(c.reward, "harmony");
   struct Sink final : HarmonyStepSink, HarmonyDrlSteps {
     int d = 0, a = 0;
     void on_step(const float* s, const unsigned char* m, int act) override {

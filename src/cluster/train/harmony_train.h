@@ -46,9 +46,8 @@ struct HarmonyTrainConfig : HarmonyDrlConfig {
   int rm_augment = 3;  // permuted copies per sample
   // entropy_weight (2.0) weighs mean_{rows, actions} pi log pi: the mean runs over all 2 M N'
   // actions, so with standardised advantages the weight is of the order of the number of actions [A].
-  // imitate, il_*, defer: HarmonyDrlConfig (shared with harmony-seq2seq); defer here is
+  // imitate, il_*, critic_warmup, defer, reward: HarmonyDrlConfig (shared with harmony-seq2seq); defer here is
   // HarmonyShape::defer, the N' "wait" actions.
-  long critic_warmup = 0;        // [A] first DRL updates train the critic only (actor learning rate 0)
   bool type_counts = false;      // [A] HarmonyShape::type_counts: per-server type counts in state and reward input
   std::string reward_model;  // a reward.json of an earlier run: skip step 1 (same preset and shape)
 };

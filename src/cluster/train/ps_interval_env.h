@@ -2,7 +2,13 @@
 // the rules and [A] simplifications are in harmony_env.h): the trace's PS jobs arrive, every
 // interval the placer places the new ones (never moving running ones), every running job trains
 // for the interval at its predicted speed (floored at min_speed_share of its reference speed), and
-// the interval's reward is DL2's normalised progress sum_j (epochs trained by j) / E_j.
+// the interval's reward is (IntervalReward):
+//  - progress (default): DL2's normalised progress sum_j (epochs trained by j) / E_j;
+//  - jct [A] (ours): minus the job-time spent in the system during the interval, in intervals:
+//    -(1 / round_s) sum_j |[arrival_j, finish_j) & [t, t + round_s)| over every job that has
+//    arrived (running, waiting for a placement, or arriving between two decisions) and not finished.
+//    A job that waits is charged like a running one, so the undiscounted return of an episode is
+//    -(sum of its jobs' JCTs) / round_s: maximising it minimises the average JCT.
 #pragma once
 #include <algorithm>
 #include <functional>
@@ -16,8 +22,17 @@
 
 namespace dmlkit::cluster {
 
+enum class IntervalReward { progress, jct };
+// "progress" | "jct"; throws Error naming `who` and --reward otherwise.
+inline IntervalReward parse_interval_reward(const std::string& name, const std::string& who) {
+  if (name == "progress") return IntervalReward::progress;
+  if (name == "jct") return IntervalReward::jct;
+  throw Error(who + " training: --reward must be progress or jct, not '" + name + "'");
+}
+
 struct IntervalEnvConfig {
   double round_s = 600;
+  IntervalReward reward = IntervalReward::progress;
   double min_speed_share = 0.02;  // floor of a predicted speed, share of the reference speed
   long max_intervals = 5000;
 };
@@ -101,6 +116,17 @@ IntervalEpisode run_interval_env(const std::string& who, const Workload& workloa
         j.done += epochs;
         reward += epochs / s.total_epochs;
       }
+    }
+    if (c.reward == IntervalReward::jct) {
+      // Job-time in the system during [t, t + round_s), finished jobs up to their finish.
+      const double end = t + c.round_s;
+      double in_system_s = 0;
+      for (const EnvJob& j : jobs) {
+        if (j.job->arrival_s >= end || (j.finish_s >= 0 && j.finish_s < t)) continue;
+        const double until = j.finish_s >= 0 ? std::min(j.finish_s, end) : end;
+        in_system_s += std::max(0.0, until - std::max(j.job->arrival_s, t));
+      }
+      reward = -in_system_s / c.round_s;
     }
     ep.rewards.push_back(reward);
     if (on_interval) on_interval(reward);
