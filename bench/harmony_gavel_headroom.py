@@ -14,10 +14,7 @@ toolkit. Two parts:
 
        dmlkit cluster compare --experiment harmony-testbed --interference gavel \\
            --policies standalone --policy-file bench/harmony_gavel_headroom.py:GavelPairs \\
-           --policy-param min_factor=0.9
-
-(A Python policy's knob is given without the policy's prefix here: `gavel-pairs.min_factor` is
-refused as "no knob", unlike what docs/python.md says.)
+           --policy-param gavel-pairs.min_factor=0.9
 
 Its result is an "oracle-ish" reference, not a bound: it knows the pairs but not the future.
 """
@@ -65,7 +62,7 @@ class GavelPairs(_Policy):
     name = "gavel-pairs"
     summary = "analysis: standalone, else whole on the server of one job whose Gavel pair factors are high"
     ps_jobs = True
-    knobs = [_Knob("min_factor", 0.9, "co-locate only if both jobs' pair factors are at least this",
+    knobs = [_Knob("gavel-pairs.min_factor", 0.9, "co-locate only if both jobs' pair factors are at least this",
                          min=0.0, max=1.01)]
 
     def __init__(self, options=None):
@@ -75,7 +72,7 @@ class GavelPairs(_Policy):
     def schedule(self, view, jobs):
         if view.jobs_unchanged:
             return None
-        theta = self.options.knobs["min_factor"]
+        theta = self.options.knobs["gavel-pairs.min_factor"]
         n = view.num_servers
         cpus, mem, gpus = view.free_cpus.copy(), view.free_mem_gb.copy(), view.free_gpus.copy()
         residents = [[] for _ in range(n)]  # Harmony types of the jobs with tasks on each server
