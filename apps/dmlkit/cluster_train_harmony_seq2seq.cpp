@@ -13,6 +13,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/results.h"
+#include "core/results_table.h"
 #include "core/table.h"
 #include "dmlkit/cluster_train_harmony_common.h"
 #include "dmlkit/commands.h"
@@ -79,14 +80,14 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
                                        fixed(100 * r.rm_fit.holdout.mean_rel_err, 1) + " %"},
                   {"DRL", std::to_string(c.rl_steps) + " updates over " + std::to_string(r.intervals) +
                               " intervals of " + std::to_string(r.episodes) + " episodes"}});
-  page.add_table(res.records_table(), "Average JCT (s) on the validation traces (simulator, ground truth)");
+  page.add_table(rounded_records_table(res), "Average JCT (s) on the validation traces (simulator, ground truth)");
   add_harmony_charts(page, r, "harmony-seq2seq", r.start_step);
   write_file_atomic(path("report.html"), page.render(default_chartjs_path()));
 
   print_harmony_summary(ctx, o.format, res,
                         "harmony-seq2seq on " + c.experiment.name + " (" + c.experiment.interference +
                             "; validation: " + std::to_string(c.val_traces) + " traces)\n",
-                        "samples", r, res.records_table());
+                        "samples", r, rounded_records_table(res));
   print_output_location(ctx, o.format, std::filesystem::absolute(dir).lexically_normal().string());
   return 0;
 }
