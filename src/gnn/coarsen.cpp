@@ -4,6 +4,7 @@
 #include "gnn/coarsen.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <numeric>
 #include <queue>
@@ -50,6 +51,9 @@ void prefetch_ahead(const View& gv, const std::vector<uint32_t>& order, size_t i
   if (i + 8 < end) gv.prefetch_row(order[i + 8]);
 }
 
+// Bits of a connection table for a row of `len` entries: at least 2 len slots, at least 16.
+int table_bits(uint64_t len) { return len == 0 ? 4 : std::max(4, static_cast<int>(std::bit_width(2 * len - 1))); }
+
 // Threads for clustering and contraction: each holds arrays of a level's size (4-8 bytes per
 // node), so at most 8 whatever the core count.
 int worker_threads(int requested) { return std::clamp(resolve_threads(requested), 1, 8); }
@@ -93,8 +97,7 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   // scattered over an array of all clusters.
   uint64_t longest = 1;
   for (uint32_t v : order) longest = std::max(longest, gv.end(v) - gv.begin(v));
-  int max_bits = 4;
-  while ((uint64_t{1} << max_bits) < 2 * longest) ++max_bits;
+  const int max_bits = table_bits(longest);
   struct Counts {
     std::vector<uint32_t> key, weight, slots;  // key kNoCluster: empty slot; slots: filled, in first-seen order
   };
@@ -109,8 +112,7 @@ std::vector<uint32_t> cluster_labels(const View& gv, const CoarsenConfig& cfg) {
   // cluster, then the lower id; its own unless strictly better connected than staying.
   auto choose = [&](uint32_t v, Counts& cn) {
     const uint64_t b = gv.begin(v), e = gv.end(v);
-    int bits = 4;
-    while ((uint64_t{1} << bits) < 2 * (e - b)) ++bits;
+    const int bits = table_bits(e - b);
     const uint32_t mask = (uint32_t{1} << bits) - 1;
     auto slot_of = [&](uint32_t c) {
       uint32_t h = static_cast<uint32_t>((c * 0x9E3779B97F4A7C15ULL) >> (64 - bits));

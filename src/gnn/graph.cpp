@@ -303,9 +303,10 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
   // and deduplicated back to the front of the block's range; degrees into offsets[v + 1].
   g.offsets.assign(static_cast<size_t>(n) + 1, 0);
   std::vector<uint64_t> block_kept(blocks, 0);
-  parallel_for(static_cast<size_t>(std::min<int>(T, static_cast<int>(blocks))), T, [&](size_t t) {
+  const size_t workers = std::min(static_cast<size_t>(T), blocks);  // each takes every workers-th block
+  parallel_for(workers, T, [&](size_t t) {
     std::vector<uint32_t> scratch, row_start(kBlockNodes + 1);
-    for (size_t blk = t; blk < blocks; blk += static_cast<size_t>(std::min<int>(T, static_cast<int>(blocks)))) {
+    for (size_t blk = t; blk < blocks; blk += workers) {
       const uint64_t s = block_start[blk], e = block_start[blk + 1];
       const uint32_t lo = static_cast<uint32_t>(blk << kBlockBits);
       const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(kBlockNodes, n - lo));

@@ -228,7 +228,6 @@ void AttnPointerIncremental::reserve_servers(int servers) {
   key_.resize(n * E);
   server_ok_.resize(n, 0);
   server_hash_.resize(n, 0);
-  distinct_.reserve(n);
   size_t slots = 1;
   while (slots < 2 * n) slots *= 2;
   twin_table_.assign(slots, -1);
@@ -364,7 +363,6 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
   out_.assign(static_cast<size_t>(S + (wait ? 1 : 0)), 0.0f);
   // A server whose token equals an earlier one's (bit for bit) has its key, hence its logit: the
   // distinct tokens are kept in an open-addressing table by their hash (one probe, usually).
-  distinct_.clear();
   std::fill(twin_table_.begin(), twin_table_.end(), -1);
   const size_t slots = twin_table_.size() - 1;
   for (int m = 0; m < S; ++m) {
@@ -384,7 +382,6 @@ const std::vector<float>& AttnPointerIncremental::run(int J, int S, int q, const
       continue;
     }
     twin_table_[i] = m;
-    distinct_.push_back(m);
     ++stats_.logits;
     out_[m] = additive_logit(v_.data(), &key_[static_cast<size_t>(m) * E], uq_.data(), E);
   }

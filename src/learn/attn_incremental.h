@@ -79,7 +79,6 @@ class AttnPointerIncremental {
   std::vector<float> xs_, s_, key_;  // per server row: input, embedding, key projection
   std::vector<unsigned char> server_ok_;
   std::vector<uint64_t> server_hash_;  // of the cached input row
-  std::vector<int> distinct_;          // servers whose logit this call computed
   std::vector<int> twin_table_;        // open addressing by server_hash_: a distinct server or -1
   std::vector<float> out_;
   Stats stats_;

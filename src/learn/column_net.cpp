@@ -64,7 +64,6 @@ namespace {
 // probabilities(): a running sum is taken again from the columns when it falls below this fraction
 // of the largest value it had since.
 constexpr double kCancellation = 1.0 / 4096;
-constexpr int kPatternActions = 8;  // probabilities(): the products in blocks for k up to this
 
 using V8f = float __attribute__((vector_size(32)));
 using V4f = float __attribute__((vector_size(16)));
@@ -151,18 +150,16 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
   exp_context_.assign(shape_.context.outputs, 1.0);
   masked_exp_.assign(static_cast<size_t>(L) * k, 0.0);
-  action_sums_.assign(2 * static_cast<size_t>(k), 0.0);  // per column action: the running sum, its bound
+  action_sums_.assign(k, 0.0);
+  action_sum_bounds_.assign(k, 0.0);
   column_wild_.assign(L, 0);
   present_.assign(L, 0);
 }
 
 void ColumnNetForward::update_columns(const float* x, bool exponentials) {
   const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
-  // The stale columns (flags 0 or 1) found by memchr: equal inputs give the same features and scores.
-  const unsigned char* flags = stale_.data();
-  for (const void* p = std::memchr(flags, 1, L); p != nullptr;
-       p = std::memchr(static_cast<const unsigned char*>(p) + 1, 1, L - 1 - (static_cast<const unsigned char*>(p) - flags))) {
-    const int c = static_cast<int>(static_cast<const unsigned char*>(p) - flags);
+  for (int c = 0; c < L; ++c) {
+    if (!stale_[c]) continue;  // equal inputs give the same features and scores
     column_features(shape_, x, c, feat_.data() + c * F);
     const std::vector<float>& y = column_.run(feat_.data() + c * F);
     std::copy(y.begin(), y.end(), scores_.begin() + c * k);
@@ -248,11 +245,11 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
   }
   // The allowed column actions' e^score (0 if masked), and per column action a their running sum
   // over the columns (action_sums_[a]) with the largest value it had since it was last summed from
-  // the columns (action_sums_[k + a]): only column col's can have changed. When an update leaves
+  // the columns (action_sum_bounds_[a]): only column col's can have changed. When an update leaves
   // less than 2^-12 of that bound (a large term left the sum), the sum is taken again from the
   // columns, so the rounding of the updates stays below about 1e-9 of the sum.
   double* running = action_sums_.data();
-  double* bound = running + k;
+  double* bound = action_sum_bounds_.data();
   auto sum_columns = [&](int a) {
     double s = 0.0;
     for (int c = 0; c < L; ++c) s += masked_exp_[c * k + a];
@@ -282,18 +279,10 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
   if (!(sum > 0.0)) return false;
   const double inv = 1.0 / sum;
   for (int a = 0; a < actions; ++a) exp_context_[a] *= inv;
-  // probs[c k + a] = masked e^score[c][a] x e^context[a] / sum: for k <= 8 (DL2: 3) in blocks of 4k
-  // (whole vectors of doubles) against e^context repeated; one at a time after the last block.
+  // probs[c k + a] = masked e^score[c][a] x e^context[a] / sum.
   const int n = L * k;
-  int i = 0;
-  if (k <= kPatternActions) {
-    double pattern[4 * kPatternActions];
-    const int P = 4 * k;
-    for (int j = 0; j < P; ++j) pattern[j] = exp_context_[j % k];
-    for (; i + P <= n; i += P)
-      for (int j = 0; j < P; ++j) probs[i + j] = masked_exp_[i + j] * pattern[j];
-  }
-  for (; i < n; ++i) probs[i] = masked_exp_[i] * exp_context_[i % k];
+  for (int c = 0; c < L; ++c)
+    for (int a = 0; a < k; ++a) probs[c * k + a] = masked_exp_[c * k + a] * exp_context_[a];
   for (int e = k; e < actions; ++e) probs[n + e - k] = mask[n + e - k] ? exp_context_[e] : 0.0;
   return true;
 }

@@ -102,7 +102,10 @@ class ColumnNetForward {
   long columns_computed_ = 0;
   // probabilities(): the feature sums (F) and non-empty columns, e^score (L x k), e^context.
   bool sums_valid_ = false;
-  std::vector<double> sums_, exp_scores_, exp_context_, masked_exp_, action_sums_;
+  std::vector<double> sums_, exp_scores_, exp_context_, masked_exp_;
+  // Per column action: the allowed e^score summed over the columns (kept up to date), and the
+  // largest value that sum had since it was last taken from the columns (probabilities()).
+  std::vector<double> action_sums_, action_sum_bounds_;
   int nonempty_ = 0;
   int wild_ = 0;  // columns with a score beyond +-300
   std::vector<unsigned char> column_wild_, present_;
