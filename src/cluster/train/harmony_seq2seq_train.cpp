@@ -69,6 +69,7 @@ void check_s2s_train_config(const S2sTrainConfig& c) {
   if (c.max_jobs < 2) fail("--max-jobs must be at least 2");
   if (c.rl_steps < 0 || c.val_every < 1 || c.checkpoint_every < 1) fail("--rl-steps >= 0, --val-every and --checkpoint-every >= 1");
   if (!(c.lr > 0) || !(c.rm_lr > 0) || !(c.entropy_weight >= 0)) fail("learning rates must be positive, the entropy weight >= 0");
+  (void)parse_job_exploration(c.job_exploration, "harmony-seq2seq");
   check_harmony_drl_config(c, "harmony-seq2seq");
 }
 
@@ -155,6 +156,7 @@ S2sTrainResult train_harmony_seq2seq(
     learn::save_model_file(path("reward.json"), f);
   }
   put_run_meta(c, model.meta);
+  if (c.job_exploration != "off") model.meta["job_exploration"] = c.job_exploration;
   const auto t1 = std::chrono::steady_clock::now();
   res.rm_seconds = std::chrono::duration<double>(t1 - t0).count();
 
@@ -235,6 +237,8 @@ S2sTrainResult train_harmony_seq2seq(
     };
     il.save = [&](const std::string& file) { save(file, "imitation", step); };
     imitation_warm_start(c, cluster, sim, traces, *pnet, pshape.inputs(), pshape.outputs(), il, res, report);
+    // A checkpoint of the imitated networks: --resume can start several DRL runs from it.
+    save("checkpoint.json", "imitation", step);
   }
 
   S2sSpeedPredictor predictor(model.reward, model.speed_scale, M);
@@ -243,7 +247,7 @@ S2sTrainResult train_harmony_seq2seq(
   };
   S2sEnvConfig env;
   env.round_s = e.round_s;
-  env.reward = parse_interval_reward(c.reward, "harmony-seq2seq");
+  set_interval_reward(c, "harmony-seq2seq", env);
   const int d = pshape.inputs(), A = pshape.outputs();
   struct Sink final : S2sStepSink, HarmonyDrlSteps {
     learn::AttnShape shape;
@@ -268,6 +272,7 @@ S2sTrainResult train_harmony_seq2seq(
   placer.set_select_max(false);
   placer.set_sink(&sink);
   placer.set_max_tokens(c.max_jobs);
+  placer.set_job_exploration(parse_job_exploration(c.job_exploration, "harmony-seq2seq"));
   placer.set_parameters(pnet->parameters());
   HarmonyDrlHooks hooks;
   // The episode order continues from the current step (a resumed run does not replay the start).

@@ -42,6 +42,9 @@ struct S2sTrainConfig : HarmonyDrlConfig {
   int rm_embed = 32;
   int rm_heads = 4;
   bool resume = false;
+  // [A] Ours, off by default: exploration by whole jobs (seq2seq_placer.h, JobExploration): "off"
+  // (Harmony's per-task heuristic exploration), "occupied" or "any".
+  std::string job_exploration = "off";
   S2sTrainConfig() {
     rm_traces = 6;
     rm_epochs = 30;

@@ -9,6 +9,10 @@
 //    arrived (running, waiting for a placement, or arriving between two decisions) and not finished.
 //    A job that waits is charged like a running one, so the undiscounted return of an episode is
 //    -(sum of its jobs' JCTs) / round_s: maximising it minimises the average JCT.
+// [A] Ours, off by default (RewardScale, `--reward-scale`): the reward divided by the trace's number
+// of jobs (`jobs`), and also multiplied by reward_factor (the trainer's 1 - gamma: `jobs-gamma`), so
+// that the discounted returns are O(1) (with jct: minus the share of the trace's jobs in the system,
+// averaged over the discount's horizon) rather than -(jobs present) / (1 - gamma).
 #pragma once
 #include <algorithm>
 #include <functional>
@@ -30,9 +34,20 @@ inline IntervalReward parse_interval_reward(const std::string& name, const std::
   throw Error(who + " training: --reward must be progress or jct, not '" + name + "'");
 }
 
+enum class RewardScale { none, jobs, jobs_gamma };
+// "none" | "jobs" | "jobs-gamma"; throws Error naming `who` and --reward-scale otherwise.
+inline RewardScale parse_reward_scale(const std::string& name, const std::string& who) {
+  if (name == "none") return RewardScale::none;
+  if (name == "jobs") return RewardScale::jobs;
+  if (name == "jobs-gamma") return RewardScale::jobs_gamma;
+  throw Error(who + " training: --reward-scale must be none, jobs or jobs-gamma, not '" + name + "'");
+}
+
 struct IntervalEnvConfig {
   double round_s = 600;
   IntervalReward reward = IntervalReward::progress;
+  bool reward_per_job = false;  // [A] the reward divided by the trace's number of jobs
+  double reward_factor = 1.0;   // [A] ... and multiplied by this
   double min_speed_share = 0.02;  // floor of a predicted speed, share of the reference speed
   long max_intervals = 5000;
 };
@@ -128,6 +143,8 @@ IntervalEpisode run_interval_env(const std::string& who, const Workload& workloa
       }
       reward = -in_system_s / c.round_s;
     }
+    if (c.reward_per_job) reward /= static_cast<double>(jobs.size());
+    if (c.reward_factor != 1.0) reward *= c.reward_factor;
     ep.rewards.push_back(reward);
     if (on_interval) on_interval(reward);
   }
