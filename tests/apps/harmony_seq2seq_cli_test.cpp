@@ -97,6 +97,19 @@ TEST(HarmonySeq2SeqTrain, BadModelFilesAndOptionsAreOneLineErrors) {
 namespace dmlkit::testing {
 namespace {
 
+// Each of `bad` added to a short training of preset p: exit status 2, one line on stderr, no
+// output folder written.
+void expect_bad_options(const TempDir& dir, const std::string& p, const std::vector<std::vector<std::string>>& bad) {
+  for (const std::vector<std::string>& extra : bad) {
+    auto v = train_args(p, dir.path("bad"), "10");
+    v.insert(v.end(), extra.begin(), extra.end());
+    const auto b = run_cli(v);
+    EXPECT_EQ(b.status, 2) << extra[0] << " " << extra[1];
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << extra[0] << ": " << b.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("bad"))) << extra[0];
+  }
+}
+
 // [A] --defer --imitate standalone: the imitation runs, its accuracy on the teacher's steps is
 // reported and above what a uniform draw among the allowed targets scores; the models keep the
 // wait target (meta defer) and place through `cluster compare`; bad values are one-line errors.
@@ -123,21 +136,8 @@ TEST(HarmonySeq2SeqTrain, DeferAndImitationWarmStart) {
   const auto c = run_cli({"cluster", "compare", "--experiment", p, "--policies", "harmony-seq2seq", "--policy-param",
                           "harmony-seq2seq.model=" + dir.path("out/last.json"), "--out", dir.path("cmp"), "--format", "csv"});
   EXPECT_EQ(c.status, 0) << c.err;
-  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {"--imitate", "no-such-placer"}, {"--il-lr", "0"}, {"--il-steps", "-1"}}) {
-    auto v = train_args(p, dir.path("bad"), "10");
-    v.insert(v.end(), bad.begin(), bad.end());
-    const auto b = run_cli(v);
-    EXPECT_EQ(b.status, 2) << bad[0];
-    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad[0] << ": " << b.err;
-  }
+  expect_bad_options(dir, p, {{"--imitate", "no-such-placer"}, {"--il-lr", "0"}, {"--il-steps", "-1"}});
 }
-
-}  // namespace
-}  // namespace dmlkit::testing
-
-namespace dmlkit::testing {
-namespace {
 
 // [A] The knobs of the 2026-12-03 gavel work: --reward-scale, --center-advantages, --job-exploration
 // and --rollout simulator train (on the real simulator: updates happen, the inputs and the model's
@@ -164,16 +164,9 @@ TEST(HarmonySeq2SeqTrain, ScaledCentredJobExplorationAndSimulatorRollout) {
                         "\"job_exploration\": \"occupied\""})
     EXPECT_NE(last.find(m), std::string::npos) << m;
   EXPECT_NE(slurp(dir.path("out/training.csv")).find("\n20,"), std::string::npos);
-  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {"--reward-scale", "trace"}, {"--job-exploration", "all"}, {"--rollout", "sim"},
-           {"--rollout", "simulator"}, {"--rollout", "simulator", "--reward", "jct"}}) {
-    auto v = train_args(p, dir.path("bad"), "10");
-    v.insert(v.end(), bad.begin(), bad.end());
-    const auto b = run_cli(v);
-    EXPECT_EQ(b.status, 2) << bad[0] << " " << bad[1];
-    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad[0] << ": " << b.err;
-    EXPECT_FALSE(std::filesystem::exists(dir.path("bad"))) << bad[0];
-  }
+  expect_bad_options(dir, p,
+                     {{"--reward-scale", "trace"}, {"--job-exploration", "all"}, {"--rollout", "sim"},
+                      {"--rollout", "simulator"}, {"--rollout", "simulator", "--reward", "jct"}});
 }
 
 }  // namespace
