@@ -55,6 +55,13 @@ void add_harmony_drl_options(CLI::App& cmd, cl::HarmonyDrlConfig& c, const std::
                  "system, waiting jobs included; use with --gamma > 0)")
       ->check(CLI::IsMember({"progress", "jct"}))
       ->capture_default_str();
+  cmd.add_option("--reward-scale", c.reward_scale,
+                 "[A] rewards divided by the trace's number of jobs (jobs), and also multiplied by 1 - gamma "
+                 "(jobs-gamma), so that the returns are O(1); none: as they are")
+      ->check(CLI::IsMember({"none", "jobs", "jobs-gamma"}))
+      ->capture_default_str();
+  cmd.add_flag("--center-advantages", c.center_advantages,
+               "[A] subtract each batch's mean advantage (before dividing by their standard deviation)");
   cmd.add_option("--epsilon-start", c.epsilon_start, "Exploration probability at the start")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd.add_option("--epsilon-end", c.epsilon_end, "... after --epsilon-steps updates")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd.add_option("--epsilon-steps", c.epsilon_steps, "Updates over which epsilon decays linearly")->check(at_least(0))->capture_default_str();
@@ -148,6 +155,8 @@ void put_harmony_drl_inputs(Results& res, const cl::HarmonyDrlConfig& c) {
   in["entropy_weight"] = c.entropy_weight;
   in["gamma"] = c.gamma;
   in["reward"] = c.reward;
+  in["reward_scale"] = c.reward_scale;
+  in["center_advantages"] = c.center_advantages;
   in["critic_warmup"] = c.critic_warmup;
   in["standardize_advantages"] = c.standardize;
   in["imitate"] = c.imitate;

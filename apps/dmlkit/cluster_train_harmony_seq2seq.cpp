@@ -55,6 +55,8 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
   in["rm_embed"] = c.rm_embed;
   in["rm_heads"] = c.rm_heads;
   in["resume"] = c.resume;
+  in["job_exploration"] = c.job_exploration;
+  in["rollout"] = c.rollout;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     add_validation_record(res, c.seed, name, jct, file, step);
   };
@@ -67,7 +69,7 @@ int run_train_s2s(S2sTrainOptions& o, Context& ctx, const std::vector<std::strin
   res.derived()["reward_model_samples"] = r.rm_samples;
   put_harmony_drl_derived(res, r);
   const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
-  write_harmony_tables(dir, res, r, false);
+  write_harmony_tables(dir, res, r, true);
 
   HtmlReport page("harmony-seq2seq training: " + c.experiment.name);
   page.add_facts({{"Experiment", c.experiment.name},
@@ -118,6 +120,17 @@ void add_cluster_train_harmony_seq2seq_command(CLI::App& train, Context& ctx) {
   add_harmony_imitation_options(*cmd, o.c);
   cmd->add_flag("--defer", o.c.defer,
                 "[A] one more pointer target 'this job waits for the next interval' (a learned key; not in the paper)");
+  cmd->add_option("--job-exploration", o.c.job_exploration,
+                  "[A] explore by whole jobs: with probability epsilon per new job, all its tasks on one server "
+                  "drawn among those with room for it (occupied: holding another job's task; any), instead of "
+                  "the per-task bin-packing/load-balancing step; off: the per-task one")
+      ->check(CLI::IsMember({"off", "occupied", "any"}))
+      ->capture_default_str();
+  cmd->add_option("--rollout", o.c.rollout,
+                  "Where DRL episodes run: reward-model (the paper's premise) or simulator ([A] a departure: the "
+                  "real simulator's ground truth; needs --reward jct and --gamma > 0)")
+      ->check(CLI::IsMember({"reward-model", "simulator"}))
+      ->capture_default_str();
   add_train_threads_option(*cmd, o);
   cmd->callback([&o, &ctx, &argv, cmd] {
     argv = given_options(*cmd, "dmlkit cluster train harmony-seq2seq");

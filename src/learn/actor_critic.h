@@ -39,11 +39,12 @@ struct ActorCriticStats {
 // `value` (the critic's current weights, for V(s)) and `value_trainer` are both set or both null.
 // abs_errors, if not null, receives |target - b(s)| per row (DL2's new replay priorities).
 // `standardize`: the batch's advantages are divided by their standard deviation (plus 1e-8) before
-// the actor loss (Harmony's option; DL2 never sets it).
+// the actor loss (Harmony's option; DL2 never sets it); `center` [A]: the batch's mean advantage is
+// subtracted first (normalize_advantages).
 ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& batch, MlpTrainerEngine& policy,
                                             MlpTrainerEngine* value_trainer, MlpForward* value,
                                             double entropy_weight, std::vector<double>* abs_errors = nullptr,
-                                            bool standardize = false);
+                                            bool standardize = false, bool center = false);
 
 // The same with any critic: `baseline(state)` gives V(s) (empty: the batch's mean target, no critic;
 // then value_trainer must be null). Used by networks that do not run on MlpForward (learn/attn_net.h).
@@ -51,7 +52,13 @@ ActorCriticStats add_actor_critic_gradients(const ActorCriticBatch& batch, MlpTr
                                             MlpTrainerEngine* value_trainer,
                                             const std::function<double(const float*)>& baseline,
                                             double entropy_weight, std::vector<double>* abs_errors = nullptr,
-                                            bool standardize = false);
+                                            bool standardize = false, bool center = false);
+
+// A batch's advantages in place: `center` subtracts their mean (so they sum to 0: the actor step
+// pushes up the better half of the batch's actions and down the worse, whatever the critic's bias),
+// then `standardize` divides them by their standard deviation (plus 1e-8). A batch of one row is
+// left as it is.
+void normalize_advantages(std::vector<float>& adv, bool center, bool standardize);
 
 // G_t = r_t + gamma G_{t+1} over the sequence (G after the last = 0).
 std::vector<double> discounted_returns(const std::vector<double>& rewards, double gamma);

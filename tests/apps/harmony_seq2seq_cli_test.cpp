@@ -97,6 +97,19 @@ TEST(HarmonySeq2SeqTrain, BadModelFilesAndOptionsAreOneLineErrors) {
 namespace dmlkit::testing {
 namespace {
 
+// Each of `bad` added to a short training of preset p: exit status 2, one line on stderr, no
+// output folder written.
+void expect_bad_options(const TempDir& dir, const std::string& p, const std::vector<std::vector<std::string>>& bad) {
+  for (const std::vector<std::string>& extra : bad) {
+    auto v = train_args(p, dir.path("bad"), "10");
+    v.insert(v.end(), extra.begin(), extra.end());
+    const auto b = run_cli(v);
+    EXPECT_EQ(b.status, 2) << extra[0] << " " << extra[1];
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << extra[0] << ": " << b.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("bad"))) << extra[0];
+  }
+}
+
 // [A] --defer --imitate standalone: the imitation runs, its accuracy on the teacher's steps is
 // reported and above what a uniform draw among the allowed targets scores; the models keep the
 // wait target (meta defer) and place through `cluster compare`; bad values are one-line errors.
@@ -123,14 +136,37 @@ TEST(HarmonySeq2SeqTrain, DeferAndImitationWarmStart) {
   const auto c = run_cli({"cluster", "compare", "--experiment", p, "--policies", "harmony-seq2seq", "--policy-param",
                           "harmony-seq2seq.model=" + dir.path("out/last.json"), "--out", dir.path("cmp"), "--format", "csv"});
   EXPECT_EQ(c.status, 0) << c.err;
-  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {"--imitate", "no-such-placer"}, {"--il-lr", "0"}, {"--il-steps", "-1"}}) {
-    auto v = train_args(p, dir.path("bad"), "10");
-    v.insert(v.end(), bad.begin(), bad.end());
-    const auto b = run_cli(v);
-    EXPECT_EQ(b.status, 2) << bad[0];
-    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad[0] << ": " << b.err;
-  }
+  expect_bad_options(dir, p, {{"--imitate", "no-such-placer"}, {"--il-lr", "0"}, {"--il-steps", "-1"}});
+}
+
+// [A] The knobs of the 2026-12-03 gavel work: --reward-scale, --center-advantages, --job-exploration
+// and --rollout simulator train (on the real simulator: updates happen, the inputs and the model's
+// meta record them); bad values are one-line errors, exit status 2, before any folder is written.
+TEST(HarmonySeq2SeqTrain, ScaledCentredJobExplorationAndSimulatorRollout) {
+  TempDir dir("s2s-gavel");
+  const std::string p = preset(dir, "s2s-gv", 3);
+  auto args = train_args(p, dir.path("out"), "20");
+  for (const char* a : {"--defer", "--reward", "jct", "--gamma", "0.5", "--reward-scale", "jobs-gamma",
+                        "--center-advantages", "--job-exploration", "occupied", "--rollout", "simulator",
+                        "--epsilon-start", "0.5"})
+    args.push_back(a);
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
+  EXPECT_EQ(j["inputs"]["rollout"], "simulator");
+  EXPECT_EQ(j["inputs"]["reward_scale"], "jobs-gamma");
+  EXPECT_EQ(j["inputs"]["center_advantages"], true);
+  EXPECT_EQ(j["inputs"]["job_exploration"], "occupied");
+  EXPECT_GT(j["derived"]["intervals_simulated"].get<double>(), 0.0);
+  EXPECT_GT(j["derived"]["explored_fraction"].get<double>(), 0.0);
+  const std::string last = slurp(dir.path("out/last.json"));
+  for (const char* m : {"\"rollout\": \"simulator\"", "\"reward_scale\": \"jobs-gamma\"", "\"center_advantages\": \"on\"",
+                        "\"job_exploration\": \"occupied\""})
+    EXPECT_NE(last.find(m), std::string::npos) << m;
+  EXPECT_NE(slurp(dir.path("out/training.csv")).find("\n20,"), std::string::npos);
+  expect_bad_options(dir, p,
+                     {{"--reward-scale", "trace"}, {"--job-exploration", "all"}, {"--rollout", "sim"},
+                      {"--rollout", "simulator"}, {"--rollout", "simulator", "--reward", "jct"}});
 }
 
 }  // namespace

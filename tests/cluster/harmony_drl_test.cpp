@@ -1,7 +1,8 @@
 // What the two Harmony trainers share (cluster/train/harmony_drl.h): the reward-model sample runs,
 // the rm_* meta of a reused or resumed reward model, and the common config checks naming the design;
 // the interval loop's rewards (ps_interval_env.h) on a hand-built episode: progress does not charge a
-// job that waits, [A] jct charges it like a running one and sums to minus the JCTs.
+// job that waits, [A] jct charges it like a running one and sums to minus the JCTs; [A] the reward
+// scale divides by the trace's jobs (and multiplies by 1 - gamma).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -113,7 +114,7 @@ struct WaitingPlacer {
   }
 };
 
-IntervalEpisode run_two_jobs(IntervalReward reward, int waits) {
+IntervalEpisode run_two_jobs(IntervalReward reward, int waits, bool per_job = false, double factor = 1.0) {
   // Job A arrives at 0 s with 3 epochs at 2 epochs per interval; job B arrives at 50 s with 1 epoch
   // at 1 epoch per interval; intervals of 100 s.
   const int type = find_ps_job_type("resnet-50");
@@ -134,6 +135,8 @@ IntervalEpisode run_two_jobs(IntervalReward reward, int waits) {
   IntervalEnvConfig c;
   c.round_s = 100;
   c.reward = reward;
+  c.reward_per_job = per_job;
+  c.reward_factor = factor;
   std::vector<double> seen;
   const auto ep = run_interval_env<TestRunning, TestPlaced>(
       "test", w, placer, c, &test_placed,
@@ -174,6 +177,45 @@ TEST(HarmonyIntervalEnv, JctRewardChargesWaitingJobsAndSumsToMinusTheJcts) {
   EXPECT_DOUBLE_EQ(std::accumulate(progress_at_once.rewards.begin(), progress_at_once.rewards.end(), 0.0), 2.0);
   EXPECT_EQ(parse_interval_reward("jct", "x"), IntervalReward::jct);
   EXPECT_THROW(parse_interval_reward("speedup", "x"), Error);
+}
+
+// [A] --reward-scale: jobs divides each interval's reward by the trace's jobs (2 here), jobs-gamma
+// also multiplies it by 1 - gamma; the trainer's config sets the environment accordingly.
+TEST(HarmonyIntervalEnv, RewardScaleDividesByTheJobsAndTheHorizon) {
+  const IntervalEpisode plain = run_two_jobs(IntervalReward::jct, 1);
+  const IntervalEpisode jobs = run_two_jobs(IntervalReward::jct, 1, true);
+  const IntervalEpisode both = run_two_jobs(IntervalReward::jct, 1, true, 0.1);
+  ASSERT_EQ(jobs.rewards.size(), plain.rewards.size());
+  ASSERT_EQ(both.rewards.size(), plain.rewards.size());
+  for (size_t k = 0; k < plain.rewards.size(); ++k) {
+    EXPECT_DOUBLE_EQ(jobs.rewards[k], plain.rewards[k] / 2);
+    EXPECT_DOUBLE_EQ(both.rewards[k], plain.rewards[k] / 2 * 0.1);
+  }
+  EXPECT_DOUBLE_EQ(both.avg_jct_s, plain.avg_jct_s);  // the episode itself is unchanged
+  HarmonyDrlConfig c;
+  c.reward = "jct";
+  c.gamma = 0.9;
+  IntervalEnvConfig env;
+  set_interval_reward(c, "harmony", env);
+  EXPECT_EQ(env.reward, IntervalReward::jct);
+  EXPECT_FALSE(env.reward_per_job);
+  EXPECT_EQ(env.reward_factor, 1.0);
+  c.reward_scale = "jobs";
+  set_interval_reward(c, "harmony", env);
+  EXPECT_TRUE(env.reward_per_job);
+  EXPECT_EQ(env.reward_factor, 1.0);
+  c.reward_scale = "jobs-gamma";
+  set_interval_reward(c, "harmony", env);
+  EXPECT_TRUE(env.reward_per_job);
+  EXPECT_NEAR(env.reward_factor, 0.1, 1e-12);
+  c.reward_scale = "trace";
+  c.rm_policies = {"lb"};
+  try {
+    check_harmony_drl_config(c, "harmony-seq2seq");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("harmony-seq2seq training: --reward-scale must be"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // [A] wait target and imitation replay: a network whose pointer points at the wait key makes every
 // new job wait (and one that does not places them); the wait target is offered before a job's first
 // task only, and not on an empty cluster; the model file keeps it (meta defer) and refuses a bad value; the teacher's replay
-// labels its servers and, with the wait target only, its held-back jobs.
+// labels its servers and, with the wait target only, its held-back jobs; [A] whole-job exploration
+// puts every task of an explored job on one server with room for it (occupied ones only with
+// `occupied`), never a full one.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -317,6 +319,82 @@ TEST(Seq2SeqWait, PointingAtTheWaitKeyMakesTheJobsWait) {
     EXPECT_EQ(placer.stats().waited, 0);
     // The wait target is offered at each job's first task only: 3 + 2 + 3 tasks.
     EXPECT_EQ(sink.flags, (std::vector<int>{1, 0, 0, 1, 0, 1, 0, 0}));
+  }
+}
+
+// [A] Whole-job exploration (JobExploration): with epsilon 1 every new job that fits whole on a
+// candidate server goes there with all its tasks (the steps record those pointer choices); with
+// `occupied` only servers that hold another job's task are candidates, never a full one; a job
+// with no candidate is left to the network (here: it waits).
+TEST(Seq2SeqJobExploration, PlacesWholeJobsOnOneServerWithRoomNeverOnAFullOne) {
+  const ClusterSpec cluster = ClusterSpec::homogeneous(4, 8);
+  const PsJobSpec small = job(1, 1, 1), big = job(2, 8, 0);
+  // Server 1 is full (8 GPUs), server 3 holds one small job; 0 and 2 are empty.
+  const std::vector<S2sRunningJob> running = {{&big, Placement{Slice{1, 8, 8, 0}}},
+                                              {&small, Placement{Slice{3, 1, 1, 1}}}};
+  std::vector<PsJobSpec> specs = {job(0, 2, 1), job(3, 3, 1), job(5, 4, 2), job(6, 1, 1)};
+  std::vector<const PsJobSpec*> fresh;
+  for (const auto& s : specs) fresh.push_back(&s);
+  for (const JobExploration mode : {JobExploration::occupied, JobExploration::any}) {
+    bool landed_on_empty = false;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      Seq2SeqPlacer placer(cluster, hand_built(2.0f), seed);  // the network always waits
+      placer.set_job_exploration(mode);
+      placer.set_epsilon(1.0);
+      WaitFlags sink;
+      placer.set_sink(&sink);
+      std::vector<Placement> out;
+      placer.decide(running, fresh, out);
+      std::vector<int> gpus_used = {0, 8, 0, 1};
+      std::vector<std::pair<const PsJobSpec*, Placement>> all = {{&big, running[0].placement},
+                                                                 {&small, running[1].placement}};
+      size_t step = 0;
+      long placed_tasks = 0;
+      for (size_t k = 0; k < fresh.size(); ++k) {
+        if (out[k].empty()) {
+          // No candidate: the network decided, and it waits (its first step is the wait target).
+          ASSERT_LT(step, sink.actions.size());
+          EXPECT_EQ(sink.actions[step], 4);
+          ++step;
+          continue;
+        }
+        ASSERT_EQ(out[k].size(), 1u) << "job " << k << " is split";  // whole on one server
+        const Slice& s = out[k][0];
+        EXPECT_EQ(s.workers, fresh[k]->user_workers);
+        EXPECT_EQ(s.ps, fresh[k]->user_ps);
+        EXPECT_NE(s.server, 1) << "placed on the full server";
+        if (mode == JobExploration::occupied) EXPECT_GT(gpus_used[s.server], 0) << "an empty server";
+        if (gpus_used[s.server] == 0) landed_on_empty = true;
+        gpus_used[s.server] += s.workers;
+        EXPECT_LE(gpus_used[s.server], 8);
+        // The steps are the pointer choices that build it.
+        for (int t = 0; t < s.workers + s.ps; ++t, ++step) {
+          ASSERT_LT(step, sink.actions.size());
+          EXPECT_EQ(sink.actions[step], s.server);
+        }
+        placed_tasks += s.workers + s.ps;
+        all.push_back({fresh[k], out[k]});
+      }
+      EXPECT_EQ(step, sink.actions.size());
+      EXPECT_EQ(placer.stats().explored, placed_tasks);
+      EXPECT_GT(placed_tasks, 0);
+      expect_within_capacity(cluster, all);
+    }
+    EXPECT_EQ(landed_on_empty, mode == JobExploration::any);
+  }
+  // Epsilon 0: no exploration, the network's decisions (all wait).
+  Seq2SeqPlacer placer(cluster, hand_built(2.0f), 1);
+  placer.set_job_exploration(JobExploration::occupied);
+  std::vector<Placement> out;
+  placer.decide(running, fresh, out);
+  for (const Placement& p : out) EXPECT_TRUE(p.empty());
+  EXPECT_EQ(placer.stats().explored, 0);
+  EXPECT_EQ(parse_job_exploration("any", "x"), JobExploration::any);
+  try {
+    parse_job_exploration("jobs", "harmony-seq2seq");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--job-exploration"), std::string::npos);
   }
 }
 

@@ -42,6 +42,40 @@ TEST(ActorCritic, DiscountedReturns) {
   EXPECT_DOUBLE_EQ(g[0], 1 + 0.5 * 4);
 }
 
+// [A] Centred advantages sum to 0 (and keep their differences); the standardisation alone divides by
+// the standard deviation without shifting; both give mean 0 and standard deviation 1; a single row is
+// left as it is.
+TEST(ActorCritic, CentredAdvantagesHaveMeanZero) {
+  const std::vector<float> adv = {-90.0f, -100.0f, -110.0f, -60.0f};  // one-signed, as a lagging critic gives
+  auto mean_sd = [](const std::vector<float>& v) {
+    double m = 0, sq = 0;
+    for (float x : v) m += x / static_cast<double>(v.size());
+    for (float x : v) sq += (x - m) * (x - m) / static_cast<double>(v.size());
+    return std::pair{m, std::sqrt(sq)};
+  };
+  std::vector<float> c = adv;
+  normalize_advantages(c, true, false);
+  EXPECT_NEAR(mean_sd(c).first, 0.0, 1e-5);
+  EXPECT_FLOAT_EQ(c[0] - c[1], 10.0f);
+  EXPECT_GT(c[3], 0.0f);  // the best action of the batch is pushed up
+  EXPECT_LT(c[2], 0.0f);
+  std::vector<float> s = adv;
+  normalize_advantages(s, false, true);
+  const double sd = mean_sd(adv).second;
+  for (size_t k = 0; k < adv.size(); ++k) EXPECT_NEAR(s[k], adv[k] / sd, 1e-4);
+  for (float x : s) EXPECT_LT(x, 0.0f);  // still all negative: every action pushed down
+  std::vector<float> both = adv;
+  normalize_advantages(both, true, true);
+  EXPECT_NEAR(mean_sd(both).first, 0.0, 1e-5);
+  EXPECT_NEAR(mean_sd(both).second, 1.0, 1e-4);
+  std::vector<float> one = {-5.0f};
+  normalize_advantages(one, true, true);
+  EXPECT_EQ(one[0], -5.0f);
+  std::vector<float> none = adv;
+  normalize_advantages(none, false, false);
+  EXPECT_EQ(none, adv);
+}
+
 // A two-armed bandit: action 1 pays 1, action 0 pays 0. Policy-gradient steps with the critic (and
 // without, baseline = the batch's mean) move the probability of the better arm up.
 TEST(ActorCritic, LearnsTheBetterArmWithAndWithoutCritic) {

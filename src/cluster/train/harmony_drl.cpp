@@ -33,10 +33,18 @@ void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who)
   if (c.imitate == "auto" && c.rm_policies.empty()) fail("--imitate auto needs --rm-policies");
   if (c.critic_warmup < 0) fail("--critic-warmup must be >= 0");
   (void)parse_interval_reward(c.reward, who);
+  (void)parse_reward_scale(c.reward_scale, who);
   if (c.il_steps < 0 || c.il_traces < 0 || !(c.il_lr > 0)) fail("--il-steps and --il-traces must be >= 0 and --il-lr > 0");
   for (uint64_t s : c.experiment.seeds)
     if (s >= kHarmonyTrainSeedBase)
       fail("evaluation seed " + std::to_string(s) + " overlaps the training traces' seeds (>= 1000000)");
+}
+
+void set_interval_reward(const HarmonyDrlConfig& c, const std::string& who, IntervalEnvConfig& env) {
+  env.reward = parse_interval_reward(c.reward, who);
+  const RewardScale scale = parse_reward_scale(c.reward_scale, who);
+  env.reward_per_job = scale != RewardScale::none;
+  env.reward_factor = scale == RewardScale::jobs_gamma ? 1.0 - c.gamma : 1.0;
 }
 
 learn::RegressionConfig reward_fit_config(const HarmonyDrlConfig& c) {
@@ -77,6 +85,8 @@ void put_run_meta(const HarmonyDrlConfig& c, std::map<std::string, std::string>&
   meta["exploration"] = c.exploration ? "on" : "off";
   meta["replay"] = c.replay ? "on" : "off";
   meta["reward"] = c.reward;
+  if (c.reward_scale != "none") meta["reward_scale"] = c.reward_scale;
+  if (c.center_advantages) meta["center_advantages"] = "on";
 }
 
 HarmonyTraces harmony_traces(const Experiment& e, const std::string& data_dir, int train_traces, int val_traces) {
@@ -188,7 +198,8 @@ void run_harmony_drl(const HarmonyDrlConfig& c, const HarmonyDrlRun& run, Harmon
     for (size_t k : rows) batch.add(replay.state(k), replay.mask(k), replay.action(k), replay.target(k));
     pnet.set_learning_rate(step < run.critic_warmup ? 0.0 : c.lr);
     const learn::ActorCriticStats st =
-        learn::add_actor_critic_gradients(batch, pnet, vnet, h.baseline, c.entropy_weight, nullptr, c.standardize);
+        learn::add_actor_critic_gradients(batch, pnet, vnet, h.baseline, c.entropy_weight, nullptr, c.standardize,
+                                          c.center_advantages);
     pnet.step(1);
     if (vnet) {
       vnet->step(1);

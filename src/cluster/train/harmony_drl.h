@@ -73,10 +73,21 @@ struct HarmonyDrlConfig {
   // (DL2's normalised progress, the paper's) or [A] "jct" (minus the jobs' time in the system in
   // the interval, waiting jobs included: the return is minus the sum of JCTs / round_s).
   std::string reward = "progress";
+  // [A] Ours, off by default: the rewards' scale (ps_interval_env.h, RewardScale): "none", "jobs"
+  // (divided by the trace's number of jobs) or "jobs-gamma" (also multiplied by 1 - gamma), so that
+  // the returns the critic fits are O(1).
+  std::string reward_scale = "none";
+  // [A] Ours, off by default: each batch's advantages have their mean subtracted (before the
+  // division by their standard deviation), learn::normalize_advantages.
+  bool center_advantages = false;
 };
 
 // Throws Error("<who> training: ...") on the common knobs that cannot train.
 void check_harmony_drl_config(const HarmonyDrlConfig& c, const std::string& who);
+
+struct IntervalEnvConfig;
+// The training environment's reward (--reward, --reward-scale with --gamma) into `env`.
+void set_interval_reward(const HarmonyDrlConfig& c, const std::string& who, IntervalEnvConfig& env);
 
 struct HarmonyDrlPoint {
   long step = 0;

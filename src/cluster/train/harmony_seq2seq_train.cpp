@@ -28,6 +28,39 @@ Seq2SeqModel uniform_model(int max_jobs, int max_servers) {
   return m;
 }
 
+// [A] --rollout simulator: the training placer as a policy of the real simulator.
+class TrainingPlacerPolicy final : public LearnedPlacementPolicy {
+ public:
+  explicit TrainingPlacerPolicy(Seq2SeqPlacer& placer) : placer_(placer) {}
+
+ protected:
+  void decide(const PlacementState&, std::span<const RunningPsJob> running, std::span<const PsJobSpec* const> fresh,
+              std::vector<Placement>& out) override {
+    placer_.decide(running, fresh, out);
+  }
+
+ private:
+  Seq2SeqPlacer& placer_;
+};
+
+// Tags the steps of each decision with its interval (now / round_s), then lets `inner` decide.
+class IntervalTagger final : public Policy {
+ public:
+  IntervalTagger(Policy& inner, long& interval, double round_s) : inner_(inner), interval_(interval), round_s_(round_s) {}
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    interval_ = std::lround(view.now_s / round_s_);
+    inner_.schedule(view, jobs, out);
+  }
+  const char* ps_assignment() const override { return inner_.ps_assignment(); }
+  bool handles_ps_jobs() const override { return inner_.handles_ps_jobs(); }
+  bool charges_restarts() const override { return inner_.charges_restarts(); }
+
+ private:
+  Policy& inner_;
+  long& interval_;
+  double round_s_;
+};
+
 }  // namespace
 
 learn::RegressionData s2s_reward_rows(const learn::AttnShape& shape, int servers,
@@ -69,8 +102,43 @@ void check_s2s_train_config(const S2sTrainConfig& c) {
   if (c.max_jobs < 2) fail("--max-jobs must be at least 2");
   if (c.rl_steps < 0 || c.val_every < 1 || c.checkpoint_every < 1) fail("--rl-steps >= 0, --val-every and --checkpoint-every >= 1");
   if (!(c.lr > 0) || !(c.rm_lr > 0) || !(c.entropy_weight >= 0)) fail("learning rates must be positive, the entropy weight >= 0");
+  (void)parse_job_exploration(c.job_exploration, "harmony-seq2seq");
+  if (c.rollout != "reward-model" && c.rollout != "simulator")
+    fail("--rollout must be reward-model or simulator, not '" + c.rollout + "'");
+  if (c.rollout == "simulator" && (c.reward != "jct" || !(c.gamma > 0)))
+    fail("--rollout simulator needs --reward jct and --gamma > 0");
   check_harmony_drl_config(c, "harmony-seq2seq");
 }
+
+namespace {
+
+// [A] --rollout simulator: one training episode in the real simulator; the jct rewards of its
+// intervals from the jobs' arrivals and finishes (on_interval after the run). Returns the average
+// JCT, or -1 with jobs unfinished.
+double simulator_episode(const ClusterSpec& cluster, const Workload& trace, const SimConfig& sim, Seq2SeqPlacer& placer,
+                         long& interval, const IntervalEnvConfig& env, const std::function<void(double)>& on_interval) {
+  TrainingPlacerPolicy inner(placer);
+  IntervalTagger tagger(inner, interval, env.round_s);
+  const SimResult r = simulate(cluster, trace, "harmony-seq2seq", tagger, sim);
+  // The intervals up to the last finish (or the last decision, with jobs left unfinished).
+  long intervals = r.rounds.empty() ? 0 : std::lround(r.rounds.back().time_s / env.round_s) + 1;
+  bool unfinished = false;
+  for (const JobRecord& j : r.jobs) {
+    if (j.finished())
+      intervals = std::max(intervals, static_cast<long>(std::ceil(j.finish_s / env.round_s - 1e-9)));
+    else
+      unfinished = true;
+  }
+  for (long k = 0; k < intervals; ++k) {
+    const double reward = jct_interval_reward(r.jobs, static_cast<double>(k) * env.round_s, env.round_s,
+                                              [](const JobRecord& j) { return j.arrival_s; },
+                                              [](const JobRecord& j) { return j.finish_s; });
+    on_interval(scale_interval_reward(reward, r.jobs.size(), env));
+  }
+  return unfinished ? -1.0 : compute_metrics(r).avg_jct_s;
+}
+
+}  // namespace
 
 S2sTrainResult train_harmony_seq2seq(
     const S2sTrainConfig& c, const std::string& dir,
@@ -155,6 +223,8 @@ S2sTrainResult train_harmony_seq2seq(
     learn::save_model_file(path("reward.json"), f);
   }
   put_run_meta(c, model.meta);
+  if (c.job_exploration != "off") model.meta["job_exploration"] = c.job_exploration;
+  if (c.rollout != "reward-model") model.meta["rollout"] = c.rollout;
   const auto t1 = std::chrono::steady_clock::now();
   res.rm_seconds = std::chrono::duration<double>(t1 - t0).count();
 
@@ -235,6 +305,8 @@ S2sTrainResult train_harmony_seq2seq(
     };
     il.save = [&](const std::string& file) { save(file, "imitation", step); };
     imitation_warm_start(c, cluster, sim, traces, *pnet, pshape.inputs(), pshape.outputs(), il, res, report);
+    // A checkpoint of the imitated networks: --resume can start several DRL runs from it.
+    save("checkpoint.json", "imitation", step);
   }
 
   S2sSpeedPredictor predictor(model.reward, model.speed_scale, M);
@@ -243,7 +315,7 @@ S2sTrainResult train_harmony_seq2seq(
   };
   S2sEnvConfig env;
   env.round_s = e.round_s;
-  env.reward = parse_interval_reward(c.reward, "harmony-seq2seq");
+  set_interval_reward(c, "harmony-seq2seq", env);
   const int d = pshape.inputs(), A = pshape.outputs();
   struct Sink final : S2sStepSink, HarmonyDrlSteps {
     learn::AttnShape shape;
@@ -268,12 +340,14 @@ S2sTrainResult train_harmony_seq2seq(
   placer.set_select_max(false);
   placer.set_sink(&sink);
   placer.set_max_tokens(c.max_jobs);
+  placer.set_job_exploration(parse_job_exploration(c.job_exploration, "harmony-seq2seq"));
   placer.set_parameters(pnet->parameters());
   HarmonyDrlHooks hooks;
   // The episode order continues from the current step (a resumed run does not replay the start).
   hooks.episode = [&](long ep, long at, const std::function<void(double)>& on_interval) {
-    const S2sEpisode done = run_s2s_env(cluster, traces.train[static_cast<size_t>(ep + at) % traces.train.size()],
-                                        placer, speed, model.speed_scale, env, on_interval);
+    const Workload& trace = traces.train[static_cast<size_t>(ep + at) % traces.train.size()];
+    if (c.rollout == "simulator") return simulator_episode(cluster, trace, sim, placer, sink.current, env, on_interval);
+    const S2sEpisode done = run_s2s_env(cluster, trace, placer, speed, model.speed_scale, env, on_interval);
     return done.unfinished == 0 ? done.avg_jct_s : -1.0;
   };
   bind_placer(hooks, placer);

@@ -42,6 +42,14 @@ struct S2sTrainConfig : HarmonyDrlConfig {
   int rm_embed = 32;
   int rm_heads = 4;
   bool resume = false;
+  // [A] Ours, off by default: exploration by whole jobs (seq2seq_placer.h, JobExploration): "off"
+  // (Harmony's per-task heuristic exploration), "occupied" or "any".
+  std::string job_exploration = "off";
+  // Where the DRL's training episodes run: "reward-model" (the paper's premise: the environment of
+  // harmony_seq2seq_env.h on predicted speeds) or "simulator" ([A] a departure from the paper: the
+  // real simulator with the preset's ground truth, the training placer deciding; only with
+  // reward jct and gamma > 0, whose per-interval rewards follow from the jobs' arrivals and finishes).
+  std::string rollout = "reward-model";
   S2sTrainConfig() {
     rm_traces = 6;
     rm_epochs = 30;

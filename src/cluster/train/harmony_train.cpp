@@ -244,7 +244,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   };
   HarmonyEnvConfig env;
   env.round_s = e.round_s;
-  env.reward = parse_interval_reward(c.reward, "harmony");
+  set_interval_reward(c, "harmony", env);
   struct Sink final : HarmonyStepSink, HarmonyDrlSteps {
     int d = 0, a = 0;
     void on_step(const float* s, const unsigned char* m, int act) override {

@@ -9,6 +9,10 @@
 //    arrived (running, waiting for a placement, or arriving between two decisions) and not finished.
 //    A job that waits is charged like a running one, so the undiscounted return of an episode is
 //    -(sum of its jobs' JCTs) / round_s: maximising it minimises the average JCT.
+// [A] Ours, off by default (RewardScale, `--reward-scale`): the reward divided by the trace's number
+// of jobs (`jobs`), and also multiplied by reward_factor (the trainer's 1 - gamma: `jobs-gamma`), so
+// that the discounted returns are O(1) (with jct: minus the share of the trace's jobs in the system,
+// averaged over the discount's horizon) rather than -(jobs present) / (1 - gamma).
 #pragma once
 #include <algorithm>
 #include <functional>
@@ -30,9 +34,20 @@ inline IntervalReward parse_interval_reward(const std::string& name, const std::
   throw Error(who + " training: --reward must be progress or jct, not '" + name + "'");
 }
 
+enum class RewardScale { none, jobs, jobs_gamma };
+// "none" | "jobs" | "jobs-gamma"; throws Error naming `who` and --reward-scale otherwise.
+inline RewardScale parse_reward_scale(const std::string& name, const std::string& who) {
+  if (name == "none") return RewardScale::none;
+  if (name == "jobs") return RewardScale::jobs;
+  if (name == "jobs-gamma") return RewardScale::jobs_gamma;
+  throw Error(who + " training: --reward-scale must be none, jobs or jobs-gamma, not '" + name + "'");
+}
+
 struct IntervalEnvConfig {
   double round_s = 600;
   IntervalReward reward = IntervalReward::progress;
+  bool reward_per_job = false;  // [A] the reward divided by the trace's number of jobs
+  double reward_factor = 1.0;   // [A] ... and multiplied by this
   double min_speed_share = 0.02;  // floor of a predicted speed, share of the reference speed
   long max_intervals = 5000;
 };
@@ -42,6 +57,29 @@ struct IntervalEpisode {
   std::vector<double> rewards;  // per interval
   long unfinished = 0;
 };
+
+// The jct reward of the interval [t, t + round_s): minus the job-time spent in the system in it, in
+// intervals, over `jobs` (arrival(j) and finish(j) in seconds; finish < 0: not finished).
+template <class Jobs, class Arrival, class Finish>
+double jct_interval_reward(const Jobs& jobs, double t, double round_s, Arrival arrival, Finish finish) {
+  // Job-time in the system during [t, t + round_s), finished jobs up to their finish.
+  const double end = t + round_s;
+  double in_system_s = 0;
+  for (const auto& j : jobs) {
+    const double a = arrival(j), f = finish(j);
+    if (a >= end || (f >= 0 && f < t)) continue;
+    const double until = f >= 0 ? std::min(f, end) : end;
+    in_system_s += std::max(0.0, until - std::max(a, t));
+  }
+  return -in_system_s / round_s;
+}
+
+// An interval's reward with the [A] scale of the config (a trace of `jobs` jobs).
+inline double scale_interval_reward(double reward, size_t jobs, const IntervalEnvConfig& c) {
+  if (c.reward_per_job) reward /= static_cast<double>(jobs);
+  if (c.reward_factor != 1.0) reward *= c.reward_factor;
+  return reward;
+}
 
 // Placer::decide(running, fresh, out) with
 // `Running` {spec, placement}; placed(spec, placement) describes a running job to speeds(placed,
@@ -117,17 +155,10 @@ IntervalEpisode run_interval_env(const std::string& who, const Workload& workloa
         reward += epochs / s.total_epochs;
       }
     }
-    if (c.reward == IntervalReward::jct) {
-      // Job-time in the system during [t, t + round_s), finished jobs up to their finish.
-      const double end = t + c.round_s;
-      double in_system_s = 0;
-      for (const EnvJob& j : jobs) {
-        if (j.job->arrival_s >= end || (j.finish_s >= 0 && j.finish_s < t)) continue;
-        const double until = j.finish_s >= 0 ? std::min(j.finish_s, end) : end;
-        in_system_s += std::max(0.0, until - std::max(j.job->arrival_s, t));
-      }
-      reward = -in_system_s / c.round_s;
-    }
+    if (c.reward == IntervalReward::jct)
+      reward = jct_interval_reward(jobs, t, c.round_s, [](const EnvJob& j) { return j.job->arrival_s; },
+                                   [](const EnvJob& j) { return j.finish_s; });
+    reward = scale_interval_reward(reward, jobs.size(), c);
     ep.rewards.push_back(reward);
     if (on_interval) on_interval(reward);
   }

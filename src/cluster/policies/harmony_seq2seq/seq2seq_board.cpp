@@ -162,6 +162,11 @@ Placement Seq2SeqBoard::placement(int j) const {
   return p;
 }
 
+bool Seq2SeqBoard::fits_whole(int j, int server) const {
+  const BoardJob& b = jobs_[static_cast<size_t>(j)];
+  return pool_.fits(server, b.spec->ps, b.want_p - b.placed_p, b.spec->worker, b.want_w - b.placed_w);
+}
+
 int Seq2SeqBoard::heuristic(int j, S2sHeuristic h) const {
   const int kind = next_kind(j);
   if (kind < 0) return -1;

@@ -69,6 +69,10 @@ class Seq2SeqBoard {
   bool complete(int j) const { return next_kind(j) < 0; }
   Placement placement(int j) const;
   int heuristic(int j, S2sHeuristic h) const;  // -1 if nothing fits
+  // Whether all of new job j's tasks still to place fit on `server` together.
+  bool fits_whole(int j, int server) const;
+  // Whether some job's task is on `server` (running, or placed earlier in this decision).
+  bool occupied(int server) const { return tasks_on_[static_cast<size_t>(server)] > 0; }
   // Features (see the file comment): jobs() x kJobFeatures, servers() x kServerFeatures, kQueryFeatures.
   void job_features(std::vector<float>& out) const;
   void server_features(int current, std::vector<float>& out) const;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/error.h"
 
 namespace dmlkit::cluster {
 
@@ -13,8 +14,26 @@ void Seq2SeqPlacer::set_parameters(const std::vector<float>& parameters) {
   net_ = learn::AttnPointerIncremental(net_.shape(), parameters);
 }
 
+JobExploration parse_job_exploration(const std::string& name, const std::string& who) {
+  if (name == "off") return JobExploration::off;
+  if (name == "occupied") return JobExploration::occupied;
+  if (name == "any") return JobExploration::any;
+  throw Error(who + " training: --job-exploration must be off, occupied or any, not '" + name + "'");
+}
+
+int Seq2SeqPlacer::explore_whole(int j) {
+  if (!(epsilon_ > 0) || rng_.uniform() >= epsilon_) return -1;
+  candidates_.clear();
+  for (int m = 0; m < board_.servers(); ++m)
+    if (board_.fits_whole(j, m) && (job_exploration_ == JobExploration::any || board_.occupied(m)))
+      candidates_.push_back(m);
+  if (candidates_.empty()) return -1;
+  return candidates_[static_cast<size_t>(rng_.uniform_int(0, static_cast<int64_t>(candidates_.size()) - 1))];
+}
+
 int Seq2SeqPlacer::choose(int job, int first) {
-  if (const auto h = explore()) {
+  // Per-task exploration only without whole-job exploration (that one is drawn in decide).
+  if (const auto h = job_exploration_ == JobExploration::off ? explore() : std::nullopt) {
     const int a = board_.heuristic(job, *h);
     if (a >= 0) {
       ++stats_.explored;
@@ -44,13 +63,20 @@ void Seq2SeqPlacer::decide(std::span<const S2sRunningJob> running, std::span<con
   for (size_t i = 0; i < fresh.size(); ++i) {
     const int j = first_new + static_cast<int>(i);
     bool waits = false;
+    const int whole = job_exploration_ != JobExploration::off ? explore_whole(j) : -1;
     for (int kind = board_.next_kind(j), task = 0; kind >= 0; kind = board_.next_kind(j), ++task) {
       if (board_.mask(j, mask_.data()) == 0) break;
       if (wait) mask_[static_cast<size_t>(S)] = s2s_wait_offered(task, occupied) ? 1 : 0;
       board_.job_features(jx_);
       board_.server_features(j, sx_);
       board_.query_features(j, qx_);
-      const int a = choose(j, first);
+      int a;
+      if (whole >= 0) {
+        a = whole;  // fits: the whole job fitted there before its first task
+        ++stats_.explored;
+      } else {
+        a = choose(j, first);
+      }
       if (a < 0) break;
       if (sink_ != nullptr)
         sink_->on_step(board_.jobs() - first, S, j - first, jx_.data() + static_cast<size_t>(first) * kJobFeatures,
