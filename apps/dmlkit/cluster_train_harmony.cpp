@@ -81,8 +81,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
                   {"Reward model", std::to_string(r.rm_samples) + " samples (" + std::to_string(r.rm_rows) +
                                        " rows with permutations), hold-out mean relative error " +
                                        fixed(100 * r.rm_fit.holdout.mean_rel_err, 1) + " %"},
-                  {"DRL", std::to_string(c.rl_steps) + " updates over " + std::to_string(r.intervals) +
-                              " intervals of " + std::to_string(r.episodes) + " episodes"}});
+                  {"DRL", drl_summary_line(c.rl_steps, r)}});
   page.add_table(rounded_records_table(res), "Average JCT (s) on the validation traces (simulator, ground truth)");
   add_harmony_charts(page, r, "harmony", 0);
   write_file_atomic(path("report.html"), page.render(default_chartjs_path()));

@@ -229,6 +229,13 @@ void write_results_files(const std::string& dir, const Results& res) {
   write_file_atomic(path("summary.csv"), res.summary_table().to_csv());
 }
 
+std::string drl_summary_line(long rl_steps, const cl::HarmonyDrlResult& r) {
+  const auto count = [](long n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  return count(rl_steps, "update") + " over " + count(r.intervals, "interval") + " of " + count(r.episodes, "episode");
+}
+
 void add_harmony_charts(HtmlReport& page, const cl::HarmonyDrlResult& r, const std::string& name, long start_step) {
   LineChart rm{"Reward model: hold-out MSE", "epoch", "MSE (speed / type scale)^2", {}, {}, {}, {}, {}, false};
   ChartSeries rs{"hold-out", {}, {}, false};
