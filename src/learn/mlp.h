@@ -130,6 +130,22 @@ bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned
 bool masked_softmax(const float* logits, const unsigned char* mask, int n, double* probs,
                     SoftmaxExp exp_kind = SoftmaxExp::Std);
 
+// The action a uniform number u in [0, 1) draws from probabilities prob(0) .. prob(n - 1) (not
+// negative; prob(a) is called in increasing a): the first whose cumulative sum, added in that order,
+// exceeds u, else the last with a positive probability (0 if none). Adding a zero leaves the sum as
+// it is, so the first action where it exceeds u has a positive probability.
+template <class Prob>
+int inverse_cdf(int n, double u, Prob prob) {
+  double acc = 0;
+  for (int a = 0; a < n; ++a) {
+    acc += prob(a);
+    if (acc > u) return a;
+  }
+  for (int a = n - 1; a > 0; --a)
+    if (!(prob(a) <= 0)) return a;
+  return 0;
+}
+
 // y[i] = e^x[i] for x[i] <= 0 (x and y distinct arrays), vectorised (see SoftmaxExp).
 void exp_nonpositive_values(const double* x, double* y, int n);
 // The same in single precision, within 2e-7 relative of e^x for -87 <= x <= 0; 0 below -87.

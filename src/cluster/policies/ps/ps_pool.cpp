@@ -25,6 +25,7 @@ PsPool::PsPool(const ClusterSpec& cluster) {
   load_.assign(cap_.size() / kResources, 0.0);
   while (leaves_ < num_servers()) leaves_ *= 2;
   min_.assign(2 * static_cast<size_t>(leaves_), -1);
+  min_load_.assign(2 * static_cast<size_t>(leaves_), std::numeric_limits<double>::infinity());
   rebuild_min();
 }
 
@@ -34,27 +35,31 @@ void PsPool::reset() {
   rebuild_min();
 }
 
-namespace {
-// The less loaded of servers a and b (-1 = none); ties: the lower id.
-inline int less_loaded(const std::vector<double>& load, int a, int b) {
-  if (a < 0) return b;
-  if (b < 0) return a;
-  if (load[b] < load[a] || (load[b] == load[a] && b < a)) return b;
-  return a;
-}
-}  // namespace
-
 void PsPool::rebuild_min() {
-  for (int i = 0; i < leaves_; ++i) min_[leaves_ + i] = i < num_servers() ? i : -1;
-  for (int i = leaves_ - 1; i >= 1; --i) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  for (int i = 0; i < leaves_; ++i) {
+    min_[leaves_ + i] = i < num_servers() ? i : -1;
+    min_load_[leaves_ + i] = i < num_servers() ? load_[i] : std::numeric_limits<double>::infinity();
+  }
+  for (int i = leaves_ - 1; i >= 1; --i) match(i);
+}
+
+// Node i's winner: the less loaded of its children's, ties the left one (its subtree holds the
+// lower ids; an empty leaf's infinite load loses to every server's).
+inline void PsPool::match(int i) {
+  const int l = 2 * i;
+  const int r = l + static_cast<int>(min_load_[l + 1] < min_load_[l]);
+  min_[i] = min_[r];
+  min_load_[i] = min_load_[r];
 }
 
 void PsPool::update_min(int server) {
-  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) {
-    const int m = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  const int leaf = leaves_ + server;
+  min_load_[leaf] = load_[server];
+  for (int i = leaf / 2; i >= 1; i /= 2) {
+    const int before = min_[i];
+    match(i);
     // The same other server as before: its load did not change, so neither does any node above.
-    if (m == min_[i] && m != server) return;
-    min_[i] = m;
+    if (min_[i] == before && before != server) return;
   }
 }
 

@@ -55,6 +55,7 @@ class PsPool {
   double compute_load(int server) const;
   int least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
   void update_min(int server);
+  void match(int node);
   void rebuild_min();
 
   std::vector<double> cap_, used_;
@@ -62,8 +63,11 @@ class PsPool {
   // A tournament tree over the servers: min_[1] is the least-loaded server (ties: lowest id), so
   // least_loaded* answer at once when that server qualifies and scan the servers only otherwise
   // (the same answer: the scan's first server of the smallest load among those that qualify).
+  // Each node also holds its server's load (min_load_; +infinity for an empty leaf), so a match
+  // compares two adjacent values instead of looking both servers' loads up.
   int leaves_ = 1;
   std::vector<int> min_;
+  std::vector<double> min_load_;
   double total_cap_[kResources] = {0, 0, 0, 0};
 };
 
