@@ -23,9 +23,12 @@ PsPool::PsPool(const ClusterSpec& cluster) {
   }
   used_.assign(cap_.size(), 0.0);
   load_.assign(cap_.size() / kResources, 0.0);
-  while (leaves_ < num_servers()) leaves_ *= 2;
-  min_.assign(2 * static_cast<size_t>(leaves_), -1);
-  min_load_.assign(2 * static_cast<size_t>(leaves_), std::numeric_limits<double>::infinity());
+  while (leaves_ < num_servers()) {
+    first_leaf_ += leaves_;
+    leaves_ *= kFanout;
+  }
+  min_.assign(static_cast<size_t>(first_leaf_ + leaves_), -1);
+  min_load_.assign(min_.size(), std::numeric_limits<double>::infinity());
   rebuild_min();
 }
 
@@ -37,29 +40,44 @@ void PsPool::reset() {
 
 void PsPool::rebuild_min() {
   for (int i = 0; i < leaves_; ++i) {
-    min_[leaves_ + i] = i < num_servers() ? i : -1;
-    min_load_[leaves_ + i] = i < num_servers() ? load_[i] : std::numeric_limits<double>::infinity();
+    min_[first_leaf_ + i] = i < num_servers() ? i : -1;
+    min_load_[first_leaf_ + i] = i < num_servers() ? load_[i] : std::numeric_limits<double>::infinity();
   }
-  for (int i = leaves_ - 1; i >= 1; --i) match(i);
+  for (int i = first_leaf_ - 1; i >= 0; --i) match(i);
 }
 
-// Node i's winner: the less loaded of its children's, ties the left one (its subtree holds the
-// lower ids; an empty leaf's infinite load loses to every server's).
+// Node i's winner: the least loaded of its children's, ties the leftmost (the children's subtrees
+// hold increasing ids; an empty leaf's infinite load loses to every server's). A knockout in three
+// rounds (pairs, then pairs of pairs), each keeping the left one unless the right one is less loaded.
 inline void PsPool::match(int i) {
-  const int l = 2 * i;
-  const int r = l + static_cast<int>(min_load_[l + 1] < min_load_[l]);
-  min_[i] = min_[r];
-  min_load_[i] = min_load_[r];
+  static_assert(kFanout == 8);
+  const double* l = &min_load_[kFanout * i + 1];
+  int w[4];
+  double v[4];
+  for (int q = 0; q < 4; ++q) {
+    const bool right = l[2 * q + 1] < l[2 * q];
+    w[q] = 2 * q + right;
+    v[q] = right ? l[2 * q + 1] : l[2 * q];
+  }
+  for (int q = 0; q < 2; ++q) {
+    const bool right = v[2 * q + 1] < v[2 * q];
+    w[q] = right ? w[2 * q + 1] : w[2 * q];
+    v[q] = right ? v[2 * q + 1] : v[2 * q];
+  }
+  const bool right = v[1] < v[0];
+  min_[i] = min_[kFanout * i + 1 + (right ? w[1] : w[0])];
+  min_load_[i] = right ? v[1] : v[0];
 }
 
 void PsPool::update_min(int server) {
-  const int leaf = leaves_ + server;
-  min_load_[leaf] = load_[server];
-  for (int i = leaf / 2; i >= 1; i /= 2) {
-    const int before = min_[i];
-    match(i);
+  int node = first_leaf_ + server;
+  min_load_[node] = load_[server];
+  while (node > 0) {
+    node = (node - 1) / kFanout;
+    const int before = min_[node];
+    match(node);
     // The same other server as before: its load did not change, so neither does any node above.
-    if (min_[i] == before && before != server) return;
+    if (min_[node] == before && before != server) return;
   }
 }
 
@@ -136,7 +154,7 @@ bool PsPool::could_hold(int server, const TaskDemand& a, int na, const TaskDeman
 }
 
 int PsPool::least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
-  const int least = num_servers() > 0 ? min_[1] : -1;
+  const int least = num_servers() > 0 ? min_[0] : -1;
   if (least >= 0 && (fit_now ? fits(least, a, na, b, nb) : could_hold(least, a, na, b, nb))) return least;
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();
