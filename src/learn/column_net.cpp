@@ -162,6 +162,11 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   present_.assign(L, 0);
 }
 
+void ColumnNetForward::set_cached_rows(int rows) {
+  column_.set_cached_prefix(rows > 0 ? shape_.types + std::min(rows, shape_.rows) - 1 : 0);
+  prefixes_.assign(shape_.window, column_.prefix_cache());
+}
+
 void ColumnNetForward::update_columns(const float* x, bool exponentials) {
   for (int c = 0; c < shape_.window; ++c)
     if (stale_[c]) compute_column(x, c, exponentials);  // equal inputs give the same features and scores
@@ -170,7 +175,8 @@ void ColumnNetForward::update_columns(const float* x, bool exponentials) {
 void ColumnNetForward::compute_column(const float* x, int c, bool exponentials) {
   const int F = shape_.features(), k = shape_.column.outputs;
   column_features(shape_, x, c, feat_.data() + c * F);
-  const std::vector<float>& y = column_.run(feat_.data() + c * F);
+  const std::vector<float>& y =
+      prefixes_.empty() ? column_.run(feat_.data() + c * F) : column_.run(feat_.data() + c * F, prefixes_[c]);
   std::copy(y.begin(), y.end(), scores_.begin() + c * k);
   stale_[c] = 0;
   ++columns_computed_;

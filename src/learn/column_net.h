@@ -64,6 +64,11 @@ class ColumnNetForward {
   ColumnNetForward() = default;
   ColumnNetForward(const ColumnNetShape& shape, std::vector<float> parameters);
   const ColumnNetShape& shape() const { return shape_; }
+  // Rows [0, rows) of a column are expected to repeat between calls (DL2: a job's type, slots in the
+  // system and remaining work stay the same within a slot): per column, the column MLP's first-layer
+  // partial sum over the features they give is kept and reused while they are bitwise the same
+  // (MlpForward::set_cached_prefix; the same outputs). 0 (the default) = off.
+  void set_cached_rows(int rows);
   const std::vector<float>& run(const float* x);
   // The same outputs (bit for bit) when x differs from the previous call's input in column `col`
   // only, without comparing the other columns (col < 0: unknown, as run(x)).
@@ -103,6 +108,7 @@ class ColumnNetForward {
 
   ColumnNetShape shape_;
   MlpForward column_, context_;
+  std::vector<MlpForward::Prefix> prefixes_;  // per column (set_cached_rows)
   std::vector<float> last_x_;     // inputs of the previous call (rows x L, as x)
   std::vector<float> feat_;       // L x F
   std::vector<float> scores_;     // L x k, without the context's bias

@@ -54,6 +54,7 @@ Dl2Network::Dl2Network(const learn::StoredNet& net, bool incremental)
 void Dl2Network::set_parameters(const std::vector<float>& parameters) {
   if (column_) {
     col_ = learn::ColumnNetForward(net_.column, parameters);
+    col_.set_cached_rows(3);  // as the MLP's prefix below: type, slots in the system, remaining work
   } else {
     mlp_ = learn::MlpForward(net_.shape, parameters);
     // Rows 0-2 of the state (type, slots in the system, remaining work) change only when the
