@@ -37,9 +37,9 @@ std::vector<float> random_state(Rng& rng, int filled) {
 }
 
 // Larger weights than the initial ones, so that the outputs differ clearly between columns.
-std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng) {
+std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng, float scale = 1.0f) {
   std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  for (float& v : p) v = scale * static_cast<float>(rng.uniform(-1, 1));
   return p;
 }
 
@@ -117,8 +117,7 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
   const ColumnNetShape s = small_shape();
   for (const float weight_scale : {1.0f, 400.0f}) {
     Rng rng(8);
-    std::vector<float> p = random_parameters(s, rng);
-    for (float& v : p) v *= weight_scale;
+    const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward named(s, p), fast(s, p);
     std::vector<float> x = random_state(rng, 5);
     std::vector<unsigned char> mask(s.outputs(), 1);
@@ -202,8 +201,7 @@ TEST(ColumnNet, DrawIsTheInverseCdfOfTheProbabilities) {
   const ColumnNetShape s = small_shape();
   for (const float weight_scale : {1.0f, 400.0f}) {
     Rng rng(21);
-    std::vector<float> p = random_parameters(s, rng);
-    for (float& v : p) v *= weight_scale;
+    const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward net(s, p);
     std::vector<float> x = random_state(rng, 6);
     std::vector<unsigned char> mask(s.outputs(), 1);

@@ -17,6 +17,12 @@
 namespace dmlkit::learn {
 namespace {
 
+std::vector<float> uniform_parameters(const MlpShape& s, Rng& rng, double bound) {
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-bound, bound));
+  return p;
+}
+
 TEST(Mlp, ForwardMatchesHandComputation) {
   MlpShape s;
   s.inputs = 2;
@@ -37,8 +43,7 @@ TEST(Mlp, ForwardMatchesHandComputation) {
 TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
   MlpShape s{12, {9, 7}, 5, true};
   Rng rng(4);
-  std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  const std::vector<float> p = uniform_parameters(s, rng, 1.0);
   MlpForward plain(s, p), cached(s, p);
   cached.set_cached_prefix(6);
   std::vector<float> x(12);
@@ -62,8 +67,7 @@ TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
 TEST(Mlp, PrefixCachePerSequenceGivesTheSameOutputsBitForBit) {
   MlpShape s{13, {64, 64}, 3, false};
   Rng rng(6);
-  std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  const std::vector<float> p = uniform_parameters(s, rng, 1.0);
   MlpForward plain(s, p), cached(s, p);
   cached.set_cached_prefix(10);
   std::vector<MlpForward::Prefix> caches = {cached.prefix_cache(), cached.prefix_cache()};
@@ -92,8 +96,7 @@ TEST(Mlp, BlockedForwardEqualsThePlainOrderedSumBitForBit) {
   for (const MlpShape& s : {MlpShape{240, {160, 160}, 121, true}, MlpShape{13, {64, 64}, 3, false},
                             MlpShape{21, {75, 13}, 5, false}}) {
     Rng rng(9);
-    std::vector<float> p(s.parameter_count());
-    for (float& v : p) v = static_cast<float>(rng.uniform(-0.3, 0.3));
+    const std::vector<float> p = uniform_parameters(s, rng, 0.3);
     MlpForward f(s, p);
     std::vector<float> x(s.inputs);
     for (int trial = 0; trial < 5; ++trial) {
