@@ -163,8 +163,10 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
 }
 
 void ColumnNetForward::set_cached_rows(int rows) {
-  column_.set_cached_prefix(rows > 0 ? shape_.types + std::min(rows, shape_.rows) - 1 : 0);
+  const int features = rows > 0 ? shape_.types + std::min(rows, shape_.rows) - 1 : 0;
+  column_.set_cached_prefix(features);
   prefixes_.assign(shape_.window, column_.prefix_cache());
+  context_.set_cached_prefix(features);  // the summary's means of those features come first
 }
 
 void ColumnNetForward::update_columns(const float* x, bool exponentials) {

@@ -67,7 +67,8 @@ class ColumnNetForward {
   // Rows [0, rows) of a column are expected to repeat between calls (DL2: a job's type, slots in the
   // system and remaining work stay the same within a slot): per column, the column MLP's first-layer
   // partial sum over the features they give is kept and reused while they are bitwise the same
-  // (MlpForward::set_cached_prefix; the same outputs). 0 (the default) = off.
+  // (MlpForward::set_cached_prefix; the same outputs), and so is the context MLP's over the
+  // summary's means of those features. 0 (the default) = off.
   void set_cached_rows(int rows);
   const std::vector<float>& run(const float* x);
   // The same outputs (bit for bit) when x differs from the previous call's input in column `col`
