@@ -149,31 +149,47 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   sums_.assign(F, 0.0);
   exp_scores_.assign(static_cast<size_t>(L) * k, 1.0);
   exp_context_.assign(shape_.context.outputs, 1.0);
-  masked_exp_.assign(static_cast<size_t>(L) * k, 0.0);
+  const int n = L * k, actions = shape_.context.outputs;
+  masked_exp_.assign(static_cast<size_t>(n), 0.0);
+  masked_exp_.insert(masked_exp_.end(), actions - k, 1.0);
+  kind_.resize(masked_exp_.size());
+  for (int i = 0; i < n; ++i) kind_[i] = i % k;
+  for (int e = k; e < actions; ++e) kind_[n + e - k] = e;
+  probs_.assign(shape_.outputs(), 0.0);
   action_sums_.assign(k, 0.0);
   action_sum_bounds_.assign(k, 0.0);
   column_wild_.assign(L, 0);
   present_.assign(L, 0);
 }
 
+void ColumnNetForward::set_cached_rows(int rows) {
+  const int features = rows > 0 ? shape_.types + std::min(rows, shape_.rows) - 1 : 0;
+  column_.set_cached_prefix(features);
+  prefixes_.assign(shape_.window, column_.prefix_cache());
+  context_.set_cached_prefix(features);  // the summary's means of those features come first
+}
+
 void ColumnNetForward::update_columns(const float* x, bool exponentials) {
-  const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
-  for (int c = 0; c < L; ++c) {
-    if (!stale_[c]) continue;  // equal inputs give the same features and scores
-    column_features(shape_, x, c, feat_.data() + c * F);
-    const std::vector<float>& y = column_.run(feat_.data() + c * F);
-    std::copy(y.begin(), y.end(), scores_.begin() + c * k);
-    stale_[c] = 0;
-    ++columns_computed_;
-    if (!exponentials) continue;
-    bool wild = false;
-    for (int a = 0; a < k; ++a) {
-      wild |= !(std::abs(y[a]) <= kWildScore);
-      exp_scores_[c * k + a] = std::exp(static_cast<double>(y[a]));
-    }
-    wild_ += static_cast<int>(wild) - column_wild_[c];
-    column_wild_[c] = wild;
+  for (int c = 0; c < shape_.window; ++c)
+    if (stale_[c]) compute_column(x, c, exponentials);  // equal inputs give the same features and scores
+}
+
+void ColumnNetForward::compute_column(const float* x, int c, bool exponentials) {
+  const int F = shape_.features(), k = shape_.column.outputs;
+  column_features(shape_, x, c, feat_.data() + c * F);
+  const std::vector<float>& y =
+      prefixes_.empty() ? column_.run(feat_.data() + c * F) : column_.run(feat_.data() + c * F, prefixes_[c]);
+  std::copy(y.begin(), y.end(), scores_.begin() + c * k);
+  stale_[c] = 0;
+  ++columns_computed_;
+  if (!exponentials) return;
+  bool wild = false;
+  for (int a = 0; a < k; ++a) {
+    wild |= !(std::abs(y[a]) <= kWildScore);
+    exp_scores_[c * k + a] = std::exp(static_cast<double>(y[a]));
   }
+  wild_ += static_cast<int>(wild) - column_wild_[c];
+  column_wild_[c] = wild;
 }
 
 const std::vector<float>& ColumnNetForward::run(const float* x) { return run_column(x, -1); }
@@ -209,6 +225,12 @@ void ColumnNetForward::mark_changed(const float* x) {
 }
 
 bool ColumnNetForward::probabilities(const float* x, int col, const unsigned char* mask, double* probs) {
+  if (!evaluate(x, col, mask)) return false;
+  write_probabilities(probs);
+  return true;
+}
+
+bool ColumnNetForward::evaluate(const float* x, int col, const unsigned char* mask) {
   const int L = shape_.window, F = shape_.features(), k = shape_.column.outputs;
   const int actions = shape_.context.outputs;  // k column actions, then the extra ones
   const bool full = col < 0 || !sums_valid_;
@@ -229,7 +251,7 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
     const float* fc = feat_.data() + col * F;  // the column's old features, then its new ones
     for (int f = 0; f < F; ++f) sums_[f] -= fc[f];
     nonempty_ -= present_[col];
-    update_columns(x, true);
+    compute_column(x, col, true);
     for (int f = 0; f < F; ++f) sums_[f] += fc[f];
     present_[col] = x[col] > 0.0f;
     nonempty_ += present_[col];
@@ -268,23 +290,41 @@ bool ColumnNetForward::probabilities(const float* x, int col, const unsigned cha
       if (!(running[a] >= bound[a] * kCancellation)) sum_columns(a);  // NaN too (an infinite term left)
     }
   }
+  wild_probs_ = wild;
   if (wild) {  // the shifted softmax of the assembled outputs
     assemble(shape_, scores_.data(), context, out_.data());
-    return masked_softmax(out_.data(), mask, shape_.outputs(), probs);
+    return masked_softmax(out_.data(), mask, shape_.outputs(), probs_.data());
   }
   // sum = sum_a e^context[a] sum_c e^score[c][a] (allowed) + the allowed extra actions' e^context.
+  const int n = L * k;
   double sum = 0.0;
   for (int a = 0; a < k; ++a) sum += running[a] * exp_context_[a];
-  for (int e = k; e < actions; ++e) sum += mask[L * k + e - k] ? exp_context_[e] : 0.0;
+  for (int e = k; e < actions; ++e) sum += mask[n + e - k] ? exp_context_[e] : 0.0;
   if (!(sum > 0.0)) return false;
+  // Probability of action i: masked_exp_[i] x exp_context_[kind_[i]] (e^context[a] / sum, 0 for a
+  // masked extra action; masked_exp_ is 1 there).
   const double inv = 1.0 / sum;
-  for (int a = 0; a < actions; ++a) exp_context_[a] *= inv;
-  // probs[c k + a] = masked e^score[c][a] x e^context[a] / sum.
-  const int n = L * k;
-  for (int c = 0; c < L; ++c)
-    for (int a = 0; a < k; ++a) probs[c * k + a] = masked_exp_[c * k + a] * exp_context_[a];
-  for (int e = k; e < actions; ++e) probs[n + e - k] = mask[n + e - k] ? exp_context_[e] : 0.0;
+  for (int a = 0; a < k; ++a) exp_context_[a] *= inv;
+  for (int e = k; e < actions; ++e) exp_context_[e] = mask[n + e - k] ? exp_context_[e] * inv : 0.0;
   return true;
+}
+
+void ColumnNetForward::write_probabilities(double* probs) const {
+  const int n = shape_.outputs();
+  if (wild_probs_) {
+    std::copy(probs_.begin(), probs_.end(), probs);
+    return;
+  }
+  for (int i = 0; i < n; ++i) probs[i] = masked_exp_[i] * exp_context_[kind_[i]];
+}
+
+int ColumnNetForward::draw(double u) const {
+  const int n = shape_.outputs();
+  if (wild_probs_) return inverse_cdf(n, u, [&](int i) { return probs_[i]; });
+  const double* m = masked_exp_.data();
+  const double* e = exp_context_.data();
+  const int* kind = kind_.data();
+  return inverse_cdf(n, u, [&](int i) { return m[i] * e[kind[i]]; });
 }
 
 }  // namespace dmlkit::learn

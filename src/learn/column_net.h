@@ -64,6 +64,12 @@ class ColumnNetForward {
   ColumnNetForward() = default;
   ColumnNetForward(const ColumnNetShape& shape, std::vector<float> parameters);
   const ColumnNetShape& shape() const { return shape_; }
+  // Rows [0, rows) of a column are expected to repeat between calls (DL2: a job's type, slots in the
+  // system and remaining work stay the same within a slot): per column, the column MLP's first-layer
+  // partial sum over the features they give is kept and reused while they are bitwise the same
+  // (MlpForward::set_cached_prefix; the same outputs), and so is the context MLP's over the
+  // summary's means of those features. 0 (the default) = off.
+  void set_cached_rows(int rows);
   const std::vector<float>& run(const float* x);
   // The same outputs (bit for bit) when x differs from the previous call's input in column `col`
   // only, without comparing the other columns (col < 0: unknown, as run(x)).
@@ -81,11 +87,20 @@ class ColumnNetForward {
   // magnitude). The probabilities agree with the reference's masked softmax within 1e-6 relative,
   // not bit for bit (tests/learn/column_net_test.cpp). Returns false if no action is allowed.
   bool probabilities(const float* x, int col, const unsigned char* mask, double* probs);
+  // probabilities() in two steps, for a caller that only samples: evaluate() does all of its work
+  // but writing the probabilities (false if no action is allowed); then draw(u) is the action
+  // inverse_cdf (learn/mlp.h) picks from them for the uniform number u, each probability formed as
+  // it is reached (the same products, summed in the same order: the same action), and
+  // write_probabilities writes them (as probabilities() does).
+  bool evaluate(const float* x, int col, const unsigned char* mask);
+  int draw(double u) const;
+  void write_probabilities(double* probs) const;
   long columns_computed() const { return columns_computed_; }  // for tests and benchmarks
 
  private:
   // Recomputes the stale columns' features and scores (and their exponentials with `exponentials`).
   void update_columns(const float* x, bool exponentials);
+  void compute_column(const float* x, int c, bool exponentials);
   // Marks the columns whose inputs differ from the previous call's and keeps x.
   void mark_changed(const float* x);
   // Column `col` alone changed: copy it into last_x_ and mark it stale.
@@ -94,6 +109,7 @@ class ColumnNetForward {
 
   ColumnNetShape shape_;
   MlpForward column_, context_;
+  std::vector<MlpForward::Prefix> prefixes_;  // per column (set_cached_rows)
   std::vector<float> last_x_;     // inputs of the previous call (rows x L, as x)
   std::vector<float> feat_;       // L x F
   std::vector<float> scores_;     // L x k, without the context's bias
@@ -102,7 +118,13 @@ class ColumnNetForward {
   long columns_computed_ = 0;
   // probabilities(): the feature sums (F) and non-empty columns, e^score (L x k), e^context.
   bool sums_valid_ = false;
+  // masked_exp_: the allowed e^score (L x k, 0 if masked), then e (extra actions) ones; after
+  // evaluate(), action i's probability is masked_exp_[i] x exp_context_[kind_[i]] (kind_: a for
+  // column action c k + a, k + j for extra action j; the masked extra actions' exp_context_ are 0).
   std::vector<double> sums_, exp_scores_, exp_context_, masked_exp_;
+  std::vector<int> kind_;
+  bool wild_probs_ = false;  // evaluate() wrote the shifted softmax into probs_
+  std::vector<double> probs_;
   // Per column action: the allowed e^score summed over the columns (kept up to date), and the
   // largest value that sum had since it was last taken from the columns (probabilities()).
   std::vector<double> action_sums_, action_sum_bounds_;

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#if defined(__SSE__)
-#include <xmmintrin.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 #include "core/error.h"
@@ -122,6 +122,7 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
   nz_.assign(widest, 0);
+  next_.assign(widest, 0);
   // Each layer packed (pack_layer); the affine parameters copied as they are.
   wt_.reserve(params_.size());
   const float* w = params_.data();
@@ -149,16 +150,75 @@ inline V8 load8(const float* p) {
 }
 inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
 
+// For each byte value m: the positions of its set bits in increasing order (then zeros), and their
+// number.
+struct BitPositions {
+  uint8_t pos[256][8];
+  uint8_t count[256];
+};
+constexpr BitPositions bit_positions() {
+  BitPositions t{};
+  for (int m = 0; m < 256; ++m)
+    for (int b = 0; b < 8; ++b)
+      if ((m >> b) & 1) t.pos[m][t.count[m]++] = static_cast<uint8_t>(b);
+  return t;
+}
+constexpr BitPositions kBitPositions = bit_positions();
+
+#if defined(__SSE2__)
+// Appends base + the positions of the set bits of the 8-bit mask m to nz[n..] (8 values written,
+// n advanced by their number): no branch per value.
+inline void append_positions(unsigned m, int base, int* nz, int& n) {
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i p = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kBitPositions.pos[m])), zero);
+  const __m128i b = _mm_set1_epi32(base);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(nz + n), _mm_add_epi32(_mm_unpacklo_epi16(p, zero), b));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(nz + n + 4), _mm_add_epi32(_mm_unpackhi_epi16(p, zero), b));
+  n += kBitPositions.count[m];
+}
+// Bit q set where v8[q] != 0 (q < 8).
+inline unsigned nonzero_mask(const float* v8) {
+  const __m128 zero = _mm_setzero_ps();
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v8), zero))) |
+         static_cast<unsigned>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(v8 + 4), zero))) << 4;
+}
+#else
+inline void append_positions(unsigned m, int base, int* nz, int& n) {
+  for (int q = 0; q < 8; ++q) nz[n + q] = base + kBitPositions.pos[m][q];
+  n += kBitPositions.count[m];
+}
+inline unsigned nonzero_mask(const float* v8) {
+  unsigned m = 0;
+  for (int q = 0; q < 8; ++q) m |= static_cast<unsigned>(v8[q] != 0.0f) << q;
+  return m;
+}
+#endif
+
 // b[0..out) += sum over k of a[nz[k]] * wt[nz[k] * out ...], k increasing (nz: the non-zero inputs,
 // increasing). The outputs are taken in blocks of 64, 32 (then 8, then one) held in registers
 // across the inputs, so each output's sum is the same operations in the same order as the plain
 // loop "for each input i, for each output o: b[o] += a[i] * wt[i][o]" (bit-identical; no fused
 // multiply-add). Cloned for AVX2 (chosen at load time); the same operations in the same order either way.
-__attribute__((target_clones("avx2", "default"))) void accumulate(const float* __restrict wt,
-                                                                  const float* __restrict a,
-                                                                  const int* __restrict nz, int n, int out,
-                                                                  const float* __restrict init,
-                                                                  float* __restrict b) {
+// With `relu` (a hidden layer without the affine; out a multiple of 8): each output becomes
+// max(output, 0) while still in its register, and the indices of the non-zero ones are written to
+// relu (increasing: the next layer's input list, which then needs no scan); returns their number
+// (0 without relu).
+__attribute__((target_clones("avx2", "default"))) int accumulate(const float* __restrict wt,
+                                                                 const float* __restrict a,
+                                                                 const int* __restrict nz, int n, int out,
+                                                                 const float* __restrict init,
+                                                                 float* __restrict b, int* __restrict relu) {
+  int listed = 0;
+  // Stores a block's registers (rectified with relu: std::max(x, 0.0f), NaN kept) and lists its
+  // non-zero outputs.
+  auto finish = [&](int o, V8* s, int count) {
+    for (int j = 0; j < count; ++j) {
+      if (relu != nullptr) s[j] = s[j] < 0.0f ? V8{} : s[j];
+      store8(b + o + 8 * j, s[j]);
+    }
+    if (relu != nullptr)
+      for (int j = 0; j < count; ++j) append_positions(nonzero_mask(b + o + 8 * j), o + 8 * j, relu, listed);
+  };
   int o = 0;
   for (; o + 64 <= out; o += 64) {
     V8 s[8];
@@ -168,57 +228,41 @@ __attribute__((target_clones("avx2", "default"))) void accumulate(const float* _
       const float* col = wt + static_cast<size_t>(nz[k]) * out + o;
       for (int j = 0; j < 8; ++j) s[j] += x * load8(col + 8 * j);
     }
-    for (int j = 0; j < 8; ++j) store8(b + o + 8 * j, s[j]);
+    finish(o, s, 8);
   }
   for (; o + 32 <= out; o += 32) {
-    V8 s0 = load8(init + o), s1 = load8(init + o + 8), s2 = load8(init + o + 16), s3 = load8(init + o + 24);
+    V8 s[4] = {load8(init + o), load8(init + o + 8), load8(init + o + 16), load8(init + o + 24)};
     for (int k = 0; k < n; ++k) {
       const float x = a[nz[k]];
       const float* col = wt + static_cast<size_t>(nz[k]) * out + o;
-      s0 += x * load8(col);
-      s1 += x * load8(col + 8);
-      s2 += x * load8(col + 16);
-      s3 += x * load8(col + 24);
+      s[0] += x * load8(col);
+      s[1] += x * load8(col + 8);
+      s[2] += x * load8(col + 16);
+      s[3] += x * load8(col + 24);
     }
-    store8(b + o, s0);
-    store8(b + o + 8, s1);
-    store8(b + o + 16, s2);
-    store8(b + o + 24, s3);
+    finish(o, s, 4);
   }
   for (; o + 8 <= out; o += 8) {
     V8 s = load8(init + o);
     for (int k = 0; k < n; ++k) s += a[nz[k]] * load8(wt + static_cast<size_t>(nz[k]) * out + o);
-    store8(b + o, s);
+    finish(o, &s, 1);
   }
   for (; o < out; ++o) {
     float s = init[o];
     for (int k = 0; k < n; ++k) s += a[nz[k]] * wt[static_cast<size_t>(nz[k]) * out + o];
     b[o] = s;
   }
+  return listed;
 }
 
-// The indices i in [from, to) with a[i] != 0, increasing; returns their number. In blocks of 32:
-// a bit mask of the non-zero values, then its set bits in order (the cost follows the non-zeros).
+// The indices i in [from, to) with a[i] != 0, increasing; returns their number. In blocks of 8: a
+// bit mask of the non-zero values, and its set bits' positions from a table, written 8 at a time
+// (the writes beyond the count stay below `to - from`, as at most i - from of the values before i
+// were non-zero).
 int nonzero(const float* a, int from, int to, int* nz) {
   int n = 0;
   int i = from;
-  for (; i + 32 <= to; i += 32) {
-    uint32_t m = 0;
-#if defined(__SSE__)
-    const __m128 zero = _mm_setzero_ps();
-    for (int j = 0; j < 32; j += 4)
-      m |= static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + i + j), zero))) << j;
-#else
-    for (int j = 0; j < 32; ++j) m |= static_cast<uint32_t>(a[i + j] != 0.0f) << j;
-#endif
-    for (; m != 0; m &= m - 1) nz[n++] = i + std::countr_zero(m);
-  }
-#if defined(__SSE__)
-  for (; i + 4 <= to; i += 4)
-    for (uint32_t m = static_cast<uint32_t>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(a + i), _mm_setzero_ps()))); m != 0;
-         m &= m - 1)
-      nz[n++] = i + std::countr_zero(m);
-#endif
+  for (; i + 8 <= to; i += 8) append_positions(nonzero_mask(a + i), i, nz, n);
   for (; i < to; ++i) {
     nz[n] = i;
     n += a[i] != 0.0f;
@@ -226,65 +270,81 @@ int nonzero(const float* a, int from, int to, int* nz) {
   return n;
 }
 
-// b[0..out) = init + the inputs a[from..to) times their rows of the packed weights wt (row stride
-// out), the non-zero ones only (nz: scratch).
-void add_inputs(const float* wt, int out, const float* a, int from, int to, int* nz, const float* init, float* b) {
-  accumulate(wt, a, nz, nonzero(a, from, to, nz), out, init, b);
-}
-
-// One packed layer (pack_layer) at w on the inputs a[0..in): b = bias + the inputs' rows; returns
-// the next layer's parameters.
-const float* dense_layer(const float* w, int in, int width, const float* a, int* nz, float* b) {
-  const int out = padded_width(width);
-  const float* bias = w + static_cast<size_t>(in) * out;
-  add_inputs(w, out, a, 0, in, nz, bias, b);
-  return bias + out;
+// The packed layers (pack_layer) at w from the inputs a[0..in) whose non-zero ones are listed in
+// nz[0..n): each hidden layer (widths `hidden`) b = bias + the inputs' rows, rectified (ReLU) with
+// its non-zero outputs listed for the next layer (accumulate's relu), then the output layer
+// (`outputs` wide). a, b: scratch of the widest layer (swapped: the outputs end in b); nz, next:
+// lists of that size (swapped too).
+void relu_layers(const float* w, int in, const int* hidden, int layers, int outputs, std::vector<float>& a,
+                 std::vector<float>& b, std::vector<int>& nz, int n, std::vector<int>& next) {
+  for (int k = 0; k <= layers; ++k) {
+    const bool last = k == layers;
+    const int out = padded_width(last ? outputs : hidden[k]);
+    const float* bias = w + static_cast<size_t>(in) * out;
+    const int listed = accumulate(w, a.data(), nz.data(), n, out, bias, b.data(), last ? nullptr : next.data());
+    if (last) return;
+    w = bias + out;
+    in = hidden[k];
+    n = listed;
+    std::swap(a, b);
+    std::swap(nz, next);
+  }
 }
 
 }  // namespace
 
 void MlpForward::set_cached_prefix(int inputs) {
   prefix_ = std::clamp(inputs, 0, shape_.inputs);
-  prefix_x_.assign(prefix_, 0.0f);
-  const int first = padded_width(shape_.hidden.empty() ? shape_.outputs : shape_.hidden[0]);
-  prefix_sum_.assign(prefix_ > 0 ? first : 0, 0.0f);
-  prefix_valid_ = false;
+  own_ = prefix_cache();
 }
 
-const std::vector<float>& MlpForward::run(const float* x) {
+MlpForward::Prefix MlpForward::prefix_cache() const {
+  const int first = padded_width(shape_.hidden.empty() ? shape_.outputs : shape_.hidden[0]);
+  return Prefix{std::vector<float>(prefix_, 0.0f), std::vector<float>(prefix_ > 0 ? first : 0, 0.0f), false};
+}
+
+const std::vector<float>& MlpForward::run(const float* x) { return run(x, own_); }
+
+const std::vector<float>& MlpForward::run(const float* x, Prefix& prefix) {
+  const int in = shape_.inputs, layers = static_cast<int>(shape_.hidden.size());
+  const int out = padded_width(layers > 0 ? shape_.hidden[0] : shape_.outputs);
   const float* w = wt_.data();
-  const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
-  const float* a = x;  // the layer's inputs: x, then a_
-  int in = shape_.inputs;
-  const size_t layers = shape_.hidden.size() + 1;
-  for (size_t k = 0; k < layers; ++k) {
-    const int width = k + 1 < layers ? shape_.hidden[k] : shape_.outputs;
-    if (k == 0 && prefix_ > 0) {
-      // The first layer's sum over the cached prefix: reused when the prefix is bitwise the same.
-      const int out = padded_width(width);
-      const float* bias = w + static_cast<size_t>(in) * out;
-      if (!prefix_valid_ || std::memcmp(prefix_x_.data(), x, sizeof(float) * prefix_) != 0) {
-        add_inputs(w, out, x, 0, prefix_, nz_.data(), bias, prefix_sum_.data());
-        std::copy(x, x + prefix_, prefix_x_.begin());
-        prefix_valid_ = true;
-        ++prefix_misses_;
-      }
-      add_inputs(w, out, x, prefix_, in, nz_.data(), prefix_sum_.data(), b_.data());
-      w = bias + out;
-    } else {
-      w = dense_layer(w, in, width, a, nz_.data(), b_.data());
+  const float* bias = w + static_cast<size_t>(in) * out;
+  const float* init = bias;
+  if (prefix_ > 0) {
+    // The first layer's sum over the cached prefix: reused when the prefix is bitwise the same.
+    if (!prefix.valid || std::memcmp(prefix.x.data(), x, sizeof(float) * prefix_) != 0) {
+      accumulate(w, x, nz_.data(), nonzero(x, 0, prefix_, nz_.data()), out, bias, prefix.sum.data(), nullptr);
+      std::copy(x, x + prefix_, prefix.x.begin());
+      prefix.valid = true;
+      ++prefix_misses_;
     }
-    if (k + 1 == layers) break;
-    for (int o = 0; o < width; ++o) b_[o] = std::max(b_[o], 0.0f);
-    if (shape_.affine) {
+    init = prefix.sum.data();
+  }
+  const int n = nonzero(x, prefix_, in, nz_.data());
+  if (!shape_.affine && layers > 0) {
+    // ReLU only: each hidden layer lists its non-zero outputs for the next (accumulate's relu).
+    const int listed = accumulate(w, x, nz_.data(), n, out, init, b_.data(), next_.data());
+    std::swap(a_, b_);
+    relu_layers(bias + out, shape_.hidden[0], shape_.hidden.data() + 1, layers - 1, shape_.outputs, a_, b_, next_,
+                listed, nz_);
+  } else {
+    accumulate(w, x, nz_.data(), n, out, init, b_.data(), nullptr);
+    w = bias + out;
+    const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
+    for (int k = 0; k < layers; ++k) {  // each hidden layer rectified, scaled and shifted
+      const int width = shape_.hidden[k];
+      for (int o = 0; o < width; ++o) b_[o] = std::max(b_[o], 0.0f);
       const float* gamma = w;
       const float* beta = w + width;
       for (int o = 0; o < width; ++o) b_[o] = gamma[o] * inv_sd * b_[o] + beta[o];
       w += 2 * width;
+      std::swap(a_, b_);
+      const int next = padded_width(k + 1 < layers ? shape_.hidden[k + 1] : shape_.outputs);
+      const float* next_bias = w + static_cast<size_t>(width) * next;
+      accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, width, nz_.data()), next, next_bias, b_.data(), nullptr);
+      w = next_bias + next;
     }
-    std::swap(a_, b_);
-    a = a_.data();
-    in = width;
   }
   std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
   return out_;
@@ -347,6 +407,7 @@ MlpIncremental::MlpIncremental(const MlpShape& shape, const std::vector<float>& 
   b_.assign(widest, 0.0f);
   out_.assign(shape_.outputs, 0.0f);
   nz_.assign(widest, 0);
+  next_.assign(widest, 0);
 }
 
 const std::vector<float>& MlpIncremental::run(const float* x) {
@@ -375,15 +436,8 @@ const std::vector<float>& MlpIncremental::run_changed(const float* x, const int*
 const std::vector<float>& MlpIncremental::finish() {
   const int h0 = shape_.hidden[0];
   for (int o = 0; o < h0; ++o) a_[o] = std::max(static_cast<float>(z1_[o]), 0.0f);
-  const float* w = wt_.data();
-  int in = h0;
-  for (size_t k = 1; k < shape_.hidden.size(); ++k) {
-    w = dense_layer(w, in, shape_.hidden[k], a_.data(), nz_.data(), b_.data());
-    for (int o = 0; o < shape_.hidden[k]; ++o) b_[o] = std::max(b_[o], 0.0f);
-    std::swap(a_, b_);
-    in = shape_.hidden[k];
-  }
-  dense_layer(w, in, shape_.outputs, a_.data(), nz_.data(), b_.data());
+  relu_layers(wt_.data(), h0, shape_.hidden.data() + 1, static_cast<int>(shape_.hidden.size()) - 1, shape_.outputs,
+              a_, b_, nz_, nonzero(a_.data(), 0, h0, nz_.data()), next_);
   std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
   return out_;
 }

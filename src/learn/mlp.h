@@ -61,16 +61,25 @@ class MlpForward {
   // sum runs over the inputs in the same increasing order either way). 0 (the default) = off.
   void set_cached_prefix(int n);
   long prefix_misses() const { return prefix_misses_; }  // partial sums recomputed (tests)
+  // A cached first-layer partial sum: the prefix inputs it was computed from, and the sum. run(x)
+  // uses one of its own; a caller with several input sequences whose prefixes repeat (the column
+  // network: one per column) keeps one per sequence (made by prefix_cache(), after
+  // set_cached_prefix) and passes it: the same outputs as run(x).
+  struct Prefix {
+    std::vector<float> x, sum;
+    bool valid = false;
+  };
+  Prefix prefix_cache() const;
+  const std::vector<float>& run(const float* x, Prefix& prefix);
 
  private:
   MlpShape shape_;
   std::vector<float> params_;
   std::vector<float> wt_;  // per layer: W transposed (in x out), then the bias (out)
   std::vector<float> a_, b_, out_;
-  std::vector<int> nz_;  // scratch: the non-zero inputs of a layer
+  std::vector<int> nz_, next_;  // scratch: the non-zero inputs of a layer, of the next
   int prefix_ = 0;
-  bool prefix_valid_ = false;
-  std::vector<float> prefix_x_, prefix_sum_;
+  Prefix own_;
   long prefix_misses_ = 0;
 };
 
@@ -109,7 +118,7 @@ class MlpIncremental {
   bool valid_ = false;
   std::vector<float> wt_;    // later layers: W' transposed (in x out), then b'
   std::vector<float> a_, b_, out_;
-  std::vector<int> nz_;
+  std::vector<int> nz_, next_;
 };
 
 // How masked_softmax computes: std::exp one action at a time and a sequential sum (the default),
@@ -129,6 +138,22 @@ bool masked_softmax(const std::vector<float>& logits, const std::vector<unsigned
 // The same on n values (probs: n doubles).
 bool masked_softmax(const float* logits, const unsigned char* mask, int n, double* probs,
                     SoftmaxExp exp_kind = SoftmaxExp::Std);
+
+// The action a uniform number u in [0, 1) draws from probabilities prob(0) .. prob(n - 1) (not
+// negative; prob(a) is called in increasing a): the first whose cumulative sum, added in that order,
+// exceeds u, else the last with a positive probability (0 if none). Adding a zero leaves the sum as
+// it is, so the first action where it exceeds u has a positive probability.
+template <class Prob>
+int inverse_cdf(int n, double u, Prob prob) {
+  double acc = 0;
+  for (int a = 0; a < n; ++a) {
+    acc += prob(a);
+    if (acc > u) return a;
+  }
+  for (int a = n - 1; a > 0; --a)
+    if (!(prob(a) <= 0)) return a;
+  return 0;
+}
 
 // y[i] = e^x[i] for x[i] <= 0 (x and y distinct arrays), vectorised (see SoftmaxExp).
 void exp_nonpositive_values(const double* x, double* y, int n);

@@ -269,6 +269,42 @@ TEST(PsPool, LeastLoadedEqualsAScanOfTheServers) {
   }
 }
 
+// The tree's 8 children per node over more servers than two levels hold (DL2's 500 identical
+// servers: three levels and padding), with the many ties of identical servers (the lowest id wins):
+// the least-loaded server after every task is the scan's, as DL2's slot adds it (always to the
+// least-loaded server, which then climbs) and with random adds and releases elsewhere.
+TEST(PsPool, LeastLoadedOfFiveHundredIdenticalServersEqualsAScan) {
+  ClusterSpec c;
+  for (int i = 0; i < 500; ++i) c.servers.push_back(Server{i, "s" + std::to_string(i), 2, "generic", 8, 64, 10});
+  PsPool pool(c);
+  Rng rng(3);
+  const TaskDemand cpu_task{2, 0, 4, 1}, gpu_task{2, 1, 4, 1};
+  auto scan = [&](const TaskDemand& d) {
+    int best = -1;
+    for (int s = 0; s < pool.num_servers(); ++s)
+      if (pool.fits(s, d) && (best < 0 || pool.load(s) < pool.load(best))) best = s;
+    return best;
+  };
+  int ties = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const TaskDemand& d = rng.uniform() < 0.5 ? cpu_task : gpu_task;
+    const int want = scan(d);
+    ASSERT_EQ(pool.least_loaded_fitting(d, 1), want) << "step " << step;
+    ties += want >= 0 && want + 1 < pool.num_servers() && pool.load(want + 1) == pool.load(want);
+    if (rng.uniform() < 0.7) {
+      if (want >= 0) pool.add(want, d, 1);
+    } else {
+      const int s = static_cast<int>(rng.uniform_int(0, pool.num_servers() - 1));
+      if (pool.used(s, 0) >= 2 && pool.used(s, 1) >= d.gpus)
+        pool.add(s, d, -1);
+      else if (pool.fits(s, d))
+        pool.add(s, d, 1);
+    }
+    if (step == 2000) pool.reset();
+  }
+  EXPECT_GT(ties, 100);
+}
+
 // A policy that puts everything of every job on server 0: for the validation test.
 class OverPacker final : public Policy {
  public:

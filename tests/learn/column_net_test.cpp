@@ -37,9 +37,9 @@ std::vector<float> random_state(Rng& rng, int filled) {
 }
 
 // Larger weights than the initial ones, so that the outputs differ clearly between columns.
-std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng) {
+std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng, float scale = 1.0f) {
   std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  for (float& v : p) v = scale * static_cast<float>(rng.uniform(-1, 1));
   return p;
 }
 
@@ -85,7 +85,8 @@ TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
   const ColumnNetShape s = small_shape();
   Rng rng(3);
   const std::vector<float> p = random_parameters(s, rng);
-  ColumnNetForward fast(s, p);
+  ColumnNetForward fast(s, p), cached(s, p);
+  cached.set_cached_rows(3);  // per column, the first layer's sum over the type, age and remaining work
   std::vector<float> x = random_state(rng, 6);
   long computed = 0;
   for (int step = 0; step < 60; ++step) {
@@ -95,10 +96,12 @@ TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
       const int c = static_cast<int>(rng.uniform_int(0, kL - 1));  // one column's task counts move
       x[4 * kL + c] += 1.0f;
       x[3 * kL + c] = static_cast<float>(rng.uniform(0, 1));
+      if (step % 7 == 3) x[2 * kL + c] = static_cast<float>(rng.uniform(0, 1));  // and its cached rows
     }
     const std::vector<float>& got = fast.run(x.data());
     const std::vector<float> want = column_net_reference(s, p, x.data());
     ASSERT_EQ(got, want) << "step " << step;
+    ASSERT_EQ(cached.run(x.data()), want) << "step " << step;
     if (step > 0 && step % 10 != 9) {
       EXPECT_EQ(fast.columns_computed() - computed, 1) << "step " << step;
     }
@@ -114,8 +117,7 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
   const ColumnNetShape s = small_shape();
   for (const float weight_scale : {1.0f, 400.0f}) {
     Rng rng(8);
-    std::vector<float> p = random_parameters(s, rng);
-    for (float& v : p) v *= weight_scale;
+    const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward named(s, p), fast(s, p);
     std::vector<float> x = random_state(rng, 5);
     std::vector<unsigned char> mask(s.outputs(), 1);
@@ -188,6 +190,51 @@ TEST(ColumnNet, RunningSumsSurviveTheDominantColumnBeingMaskedAndUnmasked) {
     spread = std::max(spread, hi / lo);
   }
   EXPECT_GT(spread, 1e11);  // the sums mixed terms far enough apart for a cancelled rest to show
+}
+
+// draw(u) (the fast path's sampling without writing the probabilities) is the action inverse_cdf
+// picks from probabilities() for every u: spread over [0, 1), at each cumulative sum (the
+// boundaries, where the first action whose sum exceeds u changes) and the next double on either
+// side, and beyond the total (the last allowed action); also with the shifted softmax (scores
+// beyond 300) and masked columns and VOID.
+TEST(ColumnNet, DrawIsTheInverseCdfOfTheProbabilities) {
+  const ColumnNetShape s = small_shape();
+  for (const float weight_scale : {1.0f, 400.0f}) {
+    Rng rng(21);
+    const std::vector<float> p = random_parameters(s, rng, weight_scale);
+    ColumnNetForward net(s, p);
+    std::vector<float> x = random_state(rng, 6);
+    std::vector<unsigned char> mask(s.outputs(), 1);
+    std::vector<double> probs(s.outputs());
+    int col = -1, draws = 0;
+    for (int step = 0; step < 40; ++step) {
+      if (step > 0) {
+        col = static_cast<int>(rng.uniform_int(0, kL - 1));
+        x[3 * kL + col] = static_cast<float>(rng.uniform(0, 1));
+        x[4 * kL + col] += 1.0f;
+        for (int a = 0; a < 3; ++a) mask[3 * col + a] = x[col] > 0 && rng.uniform() < 0.7;
+        mask[3 * kL] = step % 5 != 0;  // VOID masked now and then
+      }
+      ASSERT_TRUE(net.probabilities(x.data(), col, mask.data(), probs.data()));
+      auto expected = [&](double u) {
+        return inverse_cdf(s.outputs(), u, [&](int a) { return probs[a]; });
+      };
+      std::vector<double> us;
+      for (int i = 0; i < 50; ++i) us.push_back(rng.uniform());
+      double acc = 0;
+      for (double q : probs) {
+        acc += q;
+        us.insert(us.end(), {acc, std::nextafter(acc, 0.0), std::nextafter(acc, 2.0)});
+      }
+      us.push_back(0.0);
+      for (double u : us) {
+        if (!(u >= 0.0 && u < 1.0)) continue;
+        ASSERT_EQ(net.draw(u), expected(u)) << "scale " << weight_scale << " step " << step << " u " << u;
+        ++draws;
+      }
+    }
+    EXPECT_GT(draws, 3000);
+  }
 }
 
 TEST(ColumnNet, ModelFileRoundTripAndBadArchitecture) {

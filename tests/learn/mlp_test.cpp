@@ -17,6 +17,12 @@
 namespace dmlkit::learn {
 namespace {
 
+std::vector<float> uniform_parameters(const MlpShape& s, Rng& rng, double bound) {
+  std::vector<float> p(s.parameter_count());
+  for (float& v : p) v = static_cast<float>(rng.uniform(-bound, bound));
+  return p;
+}
+
 TEST(Mlp, ForwardMatchesHandComputation) {
   MlpShape s;
   s.inputs = 2;
@@ -37,8 +43,7 @@ TEST(Mlp, ForwardMatchesHandComputation) {
 TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
   MlpShape s{12, {9, 7}, 5, true};
   Rng rng(4);
-  std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-1, 1));
+  const std::vector<float> p = uniform_parameters(s, rng, 1.0);
   MlpForward plain(s, p), cached(s, p);
   cached.set_cached_prefix(6);
   std::vector<float> x(12);
@@ -56,52 +61,85 @@ TEST(Mlp, CachedPrefixGivesTheSameOutputsBitForBit) {
   }
 }
 
+// A caller's own prefix caches (MlpForward::Prefix, one per input sequence: the column network's
+// columns): two sequences with different prefixes, alternating, each reuse their own partial sum
+// and give the outputs of the network without a cache bit for bit.
+TEST(Mlp, PrefixCachePerSequenceGivesTheSameOutputsBitForBit) {
+  MlpShape s{13, {64, 64}, 3, false};
+  Rng rng(6);
+  const std::vector<float> p = uniform_parameters(s, rng, 1.0);
+  MlpForward plain(s, p), cached(s, p);
+  cached.set_cached_prefix(10);
+  std::vector<MlpForward::Prefix> caches = {cached.prefix_cache(), cached.prefix_cache()};
+  std::vector<std::vector<float>> x(2, std::vector<float>(13, 0.0f));
+  for (int q = 0; q < 2; ++q) {
+    x[q][static_cast<size_t>(q) * 3] = 1.0f;  // a one-hot prefix
+    for (int i = 8; i < 13; ++i) x[q][i] = static_cast<float>(rng.uniform(0, 2));
+  }
+  for (int step = 0; step < 40; ++step) {
+    const int q = step % 2;
+    x[q][static_cast<size_t>(rng.uniform_int(10, 12))] = static_cast<float>(rng.uniform(0, 2));
+    if (step == 20) x[q][9] = 0.5f;  // that sequence's prefix changes once
+    const std::vector<float> want = plain.run(x[q].data());
+    ASSERT_EQ(cached.run(x[q].data(), caches[q]), want) << "step " << step;
+  }
+  EXPECT_EQ(cached.prefix_misses(), 3);  // each sequence's first call, and the change
+}
+
 // The forward pass holds blocks of outputs in vector registers; each output must still be the sum
 // b + a_0 W_0 + a_1 W_1 + ... over the non-zero inputs in increasing order, rounded after every
-// operation: compared bit for bit with that plain loop, on widths that use the blocks of 32, of 8
-// and the single outputs (DL2's 240 -> 160 -> 160 -> 121 with the affine layer).
+// operation: compared bit for bit with that plain loop, on widths that use the blocks of 64, 32, 8
+// and the single outputs: DL2's 240 -> 160 -> 160 -> 121 with the affine layer, and without it
+// (ReLU only: each hidden layer rectified in registers and its non-zero outputs listed there) the
+// column network's 13 -> 64 -> 64 -> 3 and widths that are not multiples of 8 (21 -> 75 -> 13 -> 5).
 TEST(Mlp, BlockedForwardEqualsThePlainOrderedSumBitForBit) {
-  MlpShape s{240, {160, 160}, 121, true};
-  Rng rng(9);
-  std::vector<float> p(s.parameter_count());
-  for (float& v : p) v = static_cast<float>(rng.uniform(-0.3, 0.3));
-  MlpForward f(s, p);
-  std::vector<float> x(240);
-  for (int trial = 0; trial < 5; ++trial) {
-    for (float& v : x) v = rng.uniform() < 0.4 ? 0.0f : static_cast<float>(rng.uniform(-2, 2));
-    // The plain loop, layer by layer (parameters in learn/mlp.h's order).
-    std::vector<float> a = x;
-    size_t off = 0;
-    int in = 240;
-    auto linear = [&](int out) {
-      std::vector<float> b(p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in),
-                           p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in + out));
-      for (int i = 0; i < in; ++i) {
-        if (a[i] == 0.0f) continue;
-        for (int o = 0; o < out; ++o) {
-          const float prod = a[i] * p[off + static_cast<size_t>(o) * in + i];
-          b[o] = b[o] + prod;
+  for (const MlpShape& s : {MlpShape{240, {160, 160}, 121, true}, MlpShape{13, {64, 64}, 3, false},
+                            MlpShape{21, {75, 13}, 5, false}}) {
+    Rng rng(9);
+    const std::vector<float> p = uniform_parameters(s, rng, 0.3);
+    MlpForward f(s, p);
+    std::vector<float> x(s.inputs);
+    for (int trial = 0; trial < 5; ++trial) {
+      for (float& v : x) v = rng.uniform() < 0.4 ? 0.0f : static_cast<float>(rng.uniform(-2, 2));
+      // The plain loop, layer by layer (parameters in learn/mlp.h's order).
+      std::vector<float> a = x;
+      size_t off = 0;
+      int in = s.inputs;
+      auto linear = [&](int out) {
+        std::vector<float> b(p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in),
+                             p.begin() + static_cast<long>(off + static_cast<size_t>(out) * in + out));
+        for (int i = 0; i < in; ++i) {
+          if (a[i] == 0.0f) continue;
+          for (int o = 0; o < out; ++o) {
+            const float prod = a[i] * p[off + static_cast<size_t>(o) * in + i];
+            b[o] = b[o] + prod;
+          }
         }
+        off += static_cast<size_t>(out) * in + out;
+        return b;
+      };
+      const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
+      int zeros = 0;  // rectified hidden outputs (so the lists of non-zero inputs are exercised)
+      for (int h : s.hidden) {
+        std::vector<float> b = linear(h);
+        for (int o = 0; o < h; ++o) {
+          b[o] = std::max(b[o], 0.0f);
+          zeros += b[o] == 0.0f;
+          if (!s.affine) continue;
+          const float scaled = p[off + o] * inv_sd;
+          const float prod = scaled * b[o];
+          b[o] = prod + p[off + h + o];
+        }
+        if (s.affine) off += 2 * static_cast<size_t>(h);
+        a = b;
+        in = h;
       }
-      off += static_cast<size_t>(out) * in + out;
-      return b;
-    };
-    const float inv_sd = 1.0f / std::sqrt(1.0f + kAffineEps);
-    for (int h : s.hidden) {
-      std::vector<float> b = linear(h);
-      for (int o = 0; o < h; ++o) {
-        const float r = std::max(b[o], 0.0f);
-        const float scaled = p[off + o] * inv_sd;
-        const float prod = scaled * r;
-        b[o] = prod + p[off + h + o];
-      }
-      off += 2 * static_cast<size_t>(h);
-      a = b;
-      in = h;
+      EXPECT_GT(zeros, 0);
+      const std::vector<float> want = linear(s.outputs);
+      const std::vector<float>& got = f.run(x.data());
+      for (int o = 0; o < s.outputs; ++o)
+        ASSERT_EQ(got[o], want[o]) << "inputs " << s.inputs << " trial " << trial << " output " << o;
     }
-    const std::vector<float> want = linear(121);
-    const std::vector<float>& got = f.run(x.data());
-    for (int o = 0; o < 121; ++o) ASSERT_EQ(got[o], want[o]) << "trial " << trial << " output " << o;
   }
 }
 

@@ -54,6 +54,7 @@ Dl2Network::Dl2Network(const learn::StoredNet& net, bool incremental)
 void Dl2Network::set_parameters(const std::vector<float>& parameters) {
   if (column_) {
     col_ = learn::ColumnNetForward(net_.column, parameters);
+    col_.set_cached_rows(3);  // as the MLP's prefix below: type, slots in the system, remaining work
   } else {
     mlp_ = learn::MlpForward(net_.shape, parameters);
     // Rows 0-2 of the state (type, slots in the system, remaining work) change only when the
@@ -76,6 +77,11 @@ bool Dl2Network::probabilities(const float* state, int col, const std::vector<un
   int changed[kDl2Rows];
   for (int r = 0; r < kDl2Rows; ++r) changed[r] = r * L + col;
   return learn::masked_softmax(inc_.run_changed(state, changed, kDl2Rows), mask, probs, learn::SoftmaxExp::Float);
+}
+
+int Dl2Network::sample(const float* state, int col, const std::vector<unsigned char>& mask, Rng& rng) {
+  if (column_ && incremental_) return col_.evaluate(state, col, mask.data()) ? col_.draw(rng.uniform()) : -1;
+  return probabilities(state, col, mask, probs_) ? dl2_inverse_cdf(probs_, rng.uniform()) : -1;
 }
 
 Dl2Policy::Dl2Policy(const Dl2PolicyConfig& config, const learn::StoredNet& net, uint64_t seed)
@@ -136,17 +142,7 @@ int Dl2Policy::choose(const std::vector<double>& probs) {
 }
 
 int dl2_inverse_cdf(const std::vector<double>& probs, double u) {
-  // Probabilities are not negative: adding a zero leaves the cumulative sum as it is (and it was
-  // not above u), so the first action where it exceeds u is an allowed one, without a test per action.
-  double acc = 0;
-  const int n = static_cast<int>(probs.size());
-  for (int a = 0; a < n; ++a) {
-    acc += probs[a];
-    if (acc > u) return a;
-  }
-  for (int a = n - 1; a > 0; --a)
-    if (!(probs[a] <= 0)) return a;  // the last allowed one
-  return 0;
+  return learn::inverse_cdf(static_cast<int>(probs.size()), u, [&](int a) { return probs[a]; });
 }
 
 void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) {
@@ -170,9 +166,15 @@ void Dl2Policy::schedule(const ClusterView& view, std::span<const JobView> jobs,
       slot_.mask_column(mask_.data(), changed);
     }
     ++inferences_;
-    if (!net_.probabilities(state_.data(), changed, mask_, probs_)) break;
-    int action = choose(probs_);
-    if (actor_ != nullptr) action = dl2_explore(config_.explore, slot_, mask_.data(), probs_, action, explore_, rng_);
+    int action;
+    if (actor_ == nullptr && !config_.argmax) {  // the probabilities are not needed, only a draw
+      action = net_.sample(state_.data(), changed, mask_, rng_);
+      if (action < 0) break;
+    } else {
+      if (!net_.probabilities(state_.data(), changed, mask_, probs_)) break;
+      action = choose(probs_);
+      if (actor_ != nullptr) action = dl2_explore(config_.explore, slot_, mask_.data(), probs_, action, explore_, rng_);
+    }
     if (action == void_action) {
       if (actor_ != nullptr) actor_->on_sample(state_.data(), mask_.data(), action, -1);
       break;

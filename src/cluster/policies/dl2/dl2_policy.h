@@ -76,6 +76,10 @@ class Dl2Network {
   // the state differs from the previous call's in column `col` only (col < 0: unknown, or the
   // first call); false if no action is allowed.
   bool probabilities(const float* state, int col, const std::vector<unsigned char>& mask, std::vector<double>& probs);
+  // The action dl2_inverse_cdf(probabilities, rng.uniform()) draws, or -1 if no action is allowed
+  // (then no number is drawn); the column-shared fast path draws without writing the probabilities
+  // (learn::ColumnNetForward::draw: the same action).
+  int sample(const float* state, int col, const std::vector<unsigned char>& mask, Rng& rng);
   void set_parameters(const std::vector<float>& parameters);
 
  private:
@@ -85,6 +89,7 @@ class Dl2Network {
   learn::MlpForward mlp_;
   learn::MlpIncremental inc_;
   learn::ColumnNetForward col_;
+  std::vector<double> probs_;  // sample(): scratch
 };
 
 class Dl2Policy final : public Policy {

@@ -23,8 +23,12 @@ PsPool::PsPool(const ClusterSpec& cluster) {
   }
   used_.assign(cap_.size(), 0.0);
   load_.assign(cap_.size() / kResources, 0.0);
-  while (leaves_ < num_servers()) leaves_ *= 2;
-  min_.assign(2 * static_cast<size_t>(leaves_), -1);
+  while (leaves_ < num_servers()) {
+    first_leaf_ += leaves_;
+    leaves_ *= kFanout;
+  }
+  min_.assign(static_cast<size_t>(first_leaf_ + leaves_), -1);
+  min_load_.assign(min_.size(), std::numeric_limits<double>::infinity());
   rebuild_min();
 }
 
@@ -34,27 +38,46 @@ void PsPool::reset() {
   rebuild_min();
 }
 
-namespace {
-// The less loaded of servers a and b (-1 = none); ties: the lower id.
-inline int less_loaded(const std::vector<double>& load, int a, int b) {
-  if (a < 0) return b;
-  if (b < 0) return a;
-  if (load[b] < load[a] || (load[b] == load[a] && b < a)) return b;
-  return a;
-}
-}  // namespace
-
 void PsPool::rebuild_min() {
-  for (int i = 0; i < leaves_; ++i) min_[leaves_ + i] = i < num_servers() ? i : -1;
-  for (int i = leaves_ - 1; i >= 1; --i) min_[i] = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  for (int i = 0; i < leaves_; ++i) {
+    min_[first_leaf_ + i] = i < num_servers() ? i : -1;
+    min_load_[first_leaf_ + i] = i < num_servers() ? load_[i] : std::numeric_limits<double>::infinity();
+  }
+  for (int i = first_leaf_ - 1; i >= 0; --i) match(i);
+}
+
+// Node i's winner: the least loaded of its children's, ties the leftmost (the children's subtrees
+// hold increasing ids; an empty leaf's infinite load loses to every server's). A knockout in three
+// rounds (pairs, then pairs of pairs), each keeping the left one unless the right one is less loaded.
+inline void PsPool::match(int i) {
+  static_assert(kFanout == 8);
+  const double* l = &min_load_[kFanout * i + 1];
+  int w[4];
+  double v[4];
+  for (int q = 0; q < 4; ++q) {
+    const bool right = l[2 * q + 1] < l[2 * q];
+    w[q] = 2 * q + right;
+    v[q] = right ? l[2 * q + 1] : l[2 * q];
+  }
+  for (int q = 0; q < 2; ++q) {
+    const bool right = v[2 * q + 1] < v[2 * q];
+    w[q] = right ? w[2 * q + 1] : w[2 * q];
+    v[q] = right ? v[2 * q + 1] : v[2 * q];
+  }
+  const bool right = v[1] < v[0];
+  min_[i] = min_[kFanout * i + 1 + (right ? w[1] : w[0])];
+  min_load_[i] = right ? v[1] : v[0];
 }
 
 void PsPool::update_min(int server) {
-  for (int i = (leaves_ + server) / 2; i >= 1; i /= 2) {
-    const int m = less_loaded(load_, min_[2 * i], min_[2 * i + 1]);
+  int node = first_leaf_ + server;
+  min_load_[node] = load_[server];
+  while (node > 0) {
+    node = (node - 1) / kFanout;
+    const int before = min_[node];
+    match(node);
     // The same other server as before: its load did not change, so neither does any node above.
-    if (m == min_[i] && m != server) return;
-    min_[i] = m;
+    if (min_[node] == before && before != server) return;
   }
 }
 
@@ -131,7 +154,7 @@ bool PsPool::could_hold(int server, const TaskDemand& a, int na, const TaskDeman
 }
 
 int PsPool::least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const {
-  const int least = num_servers() > 0 ? min_[1] : -1;
+  const int least = num_servers() > 0 ? min_[0] : -1;
   if (least >= 0 && (fit_now ? fits(least, a, na, b, nb) : could_hold(least, a, na, b, nb))) return least;
   int best = -1;
   double best_load = std::numeric_limits<double>::infinity();

@@ -55,15 +55,22 @@ class PsPool {
   double compute_load(int server) const;
   int least_loaded_where(bool fit_now, const TaskDemand& a, int na, const TaskDemand& b, int nb) const;
   void update_min(int server);
+  void match(int node);
   void rebuild_min();
 
   std::vector<double> cap_, used_;
   std::vector<double> load_;  // per server: sum over resources with capacity of used / capacity
-  // A tournament tree over the servers: min_[1] is the least-loaded server (ties: lowest id), so
-  // least_loaded* answer at once when that server qualifies and scan the servers only otherwise
-  // (the same answer: the scan's first server of the smallest load among those that qualify).
-  int leaves_ = 1;
+  // A tournament tree over the servers, 8 children per node (node i's are 8i+1 .. 8i+8; the
+  // servers are the leaves, from first_leaf_, padded with empty leaves): min_[0] is the
+  // least-loaded server (ties: lowest id), so least_loaded* answer at once when that server
+  // qualifies and scan the servers only otherwise (the same answer: the scan's first server of the
+  // smallest load among those that qualify). Each node also holds its winner's load (min_load_;
+  // +infinity for an empty leaf), so a match compares adjacent values; an update after a server's
+  // load changed replays the matches on its path (3 for up to 512 servers).
+  static constexpr int kFanout = 8;
+  int leaves_ = 1, first_leaf_ = 0;
   std::vector<int> min_;
+  std::vector<double> min_load_;
   double total_cap_[kResources] = {0, 0, 0, 0};
 };
 
