@@ -9,6 +9,7 @@
 //    (interval reward or discounted return), actor-critic update, checkpoints, validation, best/last.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -297,6 +298,17 @@ void take_drl_networks(Model& model, const learn::MlpTrainerEngine& pnet, const 
   model.meta["step"] = std::to_string(step);
 }
 void add_optimizer_states(learn::ModelFile& f, const learn::MlpTrainerEngine& pnet, const learn::MlpTrainerEngine* vnet);
+// The trainers' networks into `model` (take_drl_networks) and written to dir/name as to_file(model)
+// makes it; checkpoint.json also gets Adam's state.
+template <class Model, class ToFile>
+void save_drl_networks(Model& model, const ToFile& to_file, const learn::MlpTrainerEngine& pnet,
+                       const learn::MlpTrainerEngine* vnet, const std::string& dir, const std::string& name,
+                       const std::string& stage, long step) {
+  take_drl_networks(model, pnet, vnet, stage, step);
+  learn::ModelFile f = to_file(model);
+  if (name == "checkpoint.json") add_optimizer_states(f, pnet, vnet);
+  learn::save_model_file((std::filesystem::path(dir) / name).string(), f);
+}
 // --resume: Adam's state back from a checkpoint written with add_optimizer_states (Error naming `file`
 // and the missing field).
 void restore_optimizer_states(const learn::ModelFile& f, const std::string& file, learn::MlpTrainerEngine& pnet,

@@ -257,10 +257,7 @@ S2sTrainResult train_harmony_seq2seq(
   if (c.resume) restore_optimizer_states(checkpoint, path("checkpoint.json"), *pnet, vnet.get());
   long step = res.start_step;
   auto save = [&](const std::string& name, const std::string& stage, long at) {
-    take_drl_networks(model, *pnet, vnet.get(), stage, at);
-    learn::ModelFile f = s2s_model_file(model);
-    if (name == "checkpoint.json") add_optimizer_states(f, *pnet, vnet.get());
-    learn::save_model_file(path(name), f);
+    save_drl_networks(model, s2s_model_file, *pnet, vnet.get(), dir, name, stage, at);
   };
   if (!c.resume) {
     res.init_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);

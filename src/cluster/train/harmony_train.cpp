@@ -238,10 +238,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   if (c.resume) restore_optimizer_states(checkpoint, path("checkpoint.json"), *pnet, vnet.get());
   long step = res.start_step;
   auto save = [&](const std::string& name, const std::string& stage, long at) {
-    take_drl_networks(model, *pnet, vnet.get(), stage, at);
-    learn::ModelFile f = harmony_model_file(model);
-    if (name == "checkpoint.json") add_optimizer_states(f, *pnet, vnet.get());
-    learn::save_model_file(path(name), f);
+    save_drl_networks(model, harmony_model_file, *pnet, vnet.get(), dir, name, stage, at);
   };
   const int d = shape.state_size(), A = shape.actions();
   res.init_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
