@@ -3,7 +3,9 @@
 // preset's generated traces, validates on separate traces in the simulator, and writes DIR:
 // reward.json, checkpoint.json, best.json, last.json (models), results.json (baselines, initial,
 // best and last policies' validation JCT; the reward model's hold-out error), training.csv,
-// reward_model.csv (its hold-out curve) and report.html. See docs/harmony-learning.md.
+// reward_model.csv (its hold-out curve) and report.html. `--resume` continues from DIR's
+// checkpoint.json (written after the imitation and every --checkpoint-every updates) without
+// collecting samples, fitting the reward model or imitating again. See docs/harmony-learning.md.
 #include <filesystem>
 #include <ostream>
 
@@ -37,10 +39,12 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   apply_harmony_cli(o, command, "Harmony", c);
   cl::check_harmony_train_config(c);  // before the output folder is created
   const std::string dir = o.out.empty() ? "out/harmony-train-" + c.experiment.name : o.out;
-  prepare_incremental_output(dir,
-                             {"reward.json", "imitation.json", "checkpoint.json", "best.json", "last.json", "results.json", "records.csv",
-                              "summary.csv", "training.csv", "reward_model.csv", "report.html", "report.json"},
-                             false);
+  // A resumed run keeps the models; its results/report files are rewritten.
+  if (!c.resume)
+    prepare_incremental_output(dir,
+                               {"reward.json", "imitation.json", "checkpoint.json", "best.json", "last.json", "results.json",
+                                "records.csv", "summary.csv", "training.csv", "reward_model.csv", "report.html", "report.json"},
+                               false);
   HarmonyTrainBars bars("harmony", c.rm_epochs, c.rl_steps);
   const cl::HarmonyTrainResult r = cl::train_harmony(c, dir, bars.progress());
   bars.finish();
@@ -56,11 +60,12 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
   res.inputs()["rm_layers"] = c.rm_layers;
   res.inputs()["rm_augment"] = c.rm_augment;
   res.inputs()["type_counts"] = c.type_counts;
+  res.inputs()["resume"] = c.resume;
   auto add = [&](const std::string& name, double jct, const std::string& file, long step) {
     add_validation_record(res, c.seed, name, jct, file, step);
   };
   for (const auto& [p, j] : r.baseline_val_jct_s) add(p, j, "", 0);
-  add("harmony-init", r.init_val_jct_s, "", 0);
+  add(c.resume ? "harmony-resumed" : "harmony-init", r.init_val_jct_s, "", r.start_step);
   if (!r.imitate_policy.empty()) add("harmony-imitation", r.il_val_jct_s, path_of(dir, "imitation.json"), 0);
   add("harmony-best", r.best_val_jct_s, r.best_model, r.best_step);
   add("harmony-last", r.last_val_jct_s, r.last_model, c.rl_steps);
@@ -83,7 +88,7 @@ int run_train_harmony(HarmonyTrainOptions& o, Context& ctx, const std::vector<st
                                        fixed(100 * r.rm_fit.holdout.mean_rel_err, 1) + " %"},
                   {"DRL", drl_summary_line(c.rl_steps, r)}});
   page.add_table(rounded_records_table(res), "Average JCT (s) on the validation traces (simulator, ground truth)");
-  add_harmony_charts(page, r, "harmony", 0);
+  add_harmony_charts(page, r, "harmony", r.start_step);
   write_file_atomic(path("report.html"), page.render(default_chartjs_path()));
   write_file_atomic(path("report.json"), page.to_json().dump() + "\n");
 
@@ -112,7 +117,8 @@ void add_cluster_train_harmony_command(CLI::App& train, Context& ctx) {
   cmd->add_option("--reward-model", o.c.reward_model,
                   "Reuse the reward model of an earlier run (its reward.json) instead of collecting samples and fitting one")
       ->check(CLI::ExistingFile);
-  add_harmony_drl_options(*cmd, o.c, "DRL updates", "Weight of the entropy term");
+  cmd->add_flag("--resume", o.c.resume, "Continue from --out's checkpoint.json (same experiment, interference and seed)");
+  add_harmony_drl_options(*cmd, o.c, "DRL updates (in total, with --resume)", "Weight of the entropy term");
   cmd->add_option("--rm-neurons", o.c.rm_neurons, "Reward model: neurons per hidden layer")->check(CLI::Range(1, 4096))->capture_default_str();
   cmd->add_option("--rm-layers", o.c.rm_layers, "Reward model: hidden layers")->check(CLI::Range(1, 16))->capture_default_str();
   add_harmony_rm_sampling_options(*cmd, o.c);

@@ -123,6 +123,44 @@ TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
+// --resume from the checkpoint written right after the imitation (a run with --rl-steps 0) gives
+// the uninterrupted run's networks bit for bit; a checkpoint of another seed, or none, is a one-line
+// error, exit status 2.
+TEST(HarmonyTrain, ResumeFromTheImitationCheckpointEqualsTheWholeRun) {
+  TempDir dir("harmony-resume");
+  const std::string preset = tiny_preset(dir);
+  auto args = [&](const std::string& out, const std::string& steps) {
+    auto v = train_args(preset, dir.path(out));
+    for (size_t i = 0; i + 1 < v.size(); ++i)
+      if (v[i] == "--rl-steps") v[i + 1] = steps;
+    for (const char* a : {"--imitate", "lb", "--il-steps", "200", "--il-traces", "4", "--critic-warmup", "10", "--reward",
+                          "jct", "--gamma", "0.9", "--reward-scale", "jobs-gamma", "--center-advantages"})
+      v.push_back(a);
+    return v;
+  };
+  ASSERT_EQ(run_cli(args("whole", "60")).status, 0);
+  const auto first = run_cli(args("split", "0"));
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string ck = slurp(dir.path("split/checkpoint.json"));
+  EXPECT_NE(ck.find("\"stage\": \"imitation\""), std::string::npos);
+  auto resume = args("split", "60");
+  resume.push_back("--resume");
+  const auto r = run_cli(resume);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto nets = [](const std::string& m) { return m.substr(m.find("\"nets\"")); };
+  for (const char* f : {"last.json", "checkpoint.json"})
+    EXPECT_EQ(nets(slurp(dir.path("whole/") + f)), nets(slurp(dir.path("split/") + f))) << f;
+  auto other_seed = resume;
+  other_seed.insert(other_seed.end(), {"--seed", "2"});
+  const auto s = run_cli(other_seed);
+  EXPECT_EQ(s.status, 2);
+  EXPECT_NE(s.err.find("meta.seed"), std::string::npos) << s.err;
+  EXPECT_EQ(std::count(s.err.begin(), s.err.end(), '\n'), 1) << s.err;
+  const auto none = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--resume", "--out", dir.path("nothing")});
+  EXPECT_EQ(none.status, 2) << none.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("nothing")));
+}
+
 TEST(HarmonyTrain, BadModelFilesAndOptionsAreOneLineErrors) {
   TempDir dir("harmony-bad");
   const std::string preset = tiny_preset(dir);

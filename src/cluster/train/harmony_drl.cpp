@@ -170,6 +170,29 @@ void add_optimizer_states(learn::ModelFile& f, const learn::MlpTrainerEngine& pn
   if (vnet) f.extra["value_adam"] = vnet->optimizer_state();
 }
 
+void restore_optimizer_states(const learn::ModelFile& f, const std::string& file, learn::MlpTrainerEngine& pnet,
+                              learn::MlpTrainerEngine* vnet) {
+  auto adam = [&](const char* name, learn::MlpTrainerEngine& t) {
+    auto it = f.extra.find(name);
+    if (it == f.extra.end()) throw Error(file, 0, std::string("extra.") + name, "missing");
+    t.set_optimizer_state(it->second);
+  };
+  adam("policy_adam", pnet);
+  if (vnet) adam("value_adam", *vnet);
+}
+
+long check_resume_meta(const std::map<std::string, std::string>& meta, const HarmonyDrlConfig& c, const std::string& file) {
+  const std::map<std::string, std::string> want = {
+      {"experiment", c.experiment.name}, {"interference", c.experiment.interference}, {"seed", std::to_string(c.seed)}};
+  for (const auto& [k, v] : want) {
+    auto it = meta.find(k);
+    if (it == meta.end() || it->second != v)
+      throw Error(file, 0, "meta." + k, "--resume: the checkpoint was made with another " + k);
+  }
+  auto it = meta.find("step");
+  return it == meta.end() ? 0 : std::stol(it->second);
+}
+
 namespace {
 struct StopTraining {};
 }  // namespace

@@ -9,6 +9,7 @@
 //    (interval reward or discounted return), actor-critic update, checkpoints, validation, best/last.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,6 +33,9 @@ struct HarmonyDrlConfig {
   Experiment experiment;
   std::string data_dir;
   uint64_t seed = 1;
+  // Continue from the output folder's checkpoint.json (and its reward model): no samples, reward-model
+  // fit or imitation; the DRL goes on from the checkpoint's step (check_resume_meta, restore_optimizer_states).
+  bool resume = false;
   bool critic = true;
   bool exploration = true;
   bool replay = true;
@@ -113,6 +117,7 @@ struct HarmonyDrlResult {
   double il_accuracy = 0;  // share of the last 10 batches' arg-max = teacher's action
   double il_chance = 0;    // ... of a uniform draw among the allowed actions (harmony_imitation.h)
   double il_val_jct_s = -1;
+  long start_step = 0;  // the DRL's first update (the checkpoint's step on --resume)
 };
 
 // The reward model's fit: rm_epochs, rm_lr, rm_holdout, batches of 64 rows, the run's seed.
@@ -293,5 +298,23 @@ void take_drl_networks(Model& model, const learn::MlpTrainerEngine& pnet, const 
   model.meta["step"] = std::to_string(step);
 }
 void add_optimizer_states(learn::ModelFile& f, const learn::MlpTrainerEngine& pnet, const learn::MlpTrainerEngine* vnet);
+// The trainers' networks into `model` (take_drl_networks) and written to dir/name as to_file(model)
+// makes it; checkpoint.json also gets Adam's state.
+template <class Model, class ToFile>
+void save_drl_networks(Model& model, const ToFile& to_file, const learn::MlpTrainerEngine& pnet,
+                       const learn::MlpTrainerEngine* vnet, const std::string& dir, const std::string& name,
+                       const std::string& stage, long step) {
+  take_drl_networks(model, pnet, vnet, stage, step);
+  learn::ModelFile f = to_file(model);
+  if (name == "checkpoint.json") add_optimizer_states(f, pnet, vnet);
+  learn::save_model_file((std::filesystem::path(dir) / name).string(), f);
+}
+// --resume: Adam's state back from a checkpoint written with add_optimizer_states (Error naming `file`
+// and the missing field).
+void restore_optimizer_states(const learn::ModelFile& f, const std::string& file, learn::MlpTrainerEngine& pnet,
+                              learn::MlpTrainerEngine* vnet);
+// --resume: Error naming `file` unless the checkpoint's meta has this run's experiment, interference
+// and seed; returns the checkpoint's step.
+long check_resume_meta(const std::map<std::string, std::string>& meta, const HarmonyDrlConfig& c, const std::string& file);
 
 }  // namespace dmlkit::cluster

@@ -165,10 +165,7 @@ S2sTrainResult train_harmony_seq2seq(
   if (c.resume) {
     checkpoint = learn::load_model_file(path("checkpoint.json"));
     model = load_s2s_model(path("checkpoint.json"));
-    for (const char* k : {"experiment", "interference", "seed"})
-      if (model.meta[k] != (std::string(k) == "experiment" ? e.name : std::string(k) == "interference" ? e.interference : std::to_string(c.seed)))
-        throw Error(path("checkpoint.json"), 0, std::string("meta.") + k, "--resume: the checkpoint was made with another " + std::string(k));
-    res.start_step = std::stol(model.meta.count("step") ? model.meta["step"] : "0");
+    res.start_step = check_resume_meta(model.meta, c, path("checkpoint.json"));
     get_fit_meta(model.meta, res.rm_fit, res.rm_samples);
   } else {
     // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
@@ -257,21 +254,10 @@ S2sTrainResult train_harmony_seq2seq(
     vnet = learn::make_attn_trainer(vshape, model.value.parameters, c.lr);
     vforward = std::make_unique<learn::AttnForward>(vshape, model.value.parameters);
   }
-  if (c.resume) {
-    auto adam = [&](const char* name, learn::MlpTrainerEngine& t) {
-      auto it = checkpoint.extra.find(name);
-      if (it == checkpoint.extra.end()) throw Error(path("checkpoint.json"), 0, std::string("extra.") + name, "missing");
-      t.set_optimizer_state(it->second);
-    };
-    adam("policy_adam", *pnet);
-    if (vnet) adam("value_adam", *vnet);
-  }
+  if (c.resume) restore_optimizer_states(checkpoint, path("checkpoint.json"), *pnet, vnet.get());
   long step = res.start_step;
   auto save = [&](const std::string& name, const std::string& stage, long at) {
-    take_drl_networks(model, *pnet, vnet.get(), stage, at);
-    learn::ModelFile f = s2s_model_file(model);
-    if (name == "checkpoint.json") add_optimizer_states(f, *pnet, vnet.get());
-    learn::save_model_file(path(name), f);
+    save_drl_networks(model, s2s_model_file, *pnet, vnet.get(), dir, name, stage, at);
   };
   if (!c.resume) {
     res.init_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);

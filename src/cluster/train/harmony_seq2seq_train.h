@@ -41,7 +41,6 @@ struct S2sTrainConfig : HarmonyDrlConfig {
   // Reward model.
   int rm_embed = 32;
   int rm_heads = 4;
-  bool resume = false;
   // [A] Ours, off by default: exploration by whole jobs (seq2seq_placer.h, JobExploration): "off"
   // (Harmony's per-task heuristic exploration), "occupied" or "any".
   std::string job_exploration = "off";
@@ -61,9 +60,7 @@ struct S2sTrainConfig : HarmonyDrlConfig {
 
 using S2sTrainPoint = HarmonyDrlPoint;
 
-struct S2sTrainResult : HarmonyDrlResult {
-  long start_step = 0;
-};
+using S2sTrainResult = HarmonyDrlResult;
 
 void check_s2s_train_config(const S2sTrainConfig& c);
 

@@ -58,8 +58,10 @@ void check_harmony_train_config(const HarmonyTrainConfig& c) {
 HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string& dir,
                                  const std::function<void(const std::string&, long, long, const std::string&)>& progress) {
   check_harmony_train_config(c);
-  std::filesystem::create_directories(dir);
   auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
+  if (c.resume && !std::filesystem::is_regular_file(path("checkpoint.json")))
+    throw Error(path("checkpoint.json"), 0, "", "--resume: no checkpoint.json in the output folder");
+  std::filesystem::create_directories(dir);
   auto report = [&](const std::string& phase, long step, long total, const std::string& detail) {
     if (progress) progress(phase, step, total, detail);
   };
@@ -79,7 +81,29 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
 
   HarmonyModel model;
   model.shape = shape;
-  if (!c.reward_model.empty()) {
+  // The reward model's fit and errors from the meta of the file it comes from.
+  auto take_rm_meta = [&](const std::map<std::string, std::string>& meta) {
+    get_fit_meta(meta, res.rm_fit, res.rm_samples);
+    res.rm_rows = meta.count("rm_rows") ? static_cast<size_t>(std::stod(meta.at("rm_rows"))) : 0;
+    for (const auto& [k, v] : meta) {
+      if (k.rfind("rm_", 0) == 0) model.meta[k] = v;
+      if (k.rfind("rm_err_", 0) == 0) res.rm_err_by_policy[k.substr(7)] = std::stod(v);
+    }
+  };
+  learn::ModelFile checkpoint;
+  if (c.resume) {
+    // The checkpoint holds the networks (actor, critic, reward model) and Adam's state.
+    checkpoint = learn::load_model_file(path("checkpoint.json"));
+    model = load_harmony_model(path("checkpoint.json"));
+    res.start_step = check_resume_meta(model.meta, c, path("checkpoint.json"));
+    const HarmonyShape& got = model.shape;
+    if (got.servers != shape.servers || got.jobs != shape.jobs || got.new_jobs != shape.new_jobs ||
+        got.defer != shape.defer || got.type_counts != shape.type_counts)
+      throw Error(path("checkpoint.json"), 0, "meta",
+                  "--resume: the checkpoint was made with another --jobs, --new-jobs, --defer or --type-counts");
+    if (!model.has_reward()) throw Error(path("checkpoint.json"), 0, "nets.reward", "--resume: the checkpoint has no reward model");
+    take_rm_meta(model.meta);
+  } else if (!c.reward_model.empty()) {
     // An earlier run's reward model (its errors come from its meta).
     const learn::ModelFile f = learn::load_model_file(c.reward_model);
     auto it = f.nets.find("reward");
@@ -89,12 +113,7 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
       throw Error(c.reward_model, 0, "nets.reward", "made for another number of servers or job slots");
     model.reward = it->second;
     model.speed_scale = f.extra.at("speed_scale");
-    get_fit_meta(f.meta, res.rm_fit, res.rm_samples);
-    res.rm_rows = f.meta.count("rm_rows") ? static_cast<size_t>(std::stod(f.meta.at("rm_rows"))) : 0;
-    for (const auto& [k, v] : f.meta) {
-      if (k.rfind("rm_", 0) == 0) model.meta[k] = v;
-      if (k.rfind("rm_err_", 0) == 0) res.rm_err_by_policy[k.substr(7)] = std::stod(v);
-    }
+    take_rm_meta(f.meta);
     model.meta["reward_model_from"] = c.reward_model;
   } else {
     // ---- 1. reward-model samples from the baselines (and random placements) in the simulator
@@ -194,12 +213,20 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   res.baseline_val_jct_s = baseline_validation_jct(c, cluster, sim, traces);
 
   // ---- 2. DRL on the reward model
-  Rng init = Rng(c.seed).split(0x1a17);
-  model.policy.shape = harmony_policy_shape(shape, hidden(c.neurons, c.layers));
-  model.policy.parameters = learn::mlp_initial_parameters(model.policy.shape, init);
-  if (c.critic) {
-    model.value.shape = harmony_value_shape(shape, hidden(c.neurons, c.layers));
-    model.value.parameters = learn::mlp_initial_parameters(model.value.shape, init);
+  if (!c.resume) {
+    Rng init = Rng(c.seed).split(0x1a17);
+    model.policy.shape = harmony_policy_shape(shape, hidden(c.neurons, c.layers));
+    model.policy.parameters = learn::mlp_initial_parameters(model.policy.shape, init);
+    if (c.critic) {
+      model.value.shape = harmony_value_shape(shape, hidden(c.neurons, c.layers));
+      model.value.parameters = learn::mlp_initial_parameters(model.value.shape, init);
+    }
+  } else {
+    if (model.policy.shape.hidden != hidden(c.neurons, c.layers))
+      throw Error(path("checkpoint.json"), 0, "nets.policy", "--resume: the checkpoint was made with another --neurons or --layers");
+    if (c.critic && !model.has_value())
+      throw Error(path("checkpoint.json"), 0, "nets.value", "--resume: the checkpoint has no critic");
+    if (!c.critic) model.value = {};
   }
   auto pnet = learn::make_mlp_trainer(model.policy.shape, model.policy.parameters, c.lr);
   std::unique_ptr<learn::MlpTrainerEngine> vnet;
@@ -208,19 +235,34 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     vnet = learn::make_mlp_trainer(model.value.shape, model.value.parameters, c.lr);
     vforward = std::make_unique<learn::MlpForward>(model.value.shape, model.value.parameters);
   }
+  if (c.resume) restore_optimizer_states(checkpoint, path("checkpoint.json"), *pnet, vnet.get());
+  long step = res.start_step;
+  auto save = [&](const std::string& name, const std::string& stage, long at) {
+    save_drl_networks(model, harmony_model_file, *pnet, vnet.get(), dir, name, stage, at);
+  };
   const int d = shape.state_size(), A = shape.actions();
   res.init_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-  res.best_val_jct_s = res.init_val_jct_s;
   res.last_val_jct_s = res.init_val_jct_s;
-  model.meta["stage"] = "init";
-  model.meta["step"] = "0";
-  learn::save_model_file(path("best.json"), harmony_model_file(model));
+  if (!c.resume) {
+    res.best_val_jct_s = res.init_val_jct_s;
+    model.meta["stage"] = "init";
+    model.meta["step"] = "0";
+    learn::save_model_file(path("best.json"), harmony_model_file(model));
+  } else {
+    // The best so far stays best.json unless the resumed DRL validates better.
+    const bool has_best = std::filesystem::is_regular_file(path("best.json"));
+    const HarmonyModel best = has_best ? load_harmony_model(path("best.json")) : model;
+    res.best_val_jct_s = has_best ? harmony_validation_jct(e, c.data_dir, best, traces.val, traces.val_seeds, c.threads)
+                                  : res.init_val_jct_s;
+    res.best_step = best.meta.count("step") ? std::stol(best.meta.at("step")) : 0;
+    if (!has_best) learn::save_model_file(path("best.json"), harmony_model_file(model));
+  }
   res.best_model = path("best.json");
   res.last_model = path("best.json");
-  report("rl", 0, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
+  report("rl", step, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
-  // ---- [A] imitation warm start (harmony_imitation.h)
-  if (c.imitate != "none") {
+  // ---- [A] imitation warm start (harmony_imitation.h); not on --resume
+  if (c.imitate != "none" && !c.resume) {
     const learn::MlpShape ashape = model.policy.shape;
     ImitationHooks il;
     il.replay = [&] { return std::make_unique<HarmonyBoardReplay>(shape, cluster); };
@@ -236,6 +278,8 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     };
     il.save = [&](const std::string& file) { learn::save_model_file(path(file), harmony_model_file(model)); };
     imitation_warm_start(c, cluster, sim, traces, *pnet, d, A, il, res, report);
+    // A checkpoint of the imitated networks: --resume can start several DRL runs from it.
+    save("checkpoint.json", "imitation", step);
   }
 
   HarmonySpeedPredictor predictor(shape, model.reward, model.speed_scale);
@@ -256,27 +300,22 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
   } sink;
   sink.d = d;
   sink.a = A;
-  HarmonyPlacer placer(shape, cluster, model.policy, c.seed * 1000003 + 17);
+  HarmonyPlacer placer(shape, cluster, model.policy, c.seed * 1000003 + 17 + static_cast<uint64_t>(step));
   placer.set_select_max(false);
   placer.set_sink(&sink);
   HarmonyDrlHooks hooks;
+  // A resumed run continues the episode order from its first step (an uninterrupted run: from 0).
   hooks.episode = [&](long ep, long, const std::function<void(double)>& on_interval) {
-    const HarmonyEpisode done = run_harmony_env(cluster, train[static_cast<size_t>(ep) % train.size()], placer, speed,
+    const HarmonyEpisode done = run_harmony_env(cluster, train[static_cast<size_t>(ep + res.start_step) % train.size()], placer, speed,
                                                 model.speed_scale, env, on_interval);
     return done.unfinished == 0 ? done.avg_jct_s : -1.0;
   };
   bind_placer(hooks, placer);
   hooks.set_critic = [&](const std::vector<float>& p) { *vforward = learn::MlpForward(model.value.shape, p); };
   if (vforward) hooks.baseline = [&](const float* s) { return static_cast<double>(vforward->run(s)[0]); };
-  hooks.save = [&](const std::string& name, const std::string& stage, long at) {
-    take_drl_networks(model, *pnet, vnet.get(), stage, at);
-    learn::ModelFile f = harmony_model_file(model);
-    if (name == "checkpoint.json") add_optimizer_states(f, *pnet, vnet.get());
-    learn::save_model_file(path(name), f);
-  };
+  hooks.save = save;
   hooks.validate = [&] { return harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads); };
-  long step = 0;
-  const HarmonyDrlRun run{"harmony", dir, d, A, c.critic_warmup, 0};
+  const HarmonyDrlRun run{"harmony", dir, d, A, c.critic_warmup, static_cast<uint64_t>(step)};
   run_harmony_drl(c, run, sink, *pnet, vnet.get(), hooks, step, res, report);
   res.explored_fraction = explored_fraction(placer);
   res.best_model = path("best.json");
