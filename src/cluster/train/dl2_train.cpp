@@ -438,6 +438,9 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
   pc.shape = shape;
   pc.explore = c.explore;
   pc.speedup_reward = c.reward == "speedup";
+  // The actors sample from the exact probabilities (docs/dl2.md): the fast path is a run-time
+  // option, and the bundled models were trained on the exact path.
+  pc.incremental = false;
   long overrides = 0, decisions = 0;
 
   auto save_checkpoint = [&](const std::string& name, const std::string& stage) {
