@@ -309,6 +309,28 @@ void save_drl_networks(Model& model, const ToFile& to_file, const learn::MlpTrai
   if (name == "checkpoint.json") add_optimizer_states(f, pnet, vnet);
   learn::save_model_file((std::filesystem::path(dir) / name).string(), f);
 }
+// The DRL's record before its first update, at dir/best.json. A fresh run: the networks' validation
+// JCT is init, best and last, and save_best("init") writes them there. --resume: init and last are
+// the resumed networks'; the best so far stays best.json's (validated again, with its step) unless
+// there is none: then the resumed networks are the best and save_best(their stage) writes them.
+// validate(model) -> JCT; load(file) -> Model.
+template <class Model, class Validate, class Load, class SaveBest>
+void start_drl_record(bool resume, const std::string& dir, const Model& model, const Validate& validate,
+                      const Load& load, const SaveBest& save_best, HarmonyDrlResult& res) {
+  const std::string best_file = (std::filesystem::path(dir) / "best.json").string();
+  res.init_val_jct_s = validate(model);
+  res.last_val_jct_s = res.init_val_jct_s;
+  res.best_val_jct_s = res.init_val_jct_s;
+  res.best_model = res.last_model = best_file;
+  if (resume && std::filesystem::is_regular_file(best_file)) {
+    const Model best = load(best_file);
+    res.best_val_jct_s = validate(best);
+    res.best_step = best.meta.count("step") ? std::stol(best.meta.at("step")) : 0;
+    return;
+  }
+  if (resume) res.best_step = res.start_step;
+  save_best(resume ? model.meta.at("stage") : std::string("init"));
+}
 // --resume: Adam's state back from a checkpoint written with add_optimizer_states (Error naming `file`
 // and the missing field).
 void restore_optimizer_states(const learn::ModelFile& f, const std::string& file, learn::MlpTrainerEngine& pnet,

@@ -259,21 +259,10 @@ S2sTrainResult train_harmony_seq2seq(
   auto save = [&](const std::string& name, const std::string& stage, long at) {
     save_drl_networks(model, s2s_model_file, *pnet, vnet.get(), dir, name, stage, at);
   };
-  if (!c.resume) {
-    res.init_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-    res.best_val_jct_s = res.init_val_jct_s;
-    res.last_val_jct_s = res.init_val_jct_s;
-    save("best.json", "init", step);
-  } else {
-    const Seq2SeqModel best = load_s2s_model(std::filesystem::is_regular_file(path("best.json")) ? path("best.json")
-                                                                                                  : path("checkpoint.json"));
-    res.best_val_jct_s = s2s_validation_jct(e, c.data_dir, best, traces.val, traces.val_seeds, c.threads);
-    res.init_val_jct_s = s2s_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-    res.last_val_jct_s = res.init_val_jct_s;
-    res.best_step = std::stol(best.meta.count("step") ? best.meta.at("step") : "0");
-  }
-  res.best_model = path("best.json");
-  res.last_model = path("best.json");
+  start_drl_record(
+      c.resume, dir, model,
+      [&](const Seq2SeqModel& m) { return s2s_validation_jct(e, c.data_dir, m, traces.val, traces.val_seeds, c.threads); },
+      load_s2s_model, [&](const std::string& stage) { save("best.json", stage, step); }, res);
   report("rl", step, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
   // ---- [A] imitation warm start (harmony_imitation.h, harmony_seq2seq_imitation.h); not on --resume

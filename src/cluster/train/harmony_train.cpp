@@ -241,24 +241,10 @@ HarmonyTrainResult train_harmony(const HarmonyTrainConfig& c, const std::string&
     save_drl_networks(model, harmony_model_file, *pnet, vnet.get(), dir, name, stage, at);
   };
   const int d = shape.state_size(), A = shape.actions();
-  res.init_val_jct_s = harmony_validation_jct(e, c.data_dir, model, traces.val, traces.val_seeds, c.threads);
-  res.last_val_jct_s = res.init_val_jct_s;
-  if (!c.resume) {
-    res.best_val_jct_s = res.init_val_jct_s;
-    model.meta["stage"] = "init";
-    model.meta["step"] = "0";
-    learn::save_model_file(path("best.json"), harmony_model_file(model));
-  } else {
-    // The best so far stays best.json unless the resumed DRL validates better.
-    const bool has_best = std::filesystem::is_regular_file(path("best.json"));
-    const HarmonyModel best = has_best ? load_harmony_model(path("best.json")) : model;
-    res.best_val_jct_s = has_best ? harmony_validation_jct(e, c.data_dir, best, traces.val, traces.val_seeds, c.threads)
-                                  : res.init_val_jct_s;
-    res.best_step = best.meta.count("step") ? std::stol(best.meta.at("step")) : 0;
-    if (!has_best) learn::save_model_file(path("best.json"), harmony_model_file(model));
-  }
-  res.best_model = path("best.json");
-  res.last_model = path("best.json");
+  start_drl_record(
+      c.resume, dir, model,
+      [&](const HarmonyModel& m) { return harmony_validation_jct(e, c.data_dir, m, traces.val, traces.val_seeds, c.threads); },
+      load_harmony_model, [&](const std::string& stage) { save("best.json", stage, step); }, res);
   report("rl", step, c.rl_steps, "val JCT " + std::to_string(res.init_val_jct_s));
 
   // ---- [A] imitation warm start (harmony_imitation.h); not on --resume
