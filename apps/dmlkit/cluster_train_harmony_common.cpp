@@ -244,7 +244,8 @@ void add_harmony_charts(HtmlReport& page, const cl::HarmonyDrlResult& r, const s
     rs.y.push_back(r.rm_fit.holdout_mse_curve[i]);
   }
   rm.series.push_back(rs);
-  page.add_chart(rm);
+  // No curve when the reward model was not fitted in this run (--resume, --reward-model FILE).
+  if (!rs.x.empty()) page.add_chart(rm);
   LineChart val{"Validation average JCT", "DRL update", "average JCT (s)", {}, {}, {}, {}, {}, false};
   ChartSeries v{name, {static_cast<double>(start_step)}, {r.init_val_jct_s}, false};
   for (const auto& p : r.curve)

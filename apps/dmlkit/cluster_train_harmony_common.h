@@ -83,7 +83,7 @@ void write_harmony_tables(const std::string& dir, const Results& res, const clus
                           bool model_jct_column);
 // The report's "DRL" line: "N updates over I intervals of E episodes" (singular where 1).
 std::string drl_summary_line(long rl_steps, const cluster::HarmonyDrlResult& r);
-// The report's charts: reward model hold-out MSE, validation JCT (`name`'s from start_step, and
+// The report's charts: reward model hold-out MSE (when it was fitted in this run), validation JCT (`name`'s from start_step, and
 // the baselines'), DRL losses.
 void add_harmony_charts(HtmlReport& page, const cluster::HarmonyDrlResult& r, const std::string& name,
                         long start_step);
