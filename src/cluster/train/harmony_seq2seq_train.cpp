@@ -43,13 +43,17 @@ class TrainingPlacerPolicy final : public LearnedPlacementPolicy {
   Seq2SeqPlacer& placer_;
 };
 
-// Tags the steps of each decision with its interval (now / round_s), then lets `inner` decide.
+// Tags the steps of each decision with its interval (now / round_s), then lets `inner` decide;
+// otherwise `inner` as it is (every Policy hook forwarded).
 class IntervalTagger final : public Policy {
  public:
   IntervalTagger(Policy& inner, long& interval, double round_s) : inner_(inner), interval_(interval), round_s_(round_s) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     interval_ = std::lround(view.now_s / round_s_);
     inner_.schedule(view, jobs, out);
+  }
+  double next_wakeup_s(const ClusterView& view, std::span<const JobView> jobs) const override {
+    return inner_.next_wakeup_s(view, jobs);
   }
   const char* ps_assignment() const override { return inner_.ps_assignment(); }
   bool handles_ps_jobs() const override { return inner_.handles_ps_jobs(); }
