@@ -6,7 +6,8 @@
 // Counters: slots, inferences per slot, and the thread's CPU time per slot (cpu_us_per_slot: the
 // figure to quote on a shared machine, where the wall time includes other processes' share).
 // $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model (e.g. a `--net shared` one) for the
-// *Model variants; the *Incremental variants run the network's fast path (dl2.incremental=on).
+// *Model variants, and $DMLKIT_DL2_BENCH_WINDOW the window a column-shared one runs at there
+// (`dl2.window`; default: the model's); the *Incremental variants run the network's fast path (dl2.incremental=on).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -35,8 +36,9 @@ Net dl2_500_net(bool from_env = false) {
   const std::string name = from_env && env != nullptr ? env : "dl2-500";
   if (name != "dl2-500" || std::filesystem::is_regular_file(data_path("models/dl2-500.json"))) {
     const Dl2Model m = load_dl2_model(name);
-    n.net = m.policy;
-    n.window = m.window;
+    const char* window = from_env ? std::getenv("DMLKIT_DL2_BENCH_WINDOW") : nullptr;
+    n.net = dl2_policy_at_window(m, window != nullptr ? std::atoll(window) : 0);
+    n.window = n.net.shape.inputs / kDl2Rows;
   } else {
     Rng rng(1);
     n.net = dl2_initial_net("code", 40, false, rng);

@@ -221,26 +221,27 @@ Dl2Model load_dl2_model(const std::string& name_or_path) {
   return m;
 }
 
+learn::StoredNet dl2_policy_at_window(const Dl2Model& m, long long window) {
+  if (window < 0 || window > 1000) throw Error("field 'dl2.window': must be 0 (the model's) or a window of 1..1000");
+  learn::StoredNet net = m.policy;
+  if (window == 0 || window == m.window) return net;
+  if (net.arch != "column")
+    throw Error("field 'dl2.window': " + m.path + " was trained for a window of " + std::to_string(m.window) +
+                "; only a column-shared model (--net shared) runs at another");
+  net.column.window = static_cast<int>(window);
+  net.shape.inputs = net.column.inputs();
+  net.shape.outputs = net.column.outputs();
+  return net;
+}
+
 PolicyEntry dl2_entry() {
   return {"dl2",
           "DL2 (TPDS'21): a policy network resizes every PS job each slot (trained by SL on a heuristic, then RL)",
           [](const PolicyOptions& o, const Knobs& k) -> std::unique_ptr<Policy> {
             const Dl2Model m = load_dl2_model(k.get_string("dl2.model"));
+            const learn::StoredNet net = dl2_policy_at_window(m, k.get_int("dl2.window"));
             Dl2PolicyConfig c;
-            c.shape.window = m.window;
-            learn::StoredNet net = m.policy;
-            // [A] A column-shared network's parameters do not depend on L: it can run at another window.
-            const long long w = k.get_int("dl2.window");
-            if (w < 0 || w > 1000) throw Error("field 'dl2.window': must be 0 (the model's) or a window of 1..1000");
-            if (w > 0 && w != m.window) {
-              if (net.arch != "column")
-                throw Error("field 'dl2.window': " + m.path + " was trained for a window of " +
-                            std::to_string(m.window) + "; only a column-shared model (--net shared) runs at another");
-              net.column.window = static_cast<int>(w);
-              net.shape.inputs = net.column.inputs();
-              net.shape.outputs = net.column.outputs();
-              c.shape.window = static_cast<int>(w);
-            }
+            c.shape.window = net.shape.inputs / kDl2Rows;
             c.argmax = k.get_string("dl2.select") == "max";
             c.restart_cost = k.get_bool("dl2.restart_cost");
             c.incremental = k.get_string("dl2.incremental") == "on";

@@ -157,6 +157,11 @@ std::string dl2_model_path(const std::string& name_or_path);
 // Throws Error naming the file and field on a missing or corrupt model.
 Dl2Model load_dl2_model(const std::string& name_or_path);
 
+// The model's policy network to run at window L ([A], ours: `dl2.window`; 0 = the model's own):
+// a column-shared network's parameters do not depend on L, so it runs at any window; an MLP only
+// at its own (otherwise throws Error naming `dl2.window`).
+learn::StoredNet dl2_policy_at_window(const Dl2Model& m, long long window);
+
 // The MLP shape of DL2's networks for a window L: `code` = the public simulator (two hidden layers
 // of floor(6L * 2/3) with the batch-norm affine), `paper` = two hidden layers of 256 without it
 // [A: the paper does not mention batch normalisation]. outputs = 3L + 1 (policy) or 1 (value).
