@@ -74,12 +74,16 @@ void add_runs_option(CLI::App& cmd, int& runs, const std::string& help) {
 }
 
 std::vector<std::string> given_options(const CLI::App& cmd, const std::string& head) {
-  std::vector<std::string> out{head};
+  std::vector<std::string> out;
+  std::istringstream words(head);
+  for (std::string w; words >> w;) out.push_back(w);
   for (const auto* opt : cmd.get_options())
     if (opt->count() > 0 && !opt->get_lnames().empty()) {
+      out.push_back("--" + opt->get_lnames()[0]);
+      if (opt->get_expected_min() == 0) continue;  // a flag
       std::string v;
       for (const auto& r : opt->results()) v += (v.empty() ? "" : ",") + r;
-      out.push_back("--" + opt->get_lnames()[0] + (opt->get_expected_min() > 0 ? " " + v : ""));
+      out.push_back(v);
     }
   return out;
 }

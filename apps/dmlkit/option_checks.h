@@ -22,9 +22,10 @@ void add_runs_option(CLI::App& cmd, int& runs, const std::string& help);
 // command line whose long name is not in `allowed`: for modes in which the other options would
 // silently do nothing.
 void reject_options_given(const CLI::App& cmd, const std::vector<std::string>& allowed, const std::string& why);
-// `head` followed by every option of `cmd` given on the command line, as "--name value" (values
-// of a list joined by commas; flags without a value): what a trained model records as the command
-// that produced it (`cluster train dl2|harmony`).
+// The words of `head` followed by every option of `cmd` given on the command line, as argv words
+// "--name", "value" (values of a list joined by commas; flags without a value): what a trained
+// model records, shell-quoted, as the command that produced it (`cluster train dl2|harmony|
+// harmony-seq2seq`).
 std::vector<std::string> given_options(const CLI::App& cmd, const std::string& head);
 
 }  // namespace dmlkit::app

@@ -71,6 +71,12 @@ TEST(ClusterTrain, WritesModelsCurvesAndResults) {
   EXPECT_EQ(j["records"][0]["name"], "drf-dl2");
   EXPECT_EQ(j["records"][1]["name"], "dl2-sl");
   for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
+  // The model records the command that produced it as a shell command line, one word per argument
+  // (the options in their declaration order).
+  const auto m = nlohmann::json::parse(slurp(dir.path("out/last.json")));
+  EXPECT_EQ(m["meta"]["command"], "dmlkit cluster train dl2 --experiment " + preset + " --out " + dir.path("out") +
+                                      " --sl-steps 40 --rl-steps 200 --train-traces 4 --val-every 50"
+                                      " --checkpoint-every 50 --batch 64 --memory 256 --threads 1");
   // Reinforcement learning improves the validation JCT over the warm-up (fixed seed).
   EXPECT_LT(j["records"][3]["metrics"]["val_avg_jct_s"].get<double>(),
             j["records"][1]["metrics"]["val_avg_jct_s"].get<double>());
