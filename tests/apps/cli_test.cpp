@@ -56,7 +56,7 @@ TEST(Cli, EveryListCommandTakesVerbose) {
   }
   const auto e = run_cli({"cluster", "experiments", "-v"});
   EXPECT_NE(e.out.find("\tengine oasis\n"), std::string::npos) << e.out;
-  EXPECT_NE(e.out.find("\tpolicy param dl2.model=dl2-500\n"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("\tpolicy param dl2.model=dl2-500-shared-w120\n"), std::string::npos) << e.out;
 }
 
 // Issue 20: typos get the closest names.

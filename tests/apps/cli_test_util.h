@@ -32,6 +32,19 @@ inline CliResult run_cli(std::vector<std::string> args) {
   return r;
 }
 
+// The mean of a cluster compare's avg_jct_s over the runs (seeds) of `policy` in its results
+// JSON (-1 if it has none).
+inline double avg_jct(const nlohmann::json& j, const std::string& policy) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& rec : j["records"])
+    if (rec["name"] == policy) {
+      sum += rec["metrics"]["avg_jct_s"].get<double>();
+      ++n;
+    }
+  return n > 0 ? sum / n : -1;
+}
+
 // A fresh empty folder under the system temp dir, removed at destruction.
 class TempDir {
  public:

@@ -60,17 +60,6 @@ TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
 // `gavel` Harmony places far better than the co-locating heuristics (lb, lif-line; it learned to
 // let jobs wait as standalone does), and under `contention` better than bin packing. (That it beats
 // EVERY baseline, the target, is not met: within about 1-2% of the best one; the doc.)
-double avg_jct(const nlohmann::json& j, const std::string& policy) {
-  double sum = 0;
-  int n = 0;
-  for (const auto& rec : j["records"])
-    if (rec["name"] == policy) {
-      sum += rec["metrics"]["avg_jct_s"].get<double>();
-      ++n;
-    }
-  return n > 0 ? sum / n : -1;
-}
-
 TEST(HarmonyModel, BundledModelsBeatTheCoLocatingHeuristicsOnTheTestbed) {
   TempDir dir("harmony-beat");
   auto compare = [&](const std::string& interference, const std::string& policies) {

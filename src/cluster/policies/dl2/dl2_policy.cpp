@@ -247,8 +247,10 @@ PolicyEntry dl2_entry() {
             c.incremental = k.get_string("dl2.incremental") == "on";
             return std::make_unique<Dl2Policy>(c, net, o.seed);
           },
-          {knob_string("dl2.model", "dl2-96",
-                       "trained model: a bundled name (data/models/NAME.json) or a model file's path"),
+          {knob_string("dl2.model", "dl2-96-shared-w40",
+                       "trained model: a bundled name (data/models/NAME.json) or a model file's path (default "
+                       "and the presets': [A] ours, the column-shared network at a wider window, docs/dl2.md; "
+                       "the code's network: dl2-96, dl2-500)"),
            knob_int("dl2.window", 0,
                     "window L to run the model at (0: the one it was trained for; another only for a --net shared model)"),
            knob_enum("dl2.select", "sample", {"sample", "max"},

@@ -3,7 +3,11 @@
 // rebuilds every job's allocation (dl2_slot.h: one bundle per job, then one task per inference of
 // the policy network until VOID or the least-loaded server is full). The network runs on
 // learn/mlp.h (no libtorch at run time); a trained model comes from `dl2.model` (a dmlkit model
-// file, learn/model_file.h) or the preset's bundled model (data/models/).
+// file, learn/model_file.h) or the preset's bundled model (data/models/). [A] The bundled default
+// models are not the paper's network: they are our column-shared network (learn/column_net.h)
+// trained with our speed-up reward and run at a wider window than the code's (40 on dl2-96, 120 on
+// dl2-500), the design that beats Optimus here; the code's networks are `dl2.model=dl2-96|dl2-500`
+// (docs/dl2.md, docs/reproduction-dl2.md).
 // Actions are drawn from the masked distribution (as the authors' validation,
 // SELECT_ACTION_MAX_PROB = False) with the run's seed, or taken as the arg-max (`dl2.select=max`).
 // While training, the same policy object is the actor (Dl2Actor): it applies the job-aware

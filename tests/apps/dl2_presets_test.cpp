@@ -1,0 +1,51 @@
+// DL2's published direction on its two presets with the bundled default models, through the CLI as
+// a user runs it (`cluster compare --experiment dl2-96|dl2-500 --policies dl2,drf-dl2,optimus-dl2`
+// on every evaluation seed): the learned scheduler beats its SL teacher (DRF) and Optimus on
+// average JCT. The defaults are [A] ours (the column-shared network at a wider window,
+// docs/reproduction-dl2.md); the code's networks (`dl2.model=dl2-96|dl2-500`) beat DRF but not
+// Optimus, which the second test pins so that a change of either shows.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.h"
+
+namespace dmlkit::testing {
+namespace {
+
+nlohmann::json compare(const TempDir& dir, const std::string& preset, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"cluster", "compare", "--experiment", preset, "--policies", "dl2,drf-dl2,optimus-dl2",
+                                   "--out",   dir.path(preset),           "--format", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = run_cli(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+TEST(Dl2Presets, DefaultModelsBeatTheirTeacherAndOptimus) {
+  TempDir dir("dl2-presets");
+  for (const char* preset : {"dl2-96", "dl2-500"}) {
+    const auto j = compare(dir, preset, {});
+    ASSERT_TRUE(j.contains("records")) << preset;
+    const double dl2 = avg_jct(j, "dl2"), drf = avg_jct(j, "drf-dl2"), optimus = avg_jct(j, "optimus-dl2");
+    ASSERT_GT(dl2, 0.0) << preset;
+    // Measured: dl2-96 32,969 s against 55,733 (DRF) and 38,054 (Optimus); dl2-500 29,031 against
+    // 51,480 and 34,074. The margin over Optimus is asserted at 10%, beyond the spread of a mean.
+    EXPECT_LT(dl2, 0.9 * optimus) << preset;
+    EXPECT_LT(dl2, 0.7 * drf) << preset;
+  }
+}
+
+TEST(Dl2Presets, TheCodeNetworksBeatDrfButNotOptimus) {
+  TempDir dir("dl2-code");
+  for (const auto& [preset, model] : {std::pair{"dl2-96", "dl2-96"}, std::pair{"dl2-500", "dl2-500"}}) {
+    const auto j = compare(dir, preset, {"--policy-param", std::string("dl2.model=") + model});
+    ASSERT_TRUE(j.contains("records")) << preset;
+    const double dl2 = avg_jct(j, "dl2");
+    EXPECT_LT(dl2, avg_jct(j, "drf-dl2")) << preset;
+    EXPECT_GT(dl2, avg_jct(j, "optimus-dl2")) << preset;
+  }
+}
+
+}  // namespace
+}  // namespace dmlkit::testing
