@@ -33,6 +33,10 @@ TEST(Dl2Presets, DefaultModelsBeatTheirTeacherAndOptimus) {
     // 51,480 and 34,074. The margin over Optimus is asserted at 10%, beyond the spread of a mean.
     EXPECT_LT(dl2, 0.9 * optimus) << preset;
     EXPECT_LT(dl2, 0.7 * drf) << preset;
+    // The report says which model dl2 ran.
+    EXPECT_NE(slurp(dir.path(preset) + "/report.html").find(std::string("dl2.model=") + preset + "-shared-w"),
+              std::string::npos)
+        << preset;
   }
 }
 

@@ -1,6 +1,8 @@
 // Results and report of an experiment preset run (see experiment_report.h).
 #include "cluster/report/experiment_report.h"
 
+#include <set>
+
 #include "cluster/report/results.h"
 #include "core/html_report.h"
 #include "core/results_table.h"
@@ -47,13 +49,23 @@ HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, co
   if (!e.description.empty()) rep.add_paragraph(e.description);
   std::string seeds;
   for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
-  rep.add_facts({{"Cluster", e.cluster + " (" + std::to_string(cluster.num_servers()) + " servers, " +
-                                 std::to_string(cluster.total_gpus()) + " GPUs)"},
-                 {"Jobs per run", std::to_string(e.workload.num_jobs) + " (" + e.workload.arrivals + " arrivals)"},
-                 {"Speed model", e.speed_model + (e.interference != "none" ? ", interference " + e.interference : "")},
-                 {"Slot", fixed(e.round_s, 0) + " s"},
-                 {"Restart delay", fixed(e.restart_delay_s, 0) + " s"},
-                 {"Seeds", seeds}});
+  std::vector<std::pair<std::string, std::string>> facts{
+      {"Cluster", e.cluster + " (" + std::to_string(cluster.num_servers()) + " servers, " +
+                      std::to_string(cluster.total_gpus()) + " GPUs)"},
+      {"Jobs per run", std::to_string(e.workload.num_jobs) + " (" + e.workload.arrivals + " arrivals)"},
+      {"Speed model", e.speed_model + (e.interference != "none" ? ", interference " + e.interference : "")},
+      {"Slot", fixed(e.round_s, 0) + " s"},
+      {"Restart delay", fixed(e.restart_delay_s, 0) + " s"},
+      {"Seeds", seeds}};
+  // The preset's and the command line's knobs of the policies that ran (e.g. which trained model
+  // `dl2` loaded), as "policy.knob=value".
+  std::set<std::string> ran;
+  for (const auto& r : results.records()) ran.insert(r.name);
+  std::string knobs;
+  for (const auto& [key, value] : e.policy_params)
+    if (ran.count(key.substr(0, key.find('.'))) > 0) knobs += (knobs.empty() ? "" : ", ") + key + "=" + value;
+  if (!knobs.empty()) facts.emplace_back("Policy parameters", knobs);
+  rep.add_facts(std::move(facts));
   rep.add_heading("Summary over seeds");
   rep.add_table(seed_summary_table(results, e.round_s), "mean and sample standard deviation over the seeds");
   LineChart jct{"Average JCT per seed", "seed", "average JCT (s)", {}, {}, {}, 0.0, {}, false};
