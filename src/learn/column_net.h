@@ -125,6 +125,13 @@ class ColumnNetForward {
   std::vector<int> kind_;
   bool wild_probs_ = false;  // evaluate() wrote the shifted softmax into probs_
   std::vector<double> probs_;
+  // Per block of kBlockColumns columns (the last one may be shorter) and column action: the allowed
+  // e^score (masked_exp_) summed over the block's columns in column order (sum_block; after
+  // evaluate(), those of every block).
+  static constexpr int kBlockColumns = 8;
+  int blocks() const { return (shape_.window + kBlockColumns - 1) / kBlockColumns; }
+  void sum_block(int b);
+  std::vector<double> block_sums_;
   // Per column action: the allowed e^score summed over the columns (kept up to date), and the
   // largest value that sum had since it was last taken from the columns (probabilities()).
   std::vector<double> action_sums_, action_sum_bounds_;
