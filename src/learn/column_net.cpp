@@ -61,12 +61,12 @@ namespace {
 // of non-empty columns, then that count / L.
 // DL2's 13 features are summed in registers (8 + 4 + 1), each feature over the columns in the same
 // order as the plain loop (bit-identical).
-using V8f = float __attribute__((vector_size(32)));
-using V4f = float __attribute__((vector_size(16)));
-
 // probabilities(): a running sum is taken again from the columns when it falls below this fraction
 // of the largest value it had since.
 constexpr double kCancellation = 1.0 / 4096;
+
+using V8f = float __attribute__((vector_size(32)));
+using V4f = float __attribute__((vector_size(16)));
 
 void summarise(const ColumnNetShape& s, const float* x, const float* feat, float* summary) {
   const int F = s.features();

@@ -130,8 +130,8 @@ class ColumnNetForward {
   bool wild_probs_ = false;  // evaluate() wrote the shifted softmax into probs_
   std::vector<double> probs_;
   // Per block of kBlockColumns columns (the last one may be shorter) and column action: the allowed
-  // e^score (masked_exp_) summed over the block's columns in column order (sum_block; after
-  // evaluate(), those of every block).
+  // e^score (masked_exp_) summed over the block's columns (pairwise in a block of 8; sum_block;
+  // after evaluate(), those of every block).
   static constexpr int kBlockColumns = 8;
   int blocks() const { return (shape_.window + kBlockColumns - 1) / kBlockColumns; }
   void sum_block(int b);
