@@ -158,6 +158,7 @@ ColumnNetForward::ColumnNetForward(const ColumnNetShape& shape, std::vector<floa
   probs_.assign(shape_.outputs(), 0.0);
   action_sums_.assign(k, 0.0);
   action_sum_bounds_.assign(k, 0.0);
+  block_sums_.assign(static_cast<size_t>(blocks()) * k, 0.0);
   column_wild_.assign(L, 0);
   present_.assign(L, 0);
 }
@@ -269,7 +270,8 @@ bool ColumnNetForward::evaluate(const float* x, int col, const unsigned char* ma
   // over the columns (action_sums_[a]) with the largest value it had since it was last summed from
   // the columns (action_sum_bounds_[a]): only column col's can have changed. When an update leaves
   // less than 2^-12 of that bound (a large term left the sum), the sum is taken again from the
-  // columns, so the rounding of the updates stays below about 1e-9 of the sum.
+  // columns, so the rounding of the updates stays below about 1e-9 of the sum. For draw(): their
+  // sums per block of columns (sum_block), only col's block summed again.
   double* running = action_sums_.data();
   double* bound = action_sum_bounds_.data();
   auto sum_columns = [&](int a) {
@@ -280,6 +282,7 @@ bool ColumnNetForward::evaluate(const float* x, int col, const unsigned char* ma
   if (full) {
     for (int i = 0; i < L * k; ++i) masked_exp_[i] = mask[i] ? exp_scores_[i] : 0.0;
     for (int a = 0; a < k; ++a) sum_columns(a);
+    for (int b = 0; b < blocks(); ++b) sum_block(b);
   } else {
     for (int a = 0; a < k; ++a) {
       const int i = col * k + a;
@@ -289,6 +292,7 @@ bool ColumnNetForward::evaluate(const float* x, int col, const unsigned char* ma
       bound[a] = std::max({bound[a], running[a], now});
       if (!(running[a] >= bound[a] * kCancellation)) sum_columns(a);  // NaN too (an infinite term left)
     }
+    sum_block(col / kBlockColumns);
   }
   wild_probs_ = wild;
   if (wild) {  // the shifted softmax of the assembled outputs
@@ -318,13 +322,53 @@ void ColumnNetForward::write_probabilities(double* probs) const {
   for (int i = 0; i < n; ++i) probs[i] = masked_exp_[i] * exp_context_[kind_[i]];
 }
 
+void ColumnNetForward::sum_block(int b) {
+  const int k = shape_.column.outputs, first = b * kBlockColumns;
+  const int end = std::min(shape_.window, first + kBlockColumns);
+  static_assert(kBlockColumns == 8);
+  for (int a = 0; a < k; ++a) {
+    const double* m = masked_exp_.data() + first * k + a;  // column first + j at m[j k]
+    double s = 0.0;
+    if (end - first == kBlockColumns) {  // pairwise: three additions deep, not eight
+      s = ((m[0] + m[k]) + (m[2 * k] + m[3 * k])) + ((m[4 * k] + m[5 * k]) + (m[6 * k] + m[7 * k]));
+    } else {
+      for (int j = 0; j < end - first; ++j) s += m[j * k];
+    }
+    block_sums_[b * k + a] = s;
+  }
+}
+
 int ColumnNetForward::draw(double u) const {
   const int n = shape_.outputs();
   if (wild_probs_) return inverse_cdf(n, u, [&](int i) { return probs_[i]; });
   const double* m = masked_exp_.data();
   const double* e = exp_context_.data();
   const int* kind = kind_.data();
-  return inverse_cdf(n, u, [&](int i) { return m[i] * e[kind[i]]; });
+  auto prob = [&](int i) { return m[i] * e[kind[i]]; };
+  // Block by block: a block's probability from its sums (sum_a e^context[a] / sum x its allowed
+  // e^score summed over its columns); the first block whose cumulative sum exceeds u is scanned
+  // action by action from the blocks' sum before it (if rounding leaves that scan at or below u,
+  // the next block goes on from the scan's sum). Then the extra actions.
+  const int L = shape_.window, k = shape_.column.outputs;
+  double acc = 0.0;
+  for (int b = 0; b < blocks(); ++b) {
+    double p = 0.0;
+    for (int a = 0; a < k; ++a) p += block_sums_[b * k + a] * e[a];
+    if (!(acc + p > u)) {
+      acc += p;
+      continue;
+    }
+    const int end = std::min(L, (b + 1) * kBlockColumns) * k;
+    for (int i = b * kBlockColumns * k; i < end; ++i) {
+      acc += prob(i);
+      if (acc > u) return i;
+    }
+  }
+  for (int i = L * k; i < n; ++i) {
+    acc += prob(i);
+    if (acc > u) return i;
+  }
+  return last_positive(n, prob);
 }
 
 }  // namespace dmlkit::learn

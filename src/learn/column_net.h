@@ -89,9 +89,13 @@ class ColumnNetForward {
   bool probabilities(const float* x, int col, const unsigned char* mask, double* probs);
   // probabilities() in two steps, for a caller that only samples: evaluate() does all of its work
   // but writing the probabilities (false if no action is allowed); then draw(u) is the action
-  // inverse_cdf (learn/mlp.h) picks from them for the uniform number u, each probability formed as
-  // it is reached (the same products, summed in the same order: the same action), and
-  // write_probabilities writes them (as probabilities() does).
+  // inverse_cdf (learn/mlp.h) picks from them for the uniform number u, and write_probabilities
+  // writes them (as probabilities() does). draw() does not scan every action: it adds the
+  // probabilities of whole blocks of 8 columns (from per-block sums of the allowed e^score, kept by
+  // evaluate() for the changed column's block), then scans the block where the sum passes u, each
+  // probability formed as it is reached (the same products): the same action as inverse_cdf's
+  // sequential sum unless u lies within the two sums' rounding (below 1e-13) of a boundary, where
+  // it is one of the two actions that meet there (tests/learn/column_net_test.cpp).
   bool evaluate(const float* x, int col, const unsigned char* mask);
   int draw(double u) const;
   void write_probabilities(double* probs) const;
@@ -125,6 +129,13 @@ class ColumnNetForward {
   std::vector<int> kind_;
   bool wild_probs_ = false;  // evaluate() wrote the shifted softmax into probs_
   std::vector<double> probs_;
+  // Per block of kBlockColumns columns (the last one may be shorter) and column action: the allowed
+  // e^score (masked_exp_) summed over the block's columns (pairwise in a block of 8; sum_block;
+  // after evaluate(), those of every block).
+  static constexpr int kBlockColumns = 8;
+  int blocks() const { return (shape_.window + kBlockColumns - 1) / kBlockColumns; }
+  void sum_block(int b);
+  std::vector<double> block_sums_;
   // Per column action: the allowed e^score summed over the columns (kept up to date), and the
   // largest value that sum had since it was last taken from the columns (probabilities()).
   std::vector<double> action_sums_, action_sum_bounds_;

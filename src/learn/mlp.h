@@ -144,12 +144,20 @@ bool masked_softmax(const float* logits, const unsigned char* mask, int n, doubl
 // exceeds u, else the last with a positive probability (0 if none). Adding a zero leaves the sum as
 // it is, so the first action where it exceeds u has a positive probability.
 template <class Prob>
+int last_positive(int n, Prob prob);
+template <class Prob>
 int inverse_cdf(int n, double u, Prob prob) {
   double acc = 0;
   for (int a = 0; a < n; ++a) {
     acc += prob(a);
     if (acc > u) return a;
   }
+  return last_positive(n, prob);
+}
+// inverse_cdf's answer when u is not below the sum: the last action with a positive probability
+// (0 if none).
+template <class Prob>
+int last_positive(int n, Prob prob) {
   for (int a = n - 1; a > 0; --a)
     if (!(prob(a) <= 0)) return a;
   return 0;

@@ -18,20 +18,20 @@ namespace {
 
 constexpr int kRows = 6, kL = 7;
 
-ColumnNetShape small_shape() {
-  return column_net_shape(kRows, kL, 4, {0.01f, 1.0f, 1.0f, 0.0625f, 0.0625f}, {8, 8}, 3, {5}, 1);
+ColumnNetShape small_shape(int L = kL) {
+  return column_net_shape(kRows, L, 4, {0.01f, 1.0f, 1.0f, 0.0625f, 0.0625f}, {8, 8}, 3, {5}, 1);
 }
 
 // A random state: columns 0..filled-1 hold jobs (type 1..4), the others are empty (zeros).
-std::vector<float> random_state(Rng& rng, int filled) {
-  std::vector<float> x(kRows * kL, 0.0f);
+std::vector<float> random_state(Rng& rng, int filled, int L = kL) {
+  std::vector<float> x(kRows * L, 0.0f);
   for (int c = 0; c < filled; ++c) {
-    x[0 * kL + c] = static_cast<float>(1 + rng.uniform_int(0, 3));
-    x[1 * kL + c] = static_cast<float>(rng.uniform_int(0, 200));
-    x[2 * kL + c] = static_cast<float>(rng.uniform(0, 1));
-    x[3 * kL + c] = static_cast<float>(rng.uniform(0, 1));
-    x[4 * kL + c] = static_cast<float>(rng.uniform_int(0, 16));
-    x[5 * kL + c] = static_cast<float>(rng.uniform_int(0, 16));
+    x[0 * L + c] = static_cast<float>(1 + rng.uniform_int(0, 3));
+    x[1 * L + c] = static_cast<float>(rng.uniform_int(0, 200));
+    x[2 * L + c] = static_cast<float>(rng.uniform(0, 1));
+    x[3 * L + c] = static_cast<float>(rng.uniform(0, 1));
+    x[4 * L + c] = static_cast<float>(rng.uniform_int(0, 16));
+    x[5 * L + c] = static_cast<float>(rng.uniform_int(0, 16));
   }
   return x;
 }
@@ -114,25 +114,27 @@ TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
 // exponentials kept) is within 1e-6 of the reference's masked softmax, also where the mask of the
 // changed column moves, and with scores beyond 300 (its shifted-softmax fallback).
 TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax) {
-  const ColumnNetShape s = small_shape();
+  // One block of columns (the draw's block sums), three.
+  for (const ColumnNetShape& s : {small_shape(), small_shape(20)})
   for (const float weight_scale : {1.0f, 400.0f}) {
+    const int L = s.window;
     Rng rng(8);
     const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward named(s, p), fast(s, p);
-    std::vector<float> x = random_state(rng, 5);
+    std::vector<float> x = random_state(rng, 5, L);
     std::vector<unsigned char> mask(s.outputs(), 1);
     std::vector<double> probs(s.outputs()), want;
     int col = -1;
     for (int step = 0; step < 80; ++step) {
       if (step % 20 == 19) {
-        x = random_state(rng, 1 + static_cast<int>(rng.uniform_int(0, kL - 1)));  // the window moved
-        for (int i = 0; i < 3 * kL; ++i) mask[i] = x[i / 3] > 0 && rng.uniform() < 0.8;
+        x = random_state(rng, 1 + static_cast<int>(rng.uniform_int(0, L - 1)), L);  // the window moved
+        for (int i = 0; i < 3 * L; ++i) mask[i] = x[i / 3] > 0 && rng.uniform() < 0.8;
         col = -1;
       } else if (step > 0) {
-        col = static_cast<int>(rng.uniform_int(0, kL - 1));
-        x[0 * kL + col] = static_cast<float>(1 + rng.uniform_int(0, 3));
-        x[3 * kL + col] = static_cast<float>(rng.uniform(0, 1));
-        x[4 * kL + col] += 1.0f;
+        col = static_cast<int>(rng.uniform_int(0, L - 1));
+        x[0 * L + col] = static_cast<float>(1 + rng.uniform_int(0, 3));
+        x[3 * L + col] = static_cast<float>(rng.uniform(0, 1));
+        x[4 * L + col] += 1.0f;
         for (int a = 0; a < 3; ++a) mask[3 * col + a] = rng.uniform() < 0.7;
       }
       const std::vector<float> ref = column_net_reference(s, p, x.data());
@@ -140,7 +142,7 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
       ASSERT_TRUE(masked_softmax(ref, mask, want));
       ASSERT_TRUE(fast.probabilities(x.data(), col, mask.data(), probs.data()));
       for (int i = 0; i < s.outputs(); ++i) {
-        ASSERT_NEAR(probs[i], want[i], 1e-6 * want[i] + 1e-12) << "scale " << weight_scale << " step " << step;
+        ASSERT_NEAR(probs[i], want[i], 1e-6 * want[i] + 1e-12) << "L " << L << " scale " << weight_scale << " step " << step;
         if (!mask[i]) ASSERT_EQ(probs[i], 0.0);
       }
     }
@@ -193,47 +195,65 @@ TEST(ColumnNet, RunningSumsSurviveTheDominantColumnBeingMaskedAndUnmasked) {
 }
 
 // draw(u) (the fast path's sampling without writing the probabilities) is the action inverse_cdf
-// picks from probabilities() for every u: spread over [0, 1), at each cumulative sum (the
-// boundaries, where the first action whose sum exceeds u changes) and the next double on either
-// side, and beyond the total (the last allowed action); also with the shifted softmax (scores
-// beyond 300) and masked columns and VOID.
+// picks from probabilities() for every u further than 1e-12 from a boundary (a cumulative sum,
+// where the first action whose sum exceeds u changes): spread over [0, 1) and 1e-9 on either side
+// of each boundary; at the boundary itself and the next double on either side (where the block
+// sums' rounding may decide), one of the two actions that meet there; beyond the total, the last
+// allowed action. Windows of one block of columns and of three (the last one short); also with
+// the shifted softmax (scores beyond 300) and masked columns and VOID.
 TEST(ColumnNet, DrawIsTheInverseCdfOfTheProbabilities) {
-  const ColumnNetShape s = small_shape();
+  for (const int L : {kL, 20})
   for (const float weight_scale : {1.0f, 400.0f}) {
+    const ColumnNetShape s = small_shape(L);
     Rng rng(21);
     const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward net(s, p);
-    std::vector<float> x = random_state(rng, 6);
+    std::vector<float> x = random_state(rng, L - 1, L);
     std::vector<unsigned char> mask(s.outputs(), 1);
     std::vector<double> probs(s.outputs());
-    int col = -1, draws = 0;
+    int col = -1, draws = 0, at_boundaries = 0;
     for (int step = 0; step < 40; ++step) {
       if (step > 0) {
-        col = static_cast<int>(rng.uniform_int(0, kL - 1));
-        x[3 * kL + col] = static_cast<float>(rng.uniform(0, 1));
-        x[4 * kL + col] += 1.0f;
+        col = static_cast<int>(rng.uniform_int(0, L - 1));
+        x[3 * L + col] = static_cast<float>(rng.uniform(0, 1));
+        x[4 * L + col] += 1.0f;
         for (int a = 0; a < 3; ++a) mask[3 * col + a] = x[col] > 0 && rng.uniform() < 0.7;
-        mask[3 * kL] = step % 5 != 0;  // VOID masked now and then
+        mask[3 * L] = step % 5 != 0;  // VOID masked now and then
       }
       ASSERT_TRUE(net.probabilities(x.data(), col, mask.data(), probs.data()));
       auto expected = [&](double u) {
         return inverse_cdf(s.outputs(), u, [&](int a) { return probs[a]; });
       };
-      std::vector<double> us;
+      std::vector<double> us, boundaries;
       for (int i = 0; i < 50; ++i) us.push_back(rng.uniform());
       double acc = 0;
       for (double q : probs) {
         acc += q;
-        us.insert(us.end(), {acc, std::nextafter(acc, 0.0), std::nextafter(acc, 2.0)});
+        boundaries.push_back(acc);
+        us.insert(us.end(), {acc - 1e-9, acc + 1e-9});
       }
       us.push_back(0.0);
+      const std::string where = "L " + std::to_string(L) + " scale " + std::to_string(weight_scale) + " step " +
+                                std::to_string(step);
       for (double u : us) {
         if (!(u >= 0.0 && u < 1.0)) continue;
-        ASSERT_EQ(net.draw(u), expected(u)) << "scale " << weight_scale << " step " << step << " u " << u;
+        bool near = false;
+        for (double b : boundaries) near |= std::abs(u - b) <= 1e-12;
+        if (near) continue;
+        ASSERT_EQ(net.draw(u), expected(u)) << where << " u " << u;
         ++draws;
       }
+      for (double b : boundaries)
+        for (double u : {b, std::nextafter(b, 0.0), std::nextafter(b, 2.0)}) {
+          if (!(u >= 0.0 && u < 1.0)) continue;
+          const int got = net.draw(u), below = expected(u - 1e-12), above = expected(u + 1e-12);
+          ASSERT_TRUE(got == below || got == above) << where << " u " << u << ": " << got;
+          ASSERT_TRUE(mask[got] != 0) << where;
+          ++at_boundaries;
+        }
     }
-    EXPECT_GT(draws, 3000);
+    EXPECT_GT(draws, 2000);
+    EXPECT_GT(at_boundaries, 1000);
   }
 }
 
