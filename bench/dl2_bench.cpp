@@ -5,9 +5,10 @@
 // freshly initialised network of the same shape (the number of inferences per slot then differs).
 // Counters: slots, inferences per slot, and the thread's CPU time per slot (cpu_us_per_slot: the
 // figure to quote on a shared machine, where the wall time includes other processes' share).
-// $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model (e.g. a `--net shared` one) for the
-// *Model variants, and $DMLKIT_DL2_BENCH_WINDOW the window a column-shared one runs at there
-// (`dl2.window`; default: the model's); the *Incremental variants run the network's fast path (dl2.incremental=on).
+// $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model for the *Model variants (the preset's default,
+// dl2-500-shared-w120, is one), and $DMLKIT_DL2_BENCH_WINDOW the window a column-shared one runs
+// at there (`dl2.window`; default: the model's). The *Incremental variants run the network's fast
+// path (dl2.incremental=on, the run-time default).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
