@@ -179,6 +179,11 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
                   "per-column scorer shared by all columns, docs/dl2.md)")
       ->check(CLI::IsMember({"code", "paper", "shared"}))
       ->capture_default_str();
+  cmd->add_option("--column-hidden", o.c.column_hidden,
+                  "With --net shared: the column MLP's hidden layer widths (ours; comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   cmd->add_option("--window", o.c.window, "Scheduling window L (jobs the network sees)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -176,6 +176,15 @@ TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
   const auto c = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
                           "dl2.model=" + dir.path("a/last.json"), "--out", dir.path("cmp")});
   ASSERT_EQ(c.status, 0) << c.err;
+  // [A] --column-hidden: the column MLP's hidden widths, recorded in the model's shape; it runs.
+  auto narrow = train_args(preset, dir.path("n"));
+  narrow.insert(narrow.end(), {"--net", "shared", "--no-replay", "--column-hidden", "16,8"});
+  ASSERT_EQ(run_cli(narrow).status, 0);
+  const auto n = nlohmann::json::parse(slurp(dir.path("n/last.json")));
+  EXPECT_EQ(n["nets"]["policy"]["column"]["hidden"], nlohmann::json::array({16, 8}));
+  const auto cn = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
+                           "dl2.model=" + dir.path("n/last.json"), "--out", dir.path("cmp-n")});
+  EXPECT_EQ(cn.status, 0) << cn.err;
 }
 
 // `--init-model` ([A], ours): RL starts from a trained model instead of the warm-up, here a
@@ -276,6 +285,12 @@ TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(t.status, 2);
   EXPECT_NE(t.err.find("--target td"), std::string::npos) << t.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("td")));
+  auto hidden = train_args(preset, dir.path("h"));
+  hidden.insert(hidden.end(), {"--column-hidden", "32,32"});  // the code's MLP has no column network
+  const auto h = run_cli(hidden);
+  EXPECT_EQ(h.status, 2);
+  EXPECT_NE(h.err.find("--column-hidden"), std::string::npos) << h.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("h")));
   const auto m = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
                           "dl2.model=" + dir.path("missing.json"), "--out", dir.path("m")});
   EXPECT_EQ(m.status, 2);

@@ -282,6 +282,10 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (!(c.entropy_weight >= 0) || !(c.rl_lr > 0) || !(c.sl_lr > 0))
     throw Error("dl2 training: --entropy-weight must be >= 0 and the learning rates > 0");
   if (c.critic_warmup < 0) throw Error("dl2 training: --critic-warmup must be >= 0");
+  if (c.column_hidden.empty() || *std::min_element(c.column_hidden.begin(), c.column_hidden.end()) < 1)
+    throw Error("dl2 training: --column-hidden needs one or more positive widths");
+  if (c.net != "shared" && c.column_hidden != std::vector<int>{64, 64})
+    throw Error("dl2 training: --column-hidden applies to --net shared only");
   if (!c.init_model.empty()) {
     const Dl2Model m = load_dl2_model(c.init_model);  // a one-line error naming the file if bad
     const bool column = m.policy.arch == "column";
@@ -289,7 +293,7 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
       throw Error("--init-model: " + m.path + " has a" + (column ? " column-shared (--net shared)" : "n MLP") +
                   " policy network; this run trains --net " + c.net);
     if (column) {
-      learn::ColumnNetShape want = dl2_column_shape(c.window), got = m.policy.column;
+      learn::ColumnNetShape want = dl2_column_shape(c.window, c.column_hidden), got = m.policy.column;
       got.window = c.window;
       if (!(want == got)) throw Error("--init-model: " + m.path + " has another column network shape");
     } else if (!(m.policy.shape == dl2_net_shape(c.net, c.window, false))) {
@@ -343,7 +347,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
 
   // ---- SL (or resume)
   Rng init = Rng(c.seed).split(0x1a17);
-  learn::StoredNet policy = dl2_initial_net(c.net, c.window, false, init);
+  learn::StoredNet policy = dl2_initial_net(c.net, c.window, false, init, c.column_hidden);
   learn::StoredNet value = dl2_initial_net(c.net, c.window, true, init);
   const learn::StoredNet pshape = with_parameters(policy, {}), vshape = with_parameters(value, {});
   long rl_start = 0;

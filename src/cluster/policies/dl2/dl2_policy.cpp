@@ -31,14 +31,15 @@ learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value)
   return s;
 }
 
-learn::ColumnNetShape dl2_column_shape(int window) {
-  return learn::column_net_shape(kDl2Rows, window, /*types=*/8, {0.01f, 1.0f, 1.0f, 1.0f / 16, 1.0f / 16}, {64, 64},
+learn::ColumnNetShape dl2_column_shape(int window, const std::vector<int>& hidden) {
+  return learn::column_net_shape(kDl2Rows, window, /*types=*/8, {0.01f, 1.0f, 1.0f, 1.0f / 16, 1.0f / 16}, hidden,
                                  /*k=*/3, {32}, /*extra=*/1);
 }
 
-learn::StoredNet dl2_initial_net(const std::string& config, int window, bool value, Rng& rng) {
+learn::StoredNet dl2_initial_net(const std::string& config, int window, bool value, Rng& rng,
+                                 const std::vector<int>& column_hidden) {
   if (config == "shared" && !value) {
-    const learn::ColumnNetShape s = dl2_column_shape(window);
+    const learn::ColumnNetShape s = dl2_column_shape(window, column_hidden);
     return learn::column_stored_net(s, learn::column_net_initial_parameters(s, rng));
   }
   const learn::MlpShape s = dl2_net_shape(config, window, value);
