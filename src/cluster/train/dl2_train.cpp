@@ -284,7 +284,7 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (c.critic_warmup < 0) throw Error("dl2 training: --critic-warmup must be >= 0");
   if (c.column_hidden.empty() || *std::min_element(c.column_hidden.begin(), c.column_hidden.end()) < 1)
     throw Error("dl2 training: --column-hidden needs one or more positive widths");
-  if (c.net != "shared" && c.column_hidden != std::vector<int>{64, 64})
+  if (c.net != "shared" && c.column_hidden != kDl2ColumnHidden)
     throw Error("dl2 training: --column-hidden applies to --net shared only");
   if (!c.init_model.empty()) {
     const Dl2Model m = load_dl2_model(c.init_model);  // a one-line error naming the file if bad

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cluster/policies/dl2/dl2_explore.h"
+#include "cluster/policies/dl2/dl2_policy.h"
 #include "cluster/workload/experiment.h"
 
 namespace dmlkit::cluster {
@@ -40,7 +41,7 @@ struct Dl2TrainConfig {
   std::string teacher = "drf-dl2";
   std::string net = "code";  // code | paper (dl2_net_shape)
   int window = 20;           // L
-  std::vector<int> column_hidden = {64, 64};  // [A] --net shared: the column MLP's hidden widths
+  std::vector<int> column_hidden = kDl2ColumnHidden;  // [A] --net shared: the column MLP's hidden widths
   long sl_steps = 200;
   long rl_steps = 2000;
   int actors = 1;

@@ -174,12 +174,14 @@ learn::MlpShape dl2_net_shape(const std::string& config, int window, bool value)
 // job type one-hot over DL2's 8 types, slots in the system x 0.01, remaining work, dominant share,
 // workers / 16, PSs / 16; column MLP 13 -> 64 -> 64 -> 3 (worker, PS, bundle), context MLP on the
 // columns' mean 14 -> 32 -> 4 (a bias per task kind and the VOID logit).
-// [A] `hidden`: the column MLP's hidden widths (`cluster train dl2 --column-hidden`).
-learn::ColumnNetShape dl2_column_shape(int window, const std::vector<int>& hidden = {64, 64});
+// [A] `hidden`: the column MLP's hidden widths (`cluster train dl2 --column-hidden`; default
+// kDl2ColumnHidden, those of every bundled column-shared model).
+inline const std::vector<int> kDl2ColumnHidden = {64, 64};
+learn::ColumnNetShape dl2_column_shape(int window, const std::vector<int>& hidden = kDl2ColumnHidden);
 // A network of `config` (code | paper | shared) with initial parameters drawn from rng. `shared`
 // has the column-shared policy network and the `code` value network ([A]: only the policy
 // network decides at run time; the critic stays the public code's).
 learn::StoredNet dl2_initial_net(const std::string& config, int window, bool value, Rng& rng,
-                                 const std::vector<int>& column_hidden = {64, 64});
+                                 const std::vector<int>& column_hidden = kDl2ColumnHidden);
 
 }  // namespace dmlkit::cluster
