@@ -3,10 +3,10 @@
 // is 0.3 ms per slot), measured inside Dl2Policy::schedule during a whole dl2-500 simulation, and
 // the network's single forward pass. The model is the bundled dl2-500 one when present, else a
 // freshly initialised network of the same shape (the number of inferences per slot then differs).
-// Counters: slots, inferences per slot, the tasks the slot's allocation holds (workers_per_slot,
-// ps_per_slot: each inference adds one task or a bundle of two), and the thread's CPU time per slot
-// (cpu_us_per_slot: the figure to quote on a shared machine, where the wall time includes other
-// processes' share).
+// Counters: slots, inferences per slot, the jobs a slot sees (jobs_per_slot), the tasks its
+// allocation holds (workers_per_slot, ps_per_slot: each job's initial bundle, then one task or a
+// bundle of two per inference), and the thread's CPU time per slot (cpu_us_per_slot: the figure
+// to quote on a shared machine, where the wall time includes other processes' share).
 // $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model for the *Model variants (the preset's default,
 // dl2-500-shared-w120, is one), and $DMLKIT_DL2_BENCH_WINDOW the window a column-shared one runs
 // at there (`dl2.window`; default: the model's). The *Incremental variants run the network's fast
@@ -65,6 +65,7 @@ class Timed final : public Policy {
     cpu_s += thread_cpu_s() - c0;
     total_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++slots;
+    jobs += static_cast<long>(j.size());
     for (const Placement& placement : o)
       for (const Slice& s : placement) {
         workers += s.workers;
@@ -73,7 +74,7 @@ class Timed final : public Policy {
   }
   bool handles_ps_jobs() const override { return true; }
   double total_s = 0, cpu_s = 0;
-  long slots = 0, workers = 0, ps = 0;  // tasks placed, summed over the slots
+  long slots = 0, jobs = 0, workers = 0, ps = 0;  // jobs seen and tasks placed, summed over the slots
 
  private:
   Policy& p_;
@@ -97,6 +98,7 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
     state.counters["slots"] = slots;
     state.counters["inferences_per_slot"] = static_cast<double>(p.inferences()) / slots;
     state.counters["cpu_us_per_slot"] = 1e6 * t.cpu_s / slots;
+    state.counters["jobs_per_slot"] = static_cast<double>(t.jobs) / slots;
     state.counters["workers_per_slot"] = static_cast<double>(t.workers) / slots;
     state.counters["ps_per_slot"] = static_cast<double>(t.ps) / slots;
   }
