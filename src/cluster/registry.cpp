@@ -23,6 +23,7 @@ PolicyRegistry& mutable_policy_registry() {
                                                                                  srtf_dl2_entry(),
                                                                                  tetris_dl2_entry(),
                                                                                  optimus_dl2_entry(),
+                                                                                 fixed_dl2_entry(),
                                                                                  dl2_entry(),
                                                                                  optimus_oracle_entry(),
                                                                                  lb_entry(),

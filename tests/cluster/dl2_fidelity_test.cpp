@@ -188,6 +188,31 @@ TEST(Dl2Fidelity, OptimusGainsAreInSlotsAcrossJobTypes) {
   EXPECT_EQ(d[1], std::make_pair(1, 2));
 }
 
+// fixed-dl2 ([A], the static rule): every job one bundle, then rounds of one PS and one worker per
+// job while below fixed.ps / fixed.workers. On a large cluster each job reaches its targets. One
+// CPU server with 10 slots holds 5 tasks (2 slots each): the two bundles, then job 0's PS; job 1's
+// PS does not fit on the least-loaded server, and that ends the slot (no task for later jobs).
+TEST(Dl2Fidelity, FixedRuleReachesItsTargetsAndStopsAtTheFirstFailure) {
+  const Workload w = jobs({{"cnn-text-classification", 1e4}, {"dssm", 1e4}});
+  const auto d = first_decision("fixed-dl2", dl2_servers(96), w);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0], std::make_pair(16, 1));
+  EXPECT_EQ(d[1], std::make_pair(16, 1));
+  PolicyOptions o;
+  o.params["fixed.workers"] = "3";
+  o.params["fixed.ps"] = "2";
+  const auto d2 = first_decision("fixed-dl2", dl2_servers(96), w, o);
+  EXPECT_EQ(d2[0], std::make_pair(2, 3));
+  EXPECT_EQ(d2[1], std::make_pair(2, 3));
+  const auto small = first_decision("fixed-dl2", dl2_servers(1, 10, 0), w);
+  ASSERT_EQ(small.size(), 2u);
+  EXPECT_EQ(small[0], std::make_pair(2, 1));
+  EXPECT_EQ(small[1], std::make_pair(1, 1));
+  PolicyOptions bad;
+  bad.params["fixed.ps"] = "17";
+  EXPECT_THROW(make_policy("fixed-dl2", bad), Error);
+}
+
 // table-dl2 fits every measured point, the failed runs included (DL2's speed.py): it reproduces
 // all 804 measurements (zeros too) and differs from the default table near those points.
 TEST(Dl2Fidelity, TableDl2KeepsEveryMeasuredPoint) {

@@ -19,6 +19,7 @@ PolicyEntry drf_dl2_entry();
 PolicyEntry fifo_dl2_entry();
 PolicyEntry srtf_dl2_entry();
 PolicyEntry tetris_dl2_entry();
+PolicyEntry fixed_dl2_entry();
 PolicyEntry optimus_dl2_entry();
 PolicyEntry dl2_entry();  // policies/dl2/dl2_policy.cpp: the learned DL2 scheduler
 // Harmony's baselines (policies/placement/*.cpp): placement only, user's (PS, worker) counts.

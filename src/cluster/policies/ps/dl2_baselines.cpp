@@ -19,12 +19,19 @@
 //               (O+N)[r]/C[r], rem = sum_r (O+N)[r]/C[r] x (1 - progress/E), weight =
 //               mean(align)/mean(rem) (0: next server); a failed allocation moves to the next
 //               server. DL2's formula favours MORE remaining work (kept for fidelity).
+//   fixed-dl2:  not in DL2's paper or code ([A] ours, docs/reproduction-dl2.md): a static rule,
+//               every job fixed.workers workers and fixed.ps PSs (default 1 and 16, the allocation
+//               the trained dl2 models approach on dl2-500): first one bundle per job in arrival
+//               order (a job whose bundle does not fit gets nothing, as the dl2 policy's initial
+//               bundles, Dl2Slot::begin), then rounds over the jobs in arrival order, each adding
+//               one PS then one worker while below its target, a single task on the least-loaded
+//               server; a task that does not fit there ends the slot (as dl2 and optimus-dl2).
 //   optimus-dl2: gain = R/e(p,w) - R/e(p,w+1) or ... (p+1,w), with e the true epochs per slot
 //               (speed x slot / epoch size, unguarded division as DL2) and R the true remaining
 //               epochs (PS wins ties), +inf for a missing worker, then a missing PS; heap on gain;
 //               pop; stop when gain <= 0; a role at 16 skips the entry; the single task goes to
 //               the least-loaded server; a failure stops the slot.
-// Knobs (shared by the five): dl2.placement=fitting takes the least-loaded server where the
+// Knobs (shared by the six): dl2.placement=fitting takes the least-loaded server where the
 // bundle fits instead (dmlkit's earlier reading); dl2.restart_cost=1 charges the simulator's
 // restart delay when a slot's rebuild moves a job.
 // Assumptions [A]: DL2's slot units are expressed through the servers' capacities (a DL2 cluster
@@ -210,6 +217,43 @@ class TetrisDl2 final : public Dl2Base {
   std::vector<double> align_, rem_;
 };
 
+class FixedDl2 final : public Dl2Base {
+ public:
+  FixedDl2(Dl2Options o, int workers, int ps) : Dl2Base(o), workers_(workers), ps_target_(ps) {}
+  void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
+    begin(view, jobs, out);
+    for (size_t i = 0; i < jobs.size(); ++i) bundle(*jobs[i].job->ps, i, out[i]);  // a miss leaves the job out
+    for (bool more = true; more;) {
+      more = false;
+      for (size_t i = 0; i < jobs.size(); ++i) {
+        if (wk_[i] == 0) continue;  // its bundle did not fit
+        if (ps_[i] < ps_target_) {
+          if (!task(*jobs[i].job->ps, i, true, out[i])) return;
+          more = true;
+        }
+        if (wk_[i] < workers_) {
+          if (!task(*jobs[i].job->ps, i, false, out[i])) return;
+          more = true;
+        }
+      }
+    }
+  }
+
+ private:
+  // One PS or worker of job i on the least-loaded server; false if it does not fit there.
+  bool task(const PsJobSpec& job, size_t i, bool is_ps, Placement& out) {
+    const TaskDemand& d = is_ps ? job.ps : job.worker;
+    const int s = target(d);
+    if (s < 0) return false;
+    if (observer_ != nullptr) observer_->on_step(i, is_ps ? 0 : 1, is_ps ? 1 : 0);
+    pool_->add(s, d, 1);
+    add_tasks(out, job, s, is_ps ? 0 : 1, is_ps ? 1 : 0);
+    ++(is_ps ? ps_[i] : wk_[i]);
+    return true;
+  }
+  int workers_, ps_target_;
+};
+
 class OptimusDl2 final : public Dl2Base {
  public:
   using Dl2Base::Dl2Base;
@@ -301,6 +345,20 @@ PolicyEntry tetris_dl2_entry() {
             return std::make_unique<TetrisDl2>(dl2_options(k));
           },
           dl2_knobs(), ps_only()};
+}
+
+PolicyEntry fixed_dl2_entry() {
+  std::vector<KnobSpec> knobs = dl2_knobs();
+  knobs.push_back(knob_int("fixed.workers", 1, "workers every job gets").range(1, kMaxBundles));
+  knobs.push_back(knob_int("fixed.ps", 16, "PSs every job gets").range(1, kMaxBundles));
+  return {"fixed-dl2",
+          "[A] a static rule on PS jobs: every job fixed.workers workers + fixed.ps PSs (1 + 16: what the trained "
+          "dl2 models approach), rebuilt each slot",
+          [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
+            return std::make_unique<FixedDl2>(dl2_options(k), static_cast<int>(k.get_int("fixed.workers")),
+                                              static_cast<int>(k.get_int("fixed.ps")));
+          },
+          std::move(knobs), ps_only()};
 }
 
 PolicyEntry optimus_dl2_entry() {
