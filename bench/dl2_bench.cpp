@@ -10,13 +10,17 @@
 // $DMLKIT_DL2_BENCH_MODEL names another dl2-500 model for the *Model variants (the preset's default,
 // dl2-500-shared-w120, is one), and $DMLKIT_DL2_BENCH_WINDOW the window a column-shared one runs
 // at there (`dl2.window`; default: the model's). The *Incremental variants run the network's fast
-// path (dl2.incremental=on, the run-time default).
+// path (dl2.incremental=on, the run-time default). BM_Dl2SlotAllocationOfPolicy counts, without
+// timing, what another policy's slots hold ($DMLKIT_DL2_BENCH_POLICY).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
 
 #include "cluster/policies/dl2/dl2_policy.h"
 #include "cluster/sim/simulator.h"
@@ -66,15 +70,24 @@ class Timed final : public Policy {
     total_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++slots;
     jobs += static_cast<long>(j.size());
-    for (const Placement& placement : o)
-      for (const Slice& s : placement) {
+    for (size_t i = 0; i < o.size(); ++i) {
+      Tasks& type = by_type[j[i].job->ps->job_type().name];
+      ++type.jobs;
+      for (const Slice& s : o[i]) {
         workers += s.workers;
         ps += s.ps;
+        type.workers += s.workers;
+        type.ps += s.ps;
       }
+    }
   }
   bool handles_ps_jobs() const override { return true; }
   double total_s = 0, cpu_s = 0;
   long slots = 0, jobs = 0, workers = 0, ps = 0;  // jobs seen and tasks placed, summed over the slots
+  struct Tasks {
+    long jobs = 0, workers = 0, ps = 0;
+  };
+  std::map<std::string, Tasks> by_type;  // the same per job type (a job counted once per slot)
 
  private:
   Policy& p_;
@@ -103,6 +116,37 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
     state.counters["ps_per_slot"] = static_cast<double>(t.ps) / slots;
   }
 }
+
+// What another policy's slots hold on the same run (no timing: its counters are the figures):
+// $DMLKIT_DL2_BENCH_POLICY (default optimus-dl2), with the dl2-500 preset's policy parameters as
+// `cluster compare` gives them; per job type, the mean workers and PSs a job holds
+// (workers_per_job_TYPE, ps_per_job_TYPE). docs/reproduction-dl2.md compares dl2 and optimus-dl2.
+void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
+  const Experiment e = load_experiment("dl2-500", default_experiments_dir());
+  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
+  const SimConfig config = experiment_sim_config(e, default_data_dir());
+  const Workload w = ps_workload(e.workload, 1, default_data_dir());
+  const char* env = std::getenv("DMLKIT_DL2_BENCH_POLICY");
+  const std::string name = env != nullptr ? env : "optimus-dl2";
+  PolicyOptions o;
+  o.experiment = "dl2-500";
+  o.params = e.policy_params;
+  for (auto _ : state) {
+    const std::unique_ptr<Policy> p = make_policy(name, o);
+    Timed t(*p);
+    simulate(cluster, w, name, t, config);
+    const double slots = static_cast<double>(t.slots);
+    state.counters["slots"] = slots;
+    state.counters["jobs_per_slot"] = static_cast<double>(t.jobs) / slots;
+    state.counters["workers_per_slot"] = static_cast<double>(t.workers) / slots;
+    state.counters["ps_per_slot"] = static_cast<double>(t.ps) / slots;
+    for (const auto& [type, n] : t.by_type) {
+      state.counters["workers_per_job_" + type] = static_cast<double>(n.workers) / static_cast<double>(n.jobs);
+      state.counters["ps_per_job_" + type] = static_cast<double>(n.ps) / static_cast<double>(n.jobs);
+    }
+  }
+}
+BENCHMARK(BM_Dl2SlotAllocationOfPolicy)->Iterations(1);
 
 void BM_Dl2SlotDecision500Servers(benchmark::State& state) { slot_decisions(state, false, false); }
 BENCHMARK(BM_Dl2SlotDecision500Servers)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3);
