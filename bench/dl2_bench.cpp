@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "cluster/policies/dl2/dl2_policy.h"
@@ -119,7 +120,7 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
 
 // What another policy's slots hold on the same run (no timing: its counters are the figures):
 // $DMLKIT_DL2_BENCH_POLICY (default optimus-dl2), with the dl2-500 preset's policy parameters as
-// `cluster compare` gives them; per job type, the mean workers and PSs a job holds
+// `cluster compare` gives them and those of $DMLKIT_DL2_BENCH_PARAMS ("key=value key=value"); per job type, the mean workers and PSs a job holds
 // (workers_per_job_TYPE, ps_per_job_TYPE). docs/reproduction-dl2.md compares dl2 and optimus-dl2.
 void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
   const Experiment e = load_experiment("dl2-500", default_experiments_dir());
@@ -131,6 +132,12 @@ void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
   PolicyOptions o;
   o.experiment = "dl2-500";
   o.params = e.policy_params;
+  if (const char* params = std::getenv("DMLKIT_DL2_BENCH_PARAMS"); params != nullptr) {  // "k=v k=v"
+    std::vector<std::string> kv;
+    std::istringstream words(params);
+    for (std::string word; words >> word;) kv.push_back(word);
+    add_policy_params(o.params, kv);
+  }
   for (auto _ : state) {
     const std::unique_ptr<Policy> p = make_policy(name, o);
     Timed t(*p);

@@ -213,6 +213,32 @@ TEST(Dl2Fidelity, FixedRuleReachesItsTargetsAndStopsAtTheFirstFailure) {
   EXPECT_THROW(make_policy("fixed-dl2", bad), Error);
 }
 
+// fixed.rule=best-speed: each job gets the (PSs, workers) within 1..16 of the highest true speed of
+// its type (the default table model), worked out here by a scan of the grid: vgg-16 one worker and
+// many PSs, dssm (CPU only) several workers.
+TEST(Dl2Fidelity, FixedBestSpeedRuleTakesEachTypesFastestPair) {
+  const std::vector<std::string> types = {"vgg-16", "dssm"};
+  const Workload w = jobs({{types[0], 1e4}, {types[1], 1e4}});
+  PolicyOptions o;
+  o.params["fixed.rule"] = "best-speed";
+  const auto d = first_decision("fixed-dl2", dl2_servers(96), w, o);
+  ASSERT_EQ(d.size(), 2u);
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::pair<int, int> best{0, 0};
+    double best_speed = -1;
+    for (int p = 1; p <= 16; ++p)
+      for (int wk = 1; wk <= 16; ++wk)
+        if (const double e = epochs_per_slot(types[i], p, wk); e > best_speed) {
+          best_speed = e;
+          best = {p, wk};
+        }
+    EXPECT_EQ(d[i], best) << types[i];
+  }
+  EXPECT_EQ(d[0].second, 1);  // vgg-16: one worker
+  EXPECT_GT(d[0].first, 10);
+  EXPECT_GT(d[1].second, 1);  // dssm: more than one worker
+}
+
 // table-dl2 fits every measured point, the failed runs included (DL2's speed.py): it reproduces
 // all 804 measurements (zeros too) and differs from the default table near those points.
 TEST(Dl2Fidelity, TableDl2KeepsEveryMeasuredPoint) {

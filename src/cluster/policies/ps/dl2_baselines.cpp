@@ -26,6 +26,8 @@
 //               bundles, Dl2Slot::begin), then rounds over the jobs in arrival order, each adding
 //               one PS then one worker while below its target, a single task on the least-loaded
 //               server; a task that does not fit there ends the slot (as dl2 and optimus-dl2).
+//               fixed.rule=best-speed: per job type the targets are instead the (PSs, workers) in
+//               1..16 of the highest true speed (an oracle, as optimus-dl2's true speed).
 //   optimus-dl2: gain = R/e(p,w) - R/e(p,w+1) or ... (p+1,w), with e the true epochs per slot
 //               (speed x slot / epoch size, unguarded division as DL2) and R the true remaining
 //               epochs (PS wins ties), +inf for a missing worker, then a missing PS; heap on gain;
@@ -43,6 +45,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <queue>
 
@@ -219,19 +222,22 @@ class TetrisDl2 final : public Dl2Base {
 
 class FixedDl2 final : public Dl2Base {
  public:
-  FixedDl2(Dl2Options o, int workers, int ps) : Dl2Base(o), workers_(workers), ps_target_(ps) {}
+  FixedDl2(Dl2Options o, int workers, int ps, bool best_speed)
+      : Dl2Base(o), workers_(workers), ps_target_(ps), best_speed_(best_speed) {}
   void schedule(const ClusterView& view, std::span<const JobView> jobs, std::span<Placement> out) override {
     begin(view, jobs, out);
+    target_.resize(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) target_[i] = targets(jobs[i]);
     for (size_t i = 0; i < jobs.size(); ++i) bundle(*jobs[i].job->ps, i, out[i]);  // a miss leaves the job out
     for (bool more = true; more;) {
       more = false;
       for (size_t i = 0; i < jobs.size(); ++i) {
         if (wk_[i] == 0) continue;  // its bundle did not fit
-        if (ps_[i] < ps_target_) {
+        if (ps_[i] < target_[i].first) {
           if (!task(*jobs[i].job->ps, i, true, out[i])) return;
           more = true;
         }
-        if (wk_[i] < workers_) {
+        if (wk_[i] < target_[i].second) {
           if (!task(*jobs[i].job->ps, i, false, out[i])) return;
           more = true;
         }
@@ -240,6 +246,24 @@ class FixedDl2 final : public Dl2Base {
   }
 
  private:
+  // (PSs, workers) for a job: the knobs', or with fixed.rule=best-speed the pair within 1..16 with
+  // the highest true speed (ties: the first in PS-major order), kept per job type.
+  std::pair<int, int> targets(const JobView& v) {
+    if (!best_speed_) return {ps_target_, workers_};
+    const PsJobMonitor& m = *ps_monitor(v);
+    const int type = m.spec().type;
+    if (auto it = best_.find(type); it != best_.end()) return it->second;
+    std::pair<int, int> best{1, 1};
+    double best_speed = -1;
+    for (int p = 1; p <= kMaxBundles; ++p)
+      for (int w = 1; w <= kMaxBundles; ++w)
+        if (const double speed = m.true_speed(p, w); speed > best_speed) {
+          best_speed = speed;
+          best = {p, w};
+        }
+    return best_[type] = best;
+  }
+
   // One PS or worker of job i on the least-loaded server; false if it does not fit there.
   bool task(const PsJobSpec& job, size_t i, bool is_ps, Placement& out) {
     const TaskDemand& d = is_ps ? job.ps : job.worker;
@@ -252,6 +276,9 @@ class FixedDl2 final : public Dl2Base {
     return true;
   }
   int workers_, ps_target_;
+  bool best_speed_;
+  std::vector<std::pair<int, int>> target_;
+  std::map<int, std::pair<int, int>> best_;  // per job type (best-speed)
 };
 
 class OptimusDl2 final : public Dl2Base {
@@ -351,12 +378,16 @@ PolicyEntry fixed_dl2_entry() {
   std::vector<KnobSpec> knobs = dl2_knobs();
   knobs.push_back(knob_int("fixed.workers", 1, "workers every job gets").range(1, kMaxBundles));
   knobs.push_back(knob_int("fixed.ps", 16, "PSs every job gets").range(1, kMaxBundles));
+  knobs.push_back(knob_enum("fixed.rule", "constant", {"constant", "best-speed"},
+                            "constant: fixed.workers and fixed.ps for every job; best-speed: per job type the "
+                            "(PSs, workers) within 1..16 of the highest true speed (an oracle rule)"));
   return {"fixed-dl2",
           "[A] a static rule on PS jobs: every job fixed.workers workers + fixed.ps PSs (1 + 16: what the trained "
           "dl2 models approach), rebuilt each slot",
           [](const PolicyOptions&, const Knobs& k) -> std::unique_ptr<Policy> {
             return std::make_unique<FixedDl2>(dl2_options(k), static_cast<int>(k.get_int("fixed.workers")),
-                                              static_cast<int>(k.get_int("fixed.ps")));
+                                              static_cast<int>(k.get_int("fixed.ps")),
+                                              k.get_string("fixed.rule") == "best-speed");
           },
           std::move(knobs), ps_only()};
 }
