@@ -34,6 +34,7 @@ struct TrainOptions : TrainCliOptions {
   std::string exploration = "code";
   bool no_replay = false;
   std::string sl_option_given;  // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
+  std::vector<std::string> teacher_params;  // --teacher-param KEY=VALUE
   cl::Dl2TrainConfig c;
 };
 
@@ -44,6 +45,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
     throw Error(c.experiment.path, 0, "engine", "an OASiS-model preset cannot train DL2 (docs/oasis.md)");
   c.data_dir = o.data_dir;
   c.command = command;
+  add_knob_values(c.teacher_params, o.teacher_params, "--teacher-param");
   c.replay = !o.no_replay;
   c.explore.mode = o.exploration == "paper"  ? cl::Dl2Exploration::Paper
                    : o.exploration == "none" ? cl::Dl2Exploration::None
@@ -171,9 +173,12 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   auto& argv = ctx.make<std::vector<std::string>>();
   auto* cmd = train->add_subcommand("dl2", "DL2: supervised warm-up on a heuristic, then reinforcement learning");
   add_train_experiment_options(*cmd, o, "dl2-96");
-  cmd->add_option("--teacher", o.c.teacher, "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2")
-      ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2"}))
+  cmd->add_option("--teacher", o.c.teacher,
+                  "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2, or fixed-dl2 (ours, [A])")
+      ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2", "fixed-dl2"}))
       ->capture_default_str();
+  cmd->add_option("--teacher-param", o.teacher_params,
+                  "KEY=VALUE: a knob of the teacher (repeatable), e.g. fixed.rule=best-speed");
   cmd->add_option("--net", o.c.net,
                   "Networks: code (the public simulator's), paper (2 x 256) or shared (ours, not DL2's: one "
                   "per-column scorer shared by all columns, docs/dl2.md)")

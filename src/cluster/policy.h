@@ -168,6 +168,8 @@ void register_policy(PolicyEntry entry);
 std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions& options);
 // Rejects (Error naming the valid ones) a knob in `params` that none of `policies` declares, or a
 // bad value: every command that takes --policy-param calls it before running anything.
-void check_policy_params(const std::vector<std::string>& policies, const KnobValues& params);
+// `flag` names the option in the messages (default --policy-param; DL2 training's --teacher-param).
+void check_policy_params(const std::vector<std::string>& policies, const KnobValues& params,
+                         const std::string& flag = "");
 
 }  // namespace dmlkit::cluster

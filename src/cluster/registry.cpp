@@ -55,8 +55,8 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const PolicyOptions
   return policy;
 }
 
-void check_policy_params(const std::vector<std::string>& policies, const KnobValues& params) {
-  policy_registry().check_knobs(policies, params);
+void check_policy_params(const std::vector<std::string>& policies, const KnobValues& params, const std::string& flag) {
+  policy_registry().check_knobs(policies, params, flag);
 }
 
 void add_policy_params(KnobValues& params, const std::vector<std::string>& key_values) {

@@ -110,15 +110,17 @@ class Registry {
   }
 
   // Rejects a knob that none of the selected entries declares, or a value its knob does not
-  // accept (Error naming the knob and the valid ones). Unknown names throw as get() does.
-  void check_knobs(const std::vector<std::string>& selected, const KnobValues& values) const {
+  // accept (Error naming the knob and the valid ones). Unknown names throw as get() does. `flag`
+  // names the option the values came from in the messages (default: the style's knob flag).
+  void check_knobs(const std::vector<std::string>& selected, const KnobValues& values,
+                   const std::string& flag = "") const {
     std::vector<const KnobSpec*> declared;
     std::string selection;
     for (const auto& name : selected) {
       for (const auto& k : get(name).knobs) declared.push_back(&k);
       selection += (selection.empty() ? "" : ",") + name;
     }
-    dmlkit::check_knobs(values, declared, style_.knob_flag, selection);
+    dmlkit::check_knobs(values, declared, flag.empty() ? style_.knob_flag : flag, selection);
   }
   // The same against the knobs of every entry (a key no entry declares is a typo).
   void check_knobs_any(const KnobValues& values) const {

@@ -261,6 +261,30 @@ TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
   for (const auto& rec : j["records"]) EXPECT_GT(rec["metrics"]["val_avg_jct_s"].get<double>(), 0.0);
 }
 
+// --teacher fixed-dl2 with --teacher-param: the SL warm-up imitates the oracle rule (the
+// teacher's validation JCT is the rule's with that knob), and the model file records the knob.
+TEST(ClusterTrain, TeacherParamsReachTheTeacherAndAreRecorded) {
+  TempDir dir("train-teacher");
+  const std::string preset = tiny_preset(dir);
+  auto args = train_args(preset, dir.path("t"));
+  args[10] = "0";  // --rl-steps: the warm-up only
+  args.insert(args.end(), {"--teacher", "fixed-dl2", "--teacher-param", "fixed.rule=best-speed"});
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir.path("t/results.json")));
+  double teacher = -1;
+  for (const auto& rec : j["records"])
+    if (rec["name"] == "fixed-dl2") teacher = rec["metrics"]["val_avg_jct_s"].get<double>();
+  const auto c = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "fixed-dl2", "--policy-param",
+                          "fixed.rule=best-speed", "--out", dir.path("c"), "--format", "json"});
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NEAR(teacher, avg_jct(nlohmann::json::parse(c.out), "fixed-dl2"), 1e-6);
+  const auto m = nlohmann::json::parse(slurp(dir.path("t/sl.json")));
+  EXPECT_EQ(m["meta"]["teacher"], "fixed-dl2");
+  EXPECT_EQ(m["meta"]["teacher.fixed.rule"], "best-speed");
+  EXPECT_NE(m["meta"]["command"].get<std::string>().find("--teacher-param fixed.rule=best-speed"), std::string::npos);
+}
+
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
   const std::string preset = tiny_preset(dir);
@@ -291,6 +315,12 @@ TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(h.status, 2);
   EXPECT_NE(h.err.find("--column-hidden"), std::string::npos) << h.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("h")));
+  auto tp = train_args(preset, dir.path("tp"));
+  tp.insert(tp.end(), {"--teacher-param", "fixed.ps=4"});  // drf-dl2 has no such knob
+  const auto t2 = run_cli(tp);
+  EXPECT_EQ(t2.status, 2);
+  EXPECT_NE(t2.err.find("--teacher-param fixed.ps"), std::string::npos) << t2.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("tp")));
   const auto m = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2", "--policy-param",
                           "dl2.model=" + dir.path("missing.json"), "--out", dir.path("m")});
   EXPECT_EQ(m.status, 2);

@@ -38,6 +38,7 @@ learn::ModelFile model_file(const Dl2TrainConfig& c, const learn::StoredNet& pol
   f.kind = "dl2";
   f.meta["experiment"] = c.experiment.name;
   f.meta["teacher"] = c.teacher;
+  for (const auto& [key, value] : c.teacher_params) f.meta["teacher." + key] = value;
   f.meta["net"] = c.net;
   f.meta["window"] = std::to_string(c.window);
   f.meta["seed"] = std::to_string(c.seed);
@@ -282,6 +283,7 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (!(c.entropy_weight >= 0) || !(c.rl_lr > 0) || !(c.sl_lr > 0))
     throw Error("dl2 training: --entropy-weight must be >= 0 and the learning rates > 0");
   if (c.critic_warmup < 0) throw Error("dl2 training: --critic-warmup must be >= 0");
+  check_policy_params({c.teacher}, c.teacher_params, "--teacher-param");
   if (c.column_hidden.empty() || *std::min_element(c.column_hidden.begin(), c.column_hidden.end()) < 1)
     throw Error("dl2 training: --column-hidden needs one or more positive widths");
   if (c.net != "shared" && c.column_hidden != kDl2ColumnHidden)
@@ -339,6 +341,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     parallel_for(val.size(), c.val_threads, [&](size_t i) {
       PolicyOptions o;
       o.seed = c.experiment.seeds[i];
+      o.params = c.teacher_params;
       auto t = make_policy(c.teacher, o);
       jct[i] = avg_jct(simulate(cluster, val[i], c.teacher, *t, sim));
     });
@@ -380,6 +383,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     for (size_t ep = 0; sl.steps() < c.sl_steps; ++ep) {
       PolicyOptions o;
       o.seed = kTrainSeedBase + ep;
+      o.params = c.teacher_params;
       Dl2Recorder rec(
           make_policy(c.teacher, o), shape, c.seed + ep, /*shuffle=*/true, [&](const Dl2SlSample& s) { sl.store(s); },
           [&]() { sl.after_slot(); });

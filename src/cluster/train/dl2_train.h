@@ -39,6 +39,7 @@ struct Dl2TrainConfig {
   Experiment experiment;
   std::string data_dir;
   std::string teacher = "drf-dl2";
+  KnobValues teacher_params;  // the teacher's knobs (--teacher-param), e.g. fixed.rule=best-speed
   std::string net = "code";  // code | paper (dl2_net_shape)
   int window = 20;           // L
   std::vector<int> column_hidden = kDl2ColumnHidden;  // [A] --net shared: the column MLP's hidden widths
