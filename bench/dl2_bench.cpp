@@ -120,8 +120,9 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
 
 // What another policy's slots hold on the same run (no timing: its counters are the figures):
 // $DMLKIT_DL2_BENCH_POLICY (default optimus-dl2), with the dl2-500 preset's policy parameters as
-// `cluster compare` gives them and those of $DMLKIT_DL2_BENCH_PARAMS ("key=value key=value"); per job type, the mean workers and PSs a job holds
-// (workers_per_job_TYPE, ps_per_job_TYPE). docs/reproduction-dl2.md compares dl2 and optimus-dl2.
+// `cluster compare` gives them and those of $DMLKIT_DL2_BENCH_PARAMS ("key=value key=value"); per
+// job type, the mean workers and PSs a job holds (workers_per_job_TYPE, ps_per_job_TYPE).
+// docs/reproduction-dl2.md compares dl2, optimus-dl2 and fixed-dl2.
 void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
   const Experiment e = load_experiment("dl2-500", default_experiments_dir());
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);

@@ -1,9 +1,10 @@
 // DL2's published direction on its two presets with the bundled default models, through the CLI as
 // a user runs it (`cluster compare --experiment dl2-96|dl2-500 --policies dl2,drf-dl2,optimus-dl2`
 // on every evaluation seed): the learned scheduler beats its SL teacher (DRF) and Optimus on
-// average JCT, and (ours) how close it is to the static rule fixed-dl2. The defaults are [A] ours (the column-shared network at a wider window,
-// docs/reproduction-dl2.md); the code's networks (`dl2.model=dl2-96|dl2-500`) beat DRF but not
-// Optimus, which the second test pins so that a change of either shows.
+// average JCT, and (ours) how close it comes to the static rules of fixed-dl2. The defaults are
+// [A] ours (the column-shared network at a wider window, docs/reproduction-dl2.md); the code's
+// networks (`dl2.model=dl2-96|dl2-500`) beat DRF but not Optimus, which the last test pins so that
+// a change of either shows.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -14,8 +15,9 @@ namespace dmlkit::testing {
 namespace {
 
 nlohmann::json compare(const TempDir& dir, const std::string& preset, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"cluster", "compare", "--experiment", preset, "--policies", "dl2,drf-dl2,optimus-dl2,fixed-dl2",
-                                   "--out",   dir.path(preset),           "--format", "json"};
+  std::vector<std::string> args = {
+      "cluster", "compare",        "--experiment", preset, "--policies", "dl2,drf-dl2,optimus-dl2,fixed-dl2",
+      "--out",   dir.path(preset), "--format",     "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_cli(args);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -54,8 +56,8 @@ TEST(Dl2Presets, DefaultModelsBeatTheirTeacherAndOptimus) {
 TEST(Dl2Presets, AnOracleStaticRuleStillBeatsTheTrainedModels) {
   TempDir dir("dl2-oracle-rule");
   for (const char* preset : {"dl2-96", "dl2-500"}) {
-    const auto r = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2,fixed-dl2", "--policy-param",
-                            "fixed.rule=best-speed", "--out", dir.path(preset), "--format", "json"});
+    const auto r = run_cli({"cluster", "compare", "--experiment", preset, "--policies", "dl2,fixed-dl2",
+                            "--policy-param", "fixed.rule=best-speed", "--out", dir.path(preset), "--format", "json"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_LT(avg_jct(j, "fixed-dl2"), 0.95 * avg_jct(j, "dl2")) << preset;
