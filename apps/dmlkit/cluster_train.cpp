@@ -106,11 +106,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   res.derived()["exploration_override_fraction"] = r.override_fraction;
   const auto path = [&](const std::string& n) { return (std::filesystem::path(dir) / n).string(); };
   write_results_files(dir, res);
-  TextTable curve({"phase", "step", "loss", "sl_accuracy", "val_avg_jct_s"});
-  for (const auto& p : r.curve)
-    curve.add_row({p.phase, std::to_string(p.step), fixed(p.loss, 3), p.accuracy >= 0 ? fixed(p.accuracy, 3) : "",
-                   p.val_avg_jct_s >= 0 ? fixed(p.val_avg_jct_s, 3) : ""});
-  write_file_atomic(path("training.csv"), curve.to_csv());
+  write_file_atomic(path("training.csv"), cl::dl2_curve_csv(r.curve));
 
   HtmlReport page("DL2 training: " + c.experiment.name);
   page.add_facts({{"Experiment", c.experiment.name},

@@ -107,7 +107,9 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
   ASSERT_EQ(run_cli(train_args(preset, dir.path("b"))).status, 0);
   EXPECT_EQ(slurp(dir.path("a/last.json")).substr(slurp(dir.path("a/last.json")).find("\"nets\"")),
             slurp(dir.path("b/last.json")).substr(slurp(dir.path("b/last.json")).find("\"nets\"")));
-  // Resume to 250 RL steps from the checkpoint at 200.
+  // Resume to 250 RL steps from the checkpoint at 200: the curve keeps the first run's rows (SL
+  // and RL steps 1..200, from the training.csv written with the checkpoint) and goes on to 250.
+  const std::string before = slurp(dir.path("a/training.csv"));
   auto args = train_args(preset, dir.path("a"));
   args[10] = "250";  // --rl-steps
   args.push_back("--resume");
@@ -115,6 +117,23 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("a/checkpoint.json")));
   EXPECT_EQ(j["meta"]["step"], "250");
+  const std::string after = slurp(dir.path("a/training.csv"));
+  ASSERT_GT(after.size(), before.size());
+  EXPECT_EQ(after.substr(0, before.size()), before);
+  std::istringstream lines(after);
+  int sl = 0;
+  long last_rl = 0;
+  bool in_order = true;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("sl,", 0) == 0) ++sl;
+    if (line.rfind("rl,", 0) != 0) continue;
+    const long step = std::stol(line.substr(3));
+    in_order = in_order && step == last_rl + 1;
+    last_rl = step;
+  }
+  EXPECT_EQ(sl, 40);
+  EXPECT_EQ(last_rl, 250);
+  EXPECT_TRUE(in_order);
 }
 
 TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {

@@ -15,7 +15,10 @@
 #include "cluster/policies/dl2/dl2_policy.h"
 #include "cluster/sim/metrics.h"
 #include "cluster/train/dl2_teacher.h"
+#include "core/csv.h"
+#include "core/output_dir.h"
 #include "core/provenance.h"
+#include "core/table.h"
 #include "core/error.h"
 #include "core/parallel_for.h"
 #include "learn/actor_critic.h"
@@ -29,6 +32,7 @@ namespace dmlkit::cluster {
 namespace {
 
 constexpr uint64_t kTrainSeedBase = 1000000;  // training traces: seeds 1000000 + k
+
 
 struct StopEpisode {};  // thrown out of a simulation when training has what it needs
 
@@ -254,6 +258,32 @@ struct Actor final : Dl2Actor {
 
 }  // namespace
 
+std::string dl2_curve_csv(const std::vector<Dl2TrainPoint>& curve) {
+  TextTable t({"phase", "step", "loss", "sl_accuracy", "val_avg_jct_s"});
+  for (const auto& p : curve)
+    t.add_row({p.phase, std::to_string(p.step), fixed(p.loss, 3), p.accuracy >= 0 ? fixed(p.accuracy, 3) : "",
+               p.val_avg_jct_s >= 0 ? fixed(p.val_avg_jct_s, 3) : ""});
+  return t.to_csv();
+}
+
+std::vector<Dl2TrainPoint> read_dl2_curve_csv(const std::string& path) {
+  const CsvTable t = CsvTable::read(path);
+  const int phase = t.column("phase"), step = t.column("step"), loss = t.column("loss"),
+            accuracy = t.column("sl_accuracy"), val = t.column("val_avg_jct_s");
+  std::vector<Dl2TrainPoint> curve;
+  for (size_t r = 0; r < t.rows(); ++r) {
+    Dl2TrainPoint p;
+    p.phase = std::string(t.str(r, phase));
+    if (p.phase != "sl" && p.phase != "rl") t.fail(r, phase, "expected sl or rl");
+    p.step = t.integer(r, step);
+    p.loss = t.num(r, loss);
+    if (!t.str(r, accuracy).empty()) p.accuracy = t.num(r, accuracy);
+    if (!t.str(r, val).empty()) p.val_avg_jct_s = t.num(r, val);
+    curve.push_back(std::move(p));
+  }
+  return curve;
+}
+
 double dl2_validation_jct(const Experiment& e, const std::string& data_dir, const std::string& model_path,
                           const std::vector<Workload>& workloads, int threads) {
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
@@ -364,6 +394,11 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     policy = ck.nets.at("policy");
     value = ck.nets.at("value");
     rl_start = std::stol(ck.meta.at("step"));
+    // The curve up to the checkpoint (written with it; a checkpoint of an older dmlkit has none).
+    if (std::filesystem::is_regular_file(path("training.csv"))) {
+      res.curve = read_dl2_curve_csv(path("training.csv"));
+      std::erase_if(res.curve, [&](const Dl2TrainPoint& p) { return p.phase == "rl" && p.step > rl_start; });
+    }
     if (ck.extra.count("policy_adam")) popt = ck.extra.at("policy_adam");
     if (ck.extra.count("value_adam")) vopt = ck.extra.at("value_adam");
     res.sl_model = path("sl.json");
@@ -401,7 +436,7 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     res.sl_model = path("sl.json");
   }
   res.sl_val_avg_jct_s = dl2_validation_jct(c.experiment, c.data_dir, res.sl_model, val, c.val_threads);
-  if (!res.curve.empty()) res.curve.back().val_avg_jct_s = res.sl_val_avg_jct_s;
+  if (!resuming && !res.curve.empty()) res.curve.back().val_avg_jct_s = res.sl_val_avg_jct_s;
   report("sl", c.sl_steps, c.sl_steps, "val JCT " + std::to_string(res.sl_val_avg_jct_s));
   res.best_val_avg_jct_s = res.sl_val_avg_jct_s;
   res.best_model = res.sl_model;
@@ -496,7 +531,6 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
       vforward = learn::MlpForward(vshape.shape, vnet->parameters());
       for (auto& ap : actors) ap->policy->set_parameters(shared_params);
       report("rl", step, c.rl_steps, "");
-      if (step % c.checkpoint_every == 0 || step == c.rl_steps) save_checkpoint("checkpoint.json", "rl");
       if (step % c.val_every == 0 || step == c.rl_steps) {
         save_checkpoint("last.json", "rl");
         const double j = dl2_validation_jct(c.experiment, c.data_dir, path("last.json"), val, c.val_threads);
@@ -510,6 +544,10 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
           res.best_model = path("best.json");
         }
         report("rl", step, c.rl_steps, "val JCT " + std::to_string(j));
+      }
+      if (step % c.checkpoint_every == 0 || step == c.rl_steps) {  // after the validation: its JCT is in the curve
+        save_checkpoint("checkpoint.json", "rl");
+        write_file_atomic(path("training.csv"), dl2_curve_csv(res.curve));
       }
       if (step >= c.rl_steps) stop = true;
     } catch (...) {

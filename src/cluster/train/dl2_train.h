@@ -93,6 +93,12 @@ struct Dl2TrainPoint {
   double val_avg_jct_s = -1;  // when validated at this step
 };
 
+// The curve as training.csv holds it (phase, step, loss, sl_accuracy, val_avg_jct_s; 3 decimals,
+// empty when not measured). train_dl2 writes it with every checkpoint and reads it back on
+// --resume, so the curves of a resumed run start at its first step.
+std::string dl2_curve_csv(const std::vector<Dl2TrainPoint>& curve);
+std::vector<Dl2TrainPoint> read_dl2_curve_csv(const std::string& path);
+
 struct Dl2TrainResult {
   std::vector<Dl2TrainPoint> curve;
   double teacher_val_avg_jct_s = 0;
