@@ -61,7 +61,25 @@ TEST(Dl2Presets, AnOracleStaticRuleStillBeatsTheTrainedModels) {
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_LT(avg_jct(j, "fixed-dl2"), 0.95 * avg_jct(j, "dl2")) << preset;
+    // The report lists the command line's knob and the preset's (dl2.model) of the policies that ran.
+    const std::string report = slurp(dir.path(preset) + "/report.html");
+    EXPECT_NE(report.find("fixed.rule=best-speed"), std::string::npos) << preset;
+    EXPECT_NE(report.find("dl2.model=" + std::string(preset) + "-shared-w"), std::string::npos) << preset;
   }
+}
+
+// The report's "Policy parameters" are the knobs that a policy that ran declares (its registry
+// entry), whatever their prefix: dl2.placement is drf-dl2's; the preset's dl2.model (the dl2
+// policy's, which did not run) is left out.
+TEST(Dl2Presets, ReportListsTheKnobsOfThePoliciesThatRan) {
+  TempDir dir("dl2-report-knobs");
+  const auto r = run_cli({"cluster", "compare", "--experiment", "dl2-96", "--policies", "drf-dl2", "--seeds", "1",
+                          "--policy-param", "dl2.placement=fitting", "--out", dir.path("r")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string report = slurp(dir.path("r/report.html"));
+  EXPECT_NE(report.find("Policy parameters"), std::string::npos);
+  EXPECT_NE(report.find("dl2.placement=fitting"), std::string::npos);
+  EXPECT_EQ(report.find("dl2.model="), std::string::npos);
 }
 
 TEST(Dl2Presets, TheCodeNetworksBeatDrfButNotOptimus) {

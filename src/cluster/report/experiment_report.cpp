@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "cluster/policy.h"
 #include "cluster/report/results.h"
 #include "core/html_report.h"
 #include "core/results_table.h"
@@ -57,13 +58,15 @@ HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, co
       {"Slot", fixed(e.round_s, 0) + " s"},
       {"Restart delay", fixed(e.restart_delay_s, 0) + " s"},
       {"Seeds", seeds}};
-  // The preset's and the command line's knobs of the policies that ran (e.g. which trained model
-  // `dl2` loaded), as "policy.knob=value".
-  std::set<std::string> ran;
-  for (const auto& r : results.records()) ran.insert(r.name);
+  // The preset's and the command line's knobs that a policy that ran declares (its registry entry;
+  // e.g. which trained model `dl2` loaded, or fixed-dl2's fixed.rule), as "knob=value".
+  std::set<std::string> declared;
+  for (const auto& r : results.records())
+    if (const PolicyEntry* entry = policy_registry().find(r.name))
+      for (const KnobSpec& k : entry->knobs) declared.insert(k.name);
   std::string knobs;
   for (const auto& [key, value] : e.policy_params)
-    if (ran.count(key.substr(0, key.find('.'))) > 0) knobs += (knobs.empty() ? "" : ", ") + key + "=" + value;
+    if (declared.count(key) > 0) knobs += (knobs.empty() ? "" : ", ") + key + "=" + value;
   if (!knobs.empty()) facts.emplace_back("Policy parameters", knobs);
   rep.add_facts(std::move(facts));
   rep.add_heading("Summary over seeds");
