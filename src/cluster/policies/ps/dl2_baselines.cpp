@@ -115,6 +115,17 @@ class Dl2Base : public Policy, public Dl2Teacher {
     ++wk_[i];
     return true;
   }
+  // One PS (is_ps) or worker of job i on target(d); false (nothing changed) if it does not fit there.
+  bool single(const PsJobSpec& job, size_t i, bool is_ps, Placement& out) {
+    const TaskDemand& d = is_ps ? job.ps : job.worker;
+    const int s = target(d);
+    if (s < 0) return false;
+    if (observer_ != nullptr) observer_->on_step(i, is_ps ? 0 : 1, is_ps ? 1 : 0);
+    pool_->add(s, d, 1);
+    add_tasks(out, job, s, is_ps ? 0 : 1, is_ps ? 1 : 0);
+    ++(is_ps ? ps_[i] : wk_[i]);
+    return true;
+  }
   static double remaining_fraction(const JobView& v) {
     const PsJobMonitor* m = ps_monitor(v);
     return 1.0 - m->epochs_done() / m->true_total_epochs();
@@ -234,11 +245,11 @@ class FixedDl2 final : public Dl2Base {
       for (size_t i = 0; i < jobs.size(); ++i) {
         if (wk_[i] == 0) continue;  // its bundle did not fit
         if (ps_[i] < target_[i].first) {
-          if (!task(*jobs[i].job->ps, i, true, out[i])) return;
+          if (!single(*jobs[i].job->ps, i, true, out[i])) return;
           more = true;
         }
         if (wk_[i] < target_[i].second) {
-          if (!task(*jobs[i].job->ps, i, false, out[i])) return;
+          if (!single(*jobs[i].job->ps, i, false, out[i])) return;
           more = true;
         }
       }
@@ -264,17 +275,6 @@ class FixedDl2 final : public Dl2Base {
     return best_[type] = best;
   }
 
-  // One PS or worker of job i on the least-loaded server; false if it does not fit there.
-  bool task(const PsJobSpec& job, size_t i, bool is_ps, Placement& out) {
-    const TaskDemand& d = is_ps ? job.ps : job.worker;
-    const int s = target(d);
-    if (s < 0) return false;
-    if (observer_ != nullptr) observer_->on_step(i, is_ps ? 0 : 1, is_ps ? 1 : 0);
-    pool_->add(s, d, 1);
-    add_tasks(out, job, s, is_ps ? 0 : 1, is_ps ? 1 : 0);
-    ++(is_ps ? ps_[i] : wk_[i]);
-    return true;
-  }
   int workers_, ps_target_;
   bool best_speed_;
   std::vector<std::pair<int, int>> target_;
@@ -294,14 +294,7 @@ class OptimusDl2 final : public Dl2Base {
       if (!(e.util > 0)) break;
       const size_t i = e.job;
       if ((e.is_ps ? ps_[i] : wk_[i]) >= kMaxBundles) continue;
-      const PsJobSpec& job = *jobs[i].job->ps;
-      const TaskDemand& d = e.is_ps ? job.ps : job.worker;
-      const int s = target(d);
-      if (s < 0) break;
-      if (observer_ != nullptr) observer_->on_step(i, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
-      pool_->add(s, d, 1);
-      add_tasks(out[i], job, s, e.is_ps ? 0 : 1, e.is_ps ? 1 : 0);
-      ++(e.is_ps ? ps_[i] : wk_[i]);
+      if (!single(*jobs[i].job->ps, i, e.is_ps, out[i])) break;
       heap.push(util(jobs[i], i));
     }
   }
