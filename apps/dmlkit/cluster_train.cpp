@@ -170,8 +170,8 @@ void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
   auto* cmd = train->add_subcommand("dl2", "DL2: supervised warm-up on a heuristic, then reinforcement learning");
   add_train_experiment_options(*cmd, o, "dl2-96");
   cmd->add_option("--teacher", o.c.teacher,
-                  "SL teacher: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, optimus-dl2, or fixed-dl2 (ours, [A])")
-      ->check(CLI::IsMember({"drf-dl2", "fifo-dl2", "srtf-dl2", "tetris-dl2", "optimus-dl2", "fixed-dl2"}))
+                  "SL teacher: a policy that reports its allocation steps: drf-dl2, fifo-dl2, srtf-dl2, tetris-dl2, "
+                  "optimus-dl2, or fixed-dl2 (ours, [A])")
       ->capture_default_str();
   cmd->add_option("--teacher-param", o.teacher_params,
                   "KEY=VALUE: a knob of the teacher (repeatable), e.g. fixed.rule=best-speed");

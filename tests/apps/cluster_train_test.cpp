@@ -310,7 +310,15 @@ TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   auto args = train_args(preset, dir.path("x"));
   args.push_back("--teacher");
   args.push_back("tiresias");
-  EXPECT_EQ(run_cli(args).status, 2);
+  const auto bad_teacher = run_cli(args);
+  EXPECT_EQ(bad_teacher.status, 2);
+  EXPECT_NE(bad_teacher.err.find("--teacher: tiresias cannot teach DL2"), std::string::npos) << bad_teacher.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("x")));
+  auto unknown = train_args(preset, dir.path("u"));
+  unknown.insert(unknown.end(), {"--teacher", "drf-dl3"});
+  const auto u = run_cli(unknown);
+  EXPECT_EQ(u.status, 2);
+  EXPECT_NE(u.err.find("--teacher: unknown policy 'drf-dl3'"), std::string::npos) << u.err;
   auto odd = train_args(preset, dir.path("odd"));
   odd.insert(odd.end(), {"--actors", "3"});  // the batch of 64 does not split over 3 actors
   const auto o = run_cli(odd);

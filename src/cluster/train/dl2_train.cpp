@@ -313,7 +313,17 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
   if (!(c.entropy_weight >= 0) || !(c.rl_lr > 0) || !(c.sl_lr > 0))
     throw Error("dl2 training: --entropy-weight must be >= 0 and the learning rates > 0");
   if (c.critic_warmup < 0) throw Error("dl2 training: --critic-warmup must be >= 0");
+  // The teacher: any registered policy that reports its allocation steps (Dl2Teacher: the DL2
+  // simulator's heuristics and fixed-dl2), with its knobs.
+  if (policy_registry().find(c.teacher) == nullptr)
+    throw Error("--teacher: unknown policy '" + c.teacher + "' (known: " + policy_registry().known() + ")");
   check_policy_params({c.teacher}, c.teacher_params, "--teacher-param");
+  PolicyOptions teacher_options;
+  teacher_options.params = c.teacher_params;
+  if (dynamic_cast<const Dl2Teacher*>(make_policy(c.teacher, teacher_options).get()) == nullptr)
+    throw Error("--teacher: " + c.teacher +
+                " cannot teach DL2 (a teacher reports its allocation steps, as the DL2 simulator's heuristics and "
+                "fixed-dl2 do)");
   if (c.column_hidden.empty() || *std::min_element(c.column_hidden.begin(), c.column_hidden.end()) < 1)
     throw Error("dl2 training: --column-hidden needs one or more positive widths");
   if (c.net != "shared" && c.column_hidden != kDl2ColumnHidden)
