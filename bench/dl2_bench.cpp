@@ -94,11 +94,17 @@ class Timed final : public Policy {
   Policy& p_;
 };
 
+// The dl2-500 preset's run that every benchmark here simulates: its cluster, simulator settings
+// and the workload of seed 1.
+struct Dl2500Run {
+  Experiment e = load_experiment("dl2-500", default_experiments_dir());
+  ClusterSpec cluster = ClusterSpec::parse(e.cluster);
+  SimConfig config = experiment_sim_config(e, default_data_dir());
+  Workload w = ps_workload(e.workload, 1, default_data_dir());
+};
+
 void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
-  const Experiment e = load_experiment("dl2-500", default_experiments_dir());
-  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
-  const SimConfig config = experiment_sim_config(e, default_data_dir());
-  const Workload w = ps_workload(e.workload, 1, default_data_dir());
+  const Dl2500Run run;
   const Net net = dl2_500_net(from_env);
   Dl2PolicyConfig pc;
   pc.shape.window = net.window;
@@ -106,7 +112,7 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
   for (auto _ : state) {
     Dl2Policy p(pc, net.net, 1);
     Timed t(p);
-    simulate(cluster, w, "dl2", t, config);
+    simulate(run.cluster, run.w, "dl2", t, run.config);
     const double slots = static_cast<double>(t.slots);
     state.SetIterationTime(t.total_s / slots);
     state.counters["slots"] = slots;
@@ -124,15 +130,12 @@ void slot_decisions(benchmark::State& state, bool from_env, bool incremental) {
 // job type, the mean workers and PSs a job holds (workers_per_job_TYPE, ps_per_job_TYPE).
 // docs/reproduction-dl2.md compares dl2, optimus-dl2 and fixed-dl2.
 void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
-  const Experiment e = load_experiment("dl2-500", default_experiments_dir());
-  const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
-  const SimConfig config = experiment_sim_config(e, default_data_dir());
-  const Workload w = ps_workload(e.workload, 1, default_data_dir());
+  const Dl2500Run run;
   const char* env = std::getenv("DMLKIT_DL2_BENCH_POLICY");
   const std::string name = env != nullptr ? env : "optimus-dl2";
   PolicyOptions o;
   o.experiment = "dl2-500";
-  o.params = e.policy_params;
+  o.params = run.e.policy_params;
   if (const char* params = std::getenv("DMLKIT_DL2_BENCH_PARAMS"); params != nullptr) {  // "k=v k=v"
     std::vector<std::string> kv;
     std::istringstream words(params);
@@ -142,7 +145,7 @@ void BM_Dl2SlotAllocationOfPolicy(benchmark::State& state) {
   for (auto _ : state) {
     const std::unique_ptr<Policy> p = make_policy(name, o);
     Timed t(*p);
-    simulate(cluster, w, name, t, config);
+    simulate(run.cluster, run.w, name, t, run.config);
     const double slots = static_cast<double>(t.slots);
     state.counters["slots"] = slots;
     state.counters["jobs_per_slot"] = static_cast<double>(t.jobs) / slots;
