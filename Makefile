@@ -5,27 +5,48 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 DEMO_OUT ?= out/demo
 
-.PHONY: all deps configure build demo test bench tsan install clean
+# CI (CI=true) turns warnings into errors: the build stays at zero (cmake/DmlkitBuild.cmake).
+CMAKE_FLAGS ?= $(if $(CI),-DDMLKIT_WERROR=ON)
+# ctest's arguments: `make test CTEST_ARGS="-L quick"` is the one-minute smoke run.
+CTEST_ARGS ?=
+
+.PHONY: all deps deps-demo configure build demo test test-quick bench tsan install clean build-budget
 
 all: build
 
 deps:
 	bash scripts/install-deps.sh
 
-$(BUILD_DIR)/CMakeCache.txt:
-	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+# Only what the demo needs to build and run (no test frameworks, libtorch, Python, Slurm, browser).
+deps-demo:
+	bash scripts/install-deps.sh --demo
 
-configure: deps $(BUILD_DIR)/CMakeCache.txt
+$(BUILD_DIR)/CMakeCache.txt:
+	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+
+# Configured again after `deps`: what `make demo` did not install (GoogleTest, libtorch, Python)
+# is found then, and the suites and plugins appear.
+configure: deps
+	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-demo: build
+# The demo builds only the program (no tests, benchmarks, plugins or Python module), then runs.
+demo: deps-demo $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target dmlkit
 	$(BUILD_DIR)/bin/dmlkit cluster compare --workload pollux-6 --cluster 16x4 \
 	  --policies fifo,srtf,drf,tetris,tiresias --seed 1 --out $(DEMO_OUT)
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+test-quick: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L quick
+
+# The 20 slowest translation units of the last build and the seconds per part of the tree.
+build-budget:
+	bash scripts/build-budget.sh $(BUILD_DIR)
 
 bench: build
 	bash bench/run.sh $(BUILD_DIR)

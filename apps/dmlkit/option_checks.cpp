@@ -10,7 +10,7 @@
 namespace dmlkit::app {
 namespace {
 
-std::string num(double v) {
+std::string bound_text(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
@@ -31,11 +31,11 @@ CLI::Validator check(const std::string& expected, std::function<bool(double)> ok
 }  // namespace
 
 CLI::Validator at_least(double lo) {
-  return check(">= " + num(lo), [lo](double v) { return v >= lo; });
+  return check(">= " + bound_text(lo), [lo](double v) { return v >= lo; });
 }
 
 CLI::Validator above(double lo) {
-  return check("> " + num(lo), [lo](double v) { return v > lo; });
+  return check("> " + bound_text(lo), [lo](double v) { return v > lo; });
 }
 
 void reject_negative_unsigned(CLI::App& app) {

@@ -141,6 +141,10 @@ MlpForward::MlpForward(const MlpShape& shape, std::vector<float> parameters)
 
 namespace {
 
+// V8 values never cross a call boundary that another compiler unit sees: these helpers have internal
+// linkage and are inlined, so GCC's note that returning a 32-byte vector without AVX changes the ABI
+// does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
 using V8 = float __attribute__((vector_size(32)));
 
 inline V8 load8(const float* p) {

@@ -26,7 +26,7 @@ std::string calibration(double start_mean_s, double time_scale = 0.01) {
   return j.dump(2);
 }
 
-std::vector<std::string> simulate(const TempDir& dir, const std::string& out, std::vector<std::string> extra) {
+std::vector<std::string> calibrated_simulate(const TempDir& dir, const std::string& out, std::vector<std::string> extra) {
   std::vector<std::string> args = {"cluster", "simulate", "--workload", "pollux-6", "--jobs",  "6",     "--cluster",
                                    "8x4",     "--policy", "fifo",      "--out",    dir.path(out), "--format", "json", "--drop-oversized"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -49,12 +49,12 @@ std::vector<double> jcts(const std::string& results_json) {
 
 TEST(CalibrationCli, AStartLatencyLengthensEveryJobOfAnUncrowdedRun) {
   TempDir dir("calib-cli");
-  const auto plain = run_cli(simulate(dir, "plain", {}));
+  const auto plain = run_cli(calibrated_simulate(dir, "plain", {}));
   ASSERT_EQ(plain.status, 0) << plain.err;
   const std::string cal = dir.write("cal.json", calibration(0.5));  // 0.5 wall s at 0.01: 50 model s
-  const auto calibrated = run_cli(simulate(dir, "cal", {"--calibration", cal}));
+  const auto calibrated = run_cli(calibrated_simulate(dir, "cal", {"--calibration", cal}));
   ASSERT_EQ(calibrated.status, 0) << calibrated.err;
-  const auto scaled = run_cli(simulate(dir, "scaled", {"--calibration", cal, "--calibration-time-scale", "0.05"}));
+  const auto scaled = run_cli(calibrated_simulate(dir, "scaled", {"--calibration", cal, "--calibration-time-scale", "0.05"}));
   ASSERT_EQ(scaled.status, 0) << scaled.err;
   const auto a = jcts(dir.path("plain/results.json")), b = jcts(dir.path("cal/results.json")),
              c = jcts(dir.path("scaled/results.json"));
@@ -72,19 +72,19 @@ TEST(CalibrationCli, AStartLatencyLengthensEveryJobOfAnUncrowdedRun) {
 
 TEST(CalibrationCli, ABadCalibrationFileIsOneLineAndExitTwo) {
   TempDir dir("calib-bad");
-  expect_bad_input(simulate(dir, "out", {"--calibration", dir.path("missing.json")}), dir,
+  expect_bad_input(calibrated_simulate(dir, "out", {"--calibration", dir.path("missing.json")}), dir,
                    {"missing.json", "no such calibration file"});
   const std::string neg = dir.write("neg.json", calibration(-1));
-  expect_bad_input(simulate(dir, "out", {"--calibration", neg}), dir,
+  expect_bad_input(calibrated_simulate(dir, "out", {"--calibration", neg}), dir,
                    {"neg.json", "latencies_wall_s.start.mean_s", ">= 0"});
   const std::string junk = dir.write("junk.json", "{\"schema\": 1");
-  expect_bad_input(simulate(dir, "out", {"--calibration", junk}), dir, {"junk.json"});
+  expect_bad_input(calibrated_simulate(dir, "out", {"--calibration", junk}), dir, {"junk.json"});
   const std::string zero = dir.write("zero.json", calibration(0.5, 0));
   std::vector<std::string> compare = {"cluster",  "compare", "--workload", "pollux-6", "--jobs", "4",
                                       "--cluster", "8x4",    "--policies", "fifo,tiresias", "--calibration",
                                       zero,       "--out",   dir.path("out")};
   expect_bad_input(compare, dir, {"zero.json", "time_scale"});
-  expect_bad_input(simulate(dir, "out", {"--jobs", "-1"}), dir, {"--jobs"});
+  expect_bad_input(calibrated_simulate(dir, "out", {"--jobs", "-1"}), dir, {"--jobs"});
 }
 
 }  // namespace

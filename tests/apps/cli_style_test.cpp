@@ -18,7 +18,7 @@ namespace {
 
 TEST(CliStyle, CompareExperimentRejectsOptionsThePresetSets) {
   TempDir dir("style-exp");
-  for (const std::vector<std::string> extra : {std::vector<std::string>{"--round", "60"},
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--round", "60"},
                                                {"--cluster", "4x4"},
                                                {"--workload", "pollux-1"},
                                                {"--profile", "tiresias-sim"}}) {

@@ -15,7 +15,7 @@ namespace dmlkit::testing {
 namespace {
 
 // 8 PS jobs on 6 of DL2's servers (jobs run several slots and compete), two evaluation seeds.
-std::string tiny_preset(const TempDir& dir) {
+std::string dl2_tiny_preset(const TempDir& dir) {
   const std::string cluster = dir.write(
       "tiny6.yaml", "name: tiny6\nservers:\n  - {count: 6, gpus: 2, cpus: 8, mem_gb: 48, net_gbps: 10, name: node}\n");
   return dir.write("dl2-tiny.yaml",
@@ -39,7 +39,7 @@ std::string tiny_preset(const TempDir& dir) {
                        "  demands: dl2\n");
 }
 
-std::vector<std::string> train_args(const std::string& preset, const std::string& out) {
+std::vector<std::string> dl2_train_args(const std::string& preset, const std::string& out) {
   return {"cluster", "train",       "dl2", "--experiment",       preset, "--out",     out,  "--sl-steps",
           "40",      "--rl-steps",  "200", "--memory",           "256",  "--batch",   "64", "--train-traces",
           "4",       "--val-every", "50",  "--checkpoint-every", "50",   "--threads", "1"};
@@ -60,8 +60,8 @@ std::vector<std::string> without_sl(std::vector<std::string> args) {
 
 TEST(ClusterTrain, WritesModelsCurvesAndResults) {
   TempDir dir("train");
-  const std::string preset = tiny_preset(dir);
-  const auto r = run_cli(train_args(preset, dir.path("out")));
+  const std::string preset = dl2_tiny_preset(dir);
+  const auto r = run_cli(dl2_train_args(preset, dir.path("out")));
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* f :
        {"sl.json", "checkpoint.json", "last.json", "results.json", "training.csv", "report.html", ".dmlkit-output"})
@@ -102,15 +102,15 @@ TEST(ClusterTrain, WritesModelsCurvesAndResults) {
 
 TEST(ClusterTrain, DeterministicForASeedAndResumable) {
   TempDir dir("train-det");
-  const std::string preset = tiny_preset(dir);
-  ASSERT_EQ(run_cli(train_args(preset, dir.path("a"))).status, 0);
-  ASSERT_EQ(run_cli(train_args(preset, dir.path("b"))).status, 0);
+  const std::string preset = dl2_tiny_preset(dir);
+  ASSERT_EQ(run_cli(dl2_train_args(preset, dir.path("a"))).status, 0);
+  ASSERT_EQ(run_cli(dl2_train_args(preset, dir.path("b"))).status, 0);
   EXPECT_EQ(slurp(dir.path("a/last.json")).substr(slurp(dir.path("a/last.json")).find("\"nets\"")),
             slurp(dir.path("b/last.json")).substr(slurp(dir.path("b/last.json")).find("\"nets\"")));
   // Resume to 250 RL steps from the checkpoint at 200: the curve keeps the first run's rows (SL
   // and RL steps 1..200, from the training.csv written with the checkpoint) and goes on to 250.
   const std::string before = slurp(dir.path("a/training.csv"));
-  auto args = train_args(preset, dir.path("a"));
+  auto args = dl2_train_args(preset, dir.path("a"));
   args[10] = "250";  // --rl-steps
   args.push_back("--resume");
   const auto r = run_cli(args);
@@ -138,9 +138,9 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
 
 TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {
   TempDir dir("train-actors");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = dl2_tiny_preset(dir);
   for (const char* out : {"a", "b"}) {
-    auto args = train_args(preset, dir.path(out));
+    auto args = dl2_train_args(preset, dir.path(out));
     args.push_back("--actors");
     args.push_back("2");
     const auto r = run_cli(args);
@@ -157,9 +157,9 @@ TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {
 // (the value loss is finite and the run is deterministic like the code's target).
 TEST(ClusterTrain, TdTargetTrainsAndIsRecorded) {
   TempDir dir("train-td");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = dl2_tiny_preset(dir);
   for (const char* out : {"a", "b"}) {
-    auto args = train_args(preset, dir.path(out));
+    auto args = dl2_train_args(preset, dir.path(out));
     args.insert(args.end(), {"--target", "td", "--entropy-weight", "0.05", "--rl-lr", "0.0002"});
     const auto r = run_cli(args);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -178,9 +178,9 @@ TEST(ClusterTrain, TdTargetTrainsAndIsRecorded) {
 // its architecture, and `cluster compare` runs the dl2 policy on it.
 TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
   TempDir dir("train-shared");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = dl2_tiny_preset(dir);
   for (const char* out : {"a", "b"}) {
-    auto args = train_args(preset, dir.path(out));
+    auto args = dl2_train_args(preset, dir.path(out));
     args.insert(args.end(), {"--net", "shared", "--no-replay"});
     const auto r = run_cli(args);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -196,7 +196,7 @@ TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
                           "dl2.model=" + dir.path("a/last.json"), "--out", dir.path("cmp")});
   ASSERT_EQ(c.status, 0) << c.err;
   // [A] --column-hidden: the column MLP's hidden widths, recorded in the model's shape; it runs.
-  auto narrow = train_args(preset, dir.path("n"));
+  auto narrow = dl2_train_args(preset, dir.path("n"));
   narrow.insert(narrow.end(), {"--net", "shared", "--no-replay", "--column-hidden", "16,8"});
   ASSERT_EQ(run_cli(narrow).status, 0);
   const auto n = nlohmann::json::parse(slurp(dir.path("n/last.json")));
@@ -212,12 +212,12 @@ TEST(ClusterTrain, SharedNetworkTrainsIsRecordedAndRuns) {
 // An MLP model of another window or a model of another --net is a one-line error, exit 2.
 TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePolicy) {
   TempDir dir("train-init");
-  const std::string preset = tiny_preset(dir);
-  auto base = train_args(preset, dir.path("base"));
+  const std::string preset = dl2_tiny_preset(dir);
+  auto base = dl2_train_args(preset, dir.path("base"));
   base.insert(base.end(), {"--net", "shared", "--no-replay"});
   ASSERT_EQ(run_cli(base).status, 0);
   const std::string model = dir.path("base/last.json");
-  auto frozen = train_args(preset, dir.path("frozen"));
+  auto frozen = dl2_train_args(preset, dir.path("frozen"));
   frozen[10] = "60";  // --rl-steps
   frozen = without_sl(frozen);
   frozen.insert(frozen.end(), {"--net", "shared", "--no-replay", "--window", "12", "--init-model", model,
@@ -231,7 +231,7 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   EXPECT_NE(last["nets"]["value"]["parameters"], init["nets"]["value"]["parameters"]);  // a fresh, trained critic
   const auto sl = nlohmann::json::parse(slurp(dir.path("frozen/sl.json")));
   EXPECT_EQ(sl["meta"]["stage"], "init-model");
-  auto moving = train_args(preset, dir.path("moving"));
+  auto moving = dl2_train_args(preset, dir.path("moving"));
   moving[10] = "60";  // --rl-steps
   moving = without_sl(moving);
   moving.insert(moving.end(), {"--net", "shared", "--no-replay", "--init-model", model, "--critic-warmup", "10"});
@@ -239,18 +239,18 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
   const auto moved = nlohmann::json::parse(slurp(dir.path("moving/last.json")));
   EXPECT_NE(moved["nets"]["policy"]["parameters"], init["nets"]["policy"]["parameters"]);
   EXPECT_EQ(moved["nets"]["value"]["parameters"].size(), init["nets"]["value"]["parameters"].size());
-  auto other_net = without_sl(train_args(preset, dir.path("other")));
+  auto other_net = without_sl(dl2_train_args(preset, dir.path("other")));
   other_net.insert(other_net.end(), {"--init-model", model});  // --net code from a shared model
   const auto o = run_cli(other_net);
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("--init-model"), std::string::npos) << o.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("other")));
-  auto warm = train_args(preset, dir.path("sl"));  // train_args gives --sl-steps: nothing to warm up
+  auto warm = dl2_train_args(preset, dir.path("sl"));  // train_args gives --sl-steps: nothing to warm up
   warm.insert(warm.end(), {"--net", "shared", "--init-model", model});
   const auto w = run_cli(warm);
   EXPECT_EQ(w.status, 2);
   EXPECT_NE(w.err.find("--sl-steps"), std::string::npos) << w.err;
-  auto missing = without_sl(train_args(preset, dir.path("missing")));
+  auto missing = without_sl(dl2_train_args(preset, dir.path("missing")));
   missing.insert(missing.end(), {"--init-model", dir.path("nope.json")});
   const auto m = run_cli(missing);
   EXPECT_EQ(m.status, 2);
@@ -262,8 +262,8 @@ TEST(ClusterTrain, InitModelContinuesAtAnotherWindowAndCriticWarmupFreezesThePol
 // are recorded as such.
 TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
   TempDir dir("train-paper");
-  const std::string preset = tiny_preset(dir);
-  auto args = train_args(preset, dir.path("p"));
+  const std::string preset = dl2_tiny_preset(dir);
+  auto args = dl2_train_args(preset, dir.path("p"));
   args[10] = "60";  // --rl-steps
   args[18] = "30";  // --val-every
   args.insert(args.end(), {"--net", "paper", "--exploration", "paper", "--gamma", "0.9", "--train-speed-model",
@@ -284,8 +284,8 @@ TEST(ClusterTrain, PaperConfigurationAndOfflineRlTrainAndAreRecorded) {
 // teacher's validation JCT is the rule's with that knob), and the model file records the knob.
 TEST(ClusterTrain, TeacherParamsReachTheTeacherAndAreRecorded) {
   TempDir dir("train-teacher");
-  const std::string preset = tiny_preset(dir);
-  auto args = train_args(preset, dir.path("t"));
+  const std::string preset = dl2_tiny_preset(dir);
+  auto args = dl2_train_args(preset, dir.path("t"));
   args[10] = "0";  // --rl-steps: the warm-up only
   args.insert(args.end(), {"--teacher", "fixed-dl2", "--teacher-param", "fixed.rule=best-speed"});
   const auto r = run_cli(args);
@@ -306,43 +306,43 @@ TEST(ClusterTrain, TeacherParamsReachTheTeacherAndAreRecorded) {
 
 TEST(ClusterTrain, BadInputIsOneLineAndExitTwo) {
   TempDir dir("train-bad");
-  const std::string preset = tiny_preset(dir);
-  auto args = train_args(preset, dir.path("x"));
+  const std::string preset = dl2_tiny_preset(dir);
+  auto args = dl2_train_args(preset, dir.path("x"));
   args.push_back("--teacher");
   args.push_back("tiresias");
   const auto bad_teacher = run_cli(args);
   EXPECT_EQ(bad_teacher.status, 2);
   EXPECT_NE(bad_teacher.err.find("--teacher: tiresias cannot teach DL2"), std::string::npos) << bad_teacher.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("x")));
-  auto unknown = train_args(preset, dir.path("u"));
+  auto unknown = dl2_train_args(preset, dir.path("u"));
   unknown.insert(unknown.end(), {"--teacher", "drf-dl3"});
   const auto u = run_cli(unknown);
   EXPECT_EQ(u.status, 2);
   EXPECT_NE(u.err.find("--teacher: unknown policy 'drf-dl3'"), std::string::npos) << u.err;
-  auto odd = train_args(preset, dir.path("odd"));
+  auto odd = dl2_train_args(preset, dir.path("odd"));
   odd.insert(odd.end(), {"--actors", "3"});  // the batch of 64 does not split over 3 actors
   const auto o = run_cli(odd);
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("--actors"), std::string::npos) << o.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("odd")));  // no output folder on bad input
-  auto resume = train_args(preset, dir.path("none"));
+  auto resume = dl2_train_args(preset, dir.path("none"));
   resume.push_back("--resume");
   const auto r = run_cli(resume);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("checkpoint"), std::string::npos) << r.err;
-  auto td = train_args(preset, dir.path("td"));
+  auto td = dl2_train_args(preset, dir.path("td"));
   td.insert(td.end(), {"--target", "td", "--gamma", "0.5"});  // td bootstraps within a slot only
   const auto t = run_cli(td);
   EXPECT_EQ(t.status, 2);
   EXPECT_NE(t.err.find("--target td"), std::string::npos) << t.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("td")));
-  auto hidden = train_args(preset, dir.path("h"));
+  auto hidden = dl2_train_args(preset, dir.path("h"));
   hidden.insert(hidden.end(), {"--column-hidden", "32,32"});  // the code's MLP has no column network
   const auto h = run_cli(hidden);
   EXPECT_EQ(h.status, 2);
   EXPECT_NE(h.err.find("--column-hidden"), std::string::npos) << h.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("h")));
-  auto tp = train_args(preset, dir.path("tp"));
+  auto tp = dl2_train_args(preset, dir.path("tp"));
   tp.insert(tp.end(), {"--teacher-param", "fixed.ps=4"});  // drf-dl2 has no such knob
   const auto t2 = run_cli(tp);
   EXPECT_EQ(t2.status, 2);

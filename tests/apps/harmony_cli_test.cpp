@@ -13,9 +13,9 @@ namespace dmlkit::testing {
 namespace {
 
 // 10 Harmony jobs on 3 GPU servers under contention: they co-locate and interfere.
-std::string tiny_preset(const TempDir& dir) { return harmony_tiny_preset(dir, "harmony-tiny", "h3.yaml", "h3", 3, false); }
+std::string harmony3_tiny_preset(const TempDir& dir) { return harmony_tiny_preset(dir, "harmony-tiny", "h3.yaml", "h3", 3, false); }
 
-std::vector<std::string> train_args(const std::string& preset, const std::string& out) {
+std::vector<std::string> harmony_train_args(const std::string& preset, const std::string& out) {
   return {"cluster",        "train", "harmony",     "--experiment", preset,      "--out",   out,          "--jobs",
           "8",              "--new-jobs", "3",      "--rl-steps",   "150",       "--batch", "32",         "--memory",
           "128",            "--rm-traces", "3",     "--rm-epochs",  "15",        "--train-traces", "6", "--val-traces",
@@ -25,8 +25,8 @@ std::vector<std::string> train_args(const std::string& preset, const std::string
 
 TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
   TempDir dir("harmony-train");
-  const std::string preset = tiny_preset(dir);
-  const auto r = run_cli(train_args(preset, dir.path("out")));
+  const std::string preset = harmony3_tiny_preset(dir);
+  const auto r = run_cli(harmony_train_args(preset, dir.path("out")));
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* f : {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json", "training.csv",
                         "reward_model.csv", "report.html"})
@@ -42,7 +42,7 @@ TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
   EXPECT_GT(j["derived"]["reward_model_holdout_rows"].get<double>(), 0.0);
   EXPECT_LT(j["derived"]["reward_model_holdout_mean_rel_err"].get<double>(), 0.5);
   // Deterministic for a seed: a second run writes the same networks.
-  ASSERT_EQ(run_cli(train_args(preset, dir.path("again"))).status, 0);
+  ASSERT_EQ(run_cli(harmony_train_args(preset, dir.path("again"))).status, 0);
   const std::string a = slurp(dir.path("out/last.json")), b = slurp(dir.path("again/last.json"));
   EXPECT_EQ(a.substr(a.find("\"nets\"")), b.substr(b.find("\"nets\"")));
   // The trained model places through the registry like any policy, also with online updates.
@@ -83,8 +83,8 @@ TEST(HarmonyModel, BundledModelsBeatTheCoLocatingHeuristicsOnTheTestbed) {
 // actions.
 TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
   TempDir dir("harmony-il");
-  const std::string preset = tiny_preset(dir);
-  auto args = train_args(preset, dir.path("out"));
+  const std::string preset = harmony3_tiny_preset(dir);
+  auto args = harmony_train_args(preset, dir.path("out"));
   for (size_t i = 0; i + 1 < args.size(); ++i)
     if (args[i] == "--rl-steps") args[i + 1] = "20";
   for (const char* a : {"--imitate", "auto", "--il-steps", "3000", "--il-traces", "40", "--il-lr", "3e-3", "--defer", "--critic-warmup", "10", "--type-counts"})
@@ -117,9 +117,9 @@ TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
 // error, exit status 2.
 TEST(HarmonyTrain, ResumeFromTheImitationCheckpointEqualsTheWholeRun) {
   TempDir dir("harmony-resume");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = harmony3_tiny_preset(dir);
   auto args = [&](const std::string& out, const std::string& steps) {
-    auto v = train_args(preset, dir.path(out));
+    auto v = harmony_train_args(preset, dir.path(out));
     for (size_t i = 0; i + 1 < v.size(); ++i)
       if (v[i] == "--rl-steps") v[i + 1] = steps;
     for (const char* a : {"--imitate", "lb", "--il-steps", "200", "--il-traces", "4", "--critic-warmup", "10", "--reward",
@@ -152,7 +152,7 @@ TEST(HarmonyTrain, ResumeFromTheImitationCheckpointEqualsTheWholeRun) {
 
 TEST(HarmonyTrain, BadModelFilesAndOptionsAreOneLineErrors) {
   TempDir dir("harmony-bad");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = harmony3_tiny_preset(dir);
   auto compare = [&](const std::string& model) {
     return run_cli({"cluster", "compare", "--experiment", preset, "--policies", "harmony", "--policy-param",
                     "harmony.model=" + model, "--out", dir.path("c")});

@@ -18,7 +18,7 @@ std::string preset(const TempDir& dir, const std::string& name, int servers) {
   return harmony_tiny_preset(dir, name, name + "-cluster.yaml", name, servers, true);
 }
 
-std::vector<std::string> train_args(const std::string& p, const std::string& out, const std::string& steps) {
+std::vector<std::string> seq2seq_train_args(const std::string& p, const std::string& out, const std::string& steps) {
   return {"cluster",      "train",        "harmony-seq2seq", "--experiment", p,         "--out",
           out,            "--rl-steps",   steps,             "--batch",      "16",      "--memory",
           "64",           "--rm-traces",  "2",               "--rm-epochs",  "4",       "--train-traces",
@@ -31,7 +31,7 @@ std::vector<std::string> train_args(const std::string& p, const std::string& out
 TEST(HarmonySeq2SeqTrain, WritesModelsResumesAndRunsOnAnotherClusterSize) {
   TempDir dir("s2s-train");
   const std::string p = preset(dir, "s2s-tiny", 3);
-  const auto r = run_cli(train_args(p, dir.path("out"), "20"));
+  const auto r = run_cli(seq2seq_train_args(p, dir.path("out"), "20"));
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* f : {"reward.json", "checkpoint.json", "best.json", "last.json", "results.json", "training.csv",
                         "reward_model.csv", "report.html"})
@@ -41,7 +41,7 @@ TEST(HarmonySeq2SeqTrain, WritesModelsResumesAndRunsOnAnotherClusterSize) {
   EXPECT_GT(j["derived"]["reward_model_holdout_rows"].get<double>(), 0.0);
   EXPECT_GT(j["derived"]["reward_model_holdout_mean_rel_err"].get<double>(), 0.0);
   // Deterministic for a seed.
-  ASSERT_EQ(run_cli(train_args(p, dir.path("again"), "20")).status, 0);
+  ASSERT_EQ(run_cli(seq2seq_train_args(p, dir.path("again"), "20")).status, 0);
   const std::string a = slurp(dir.path("out/last.json")), b = slurp(dir.path("again/last.json"));
   auto nets = [](const std::string& m) {  // the networks, not the meta (its command names the folder)
     const size_t from = m.find("\"extra\""), to = m.find("\"format\"");
@@ -50,7 +50,7 @@ TEST(HarmonySeq2SeqTrain, WritesModelsResumesAndRunsOnAnotherClusterSize) {
   EXPECT_EQ(nets(a), nets(b));
   // Resume continues from step 20 to 30.
   const auto res = run_cli([&] {
-    auto v = train_args(p, dir.path("out"), "30");
+    auto v = seq2seq_train_args(p, dir.path("out"), "30");
     v.push_back("--resume");
     return v;
   }());
@@ -101,7 +101,7 @@ namespace {
 // output folder written.
 void expect_bad_options(const TempDir& dir, const std::string& p, const std::vector<std::vector<std::string>>& bad) {
   for (const std::vector<std::string>& extra : bad) {
-    auto v = train_args(p, dir.path("bad"), "10");
+    auto v = seq2seq_train_args(p, dir.path("bad"), "10");
     v.insert(v.end(), extra.begin(), extra.end());
     const auto b = run_cli(v);
     EXPECT_EQ(b.status, 2) << extra[0] << " " << extra[1];
@@ -116,7 +116,7 @@ void expect_bad_options(const TempDir& dir, const std::string& p, const std::vec
 TEST(HarmonySeq2SeqTrain, DeferAndImitationWarmStart) {
   TempDir dir("s2s-il");
   const std::string p = preset(dir, "s2s-il", 3);
-  auto args = train_args(p, dir.path("out"), "10");
+  auto args = seq2seq_train_args(p, dir.path("out"), "10");
   for (const char* a : {"--defer", "--imitate", "standalone", "--il-steps", "300", "--il-traces", "4", "--il-lr", "3e-3"})
     args.push_back(a);
   const auto r = run_cli(args);
@@ -145,7 +145,7 @@ TEST(HarmonySeq2SeqTrain, DeferAndImitationWarmStart) {
 TEST(HarmonySeq2SeqTrain, ScaledCentredJobExplorationAndSimulatorRollout) {
   TempDir dir("s2s-gavel");
   const std::string p = preset(dir, "s2s-gv", 3);
-  auto args = train_args(p, dir.path("out"), "20");
+  auto args = seq2seq_train_args(p, dir.path("out"), "20");
   for (const char* a : {"--defer", "--reward", "jct", "--gamma", "0.5", "--reward-scale", "jobs-gamma",
                         "--center-advantages", "--job-exploration", "occupied", "--rollout", "simulator",
                         "--epsilon-start", "0.5"})

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 // The bundled file behind --workload pollux-6.
 std::string cluster_workload_path() { return data_path("workloads/workloads/workload-6.csv"); }
 
-std::vector<std::string> simulate(const std::string& workload, const std::string& out) {
+std::vector<std::string> inputs_simulate(const std::string& workload, const std::string& out) {
   return {"cluster", "simulate", "--workload", workload, "--cluster", "16x4", "--policy", "fifo", "--out", out};
 }
 
@@ -42,7 +42,7 @@ TEST(CliOut, RefusesAFolderOfUserFilesInEveryFamily) {
   dir.write("mine/thesis.tex", "precious");
   const std::string mine = dir.path("mine");
   const std::vector<std::vector<std::string>> commands = {
-      simulate("pollux-6", mine),
+      inputs_simulate("pollux-6", mine),
       {"cluster", "compare", "--workload", "pollux-6", "--policies", "fifo,srtf", "--out", mine},
       {"cluster", "compare", "--experiment", "dl2-96", "--out", mine},
       {"comm", "simulate", "--model", "vgg16", "--out", mine},
@@ -63,7 +63,7 @@ TEST(CliOut, CheckedBeforeAnyWork) {
   fs::create_directories(dir.path("mine"));
   dir.write("mine/notes.txt", "x");
   // The workload is missing too: the --out problem is reported, so it was checked first.
-  expect_refused(simulate(dir.path("missing.csv"), dir.path("mine")), {"--out"});
+  expect_refused(inputs_simulate(dir.path("missing.csv"), dir.path("mine")), {"--out"});
 }
 
 TEST(CliOut, ExperimentDefaultFolderCheckedBeforeTheRuns) {
@@ -85,9 +85,9 @@ TEST(CliOut, RefusesTheWorkingFolderItsParentsAndRoot) {
   dir.write("work/data.csv", "keep");
   const fs::path before = fs::current_path();
   fs::current_path(dir.path("work"));
-  expect_refused(simulate("pollux-6", "."), {"working folder"});
-  expect_refused(simulate("pollux-6", ".."), {"working folder"});
-  expect_refused(simulate("pollux-6", dir.path("work")), {"working folder"});
+  expect_refused(inputs_simulate("pollux-6", "."), {"working folder"});
+  expect_refused(inputs_simulate("pollux-6", ".."), {"working folder"});
+  expect_refused(inputs_simulate("pollux-6", dir.path("work")), {"working folder"});
   fs::current_path(before);
   // Never `--out /` or `--out <checkout>` through the CLI here: if the check regressed, the run
   // would delete them (it did once, in a check that this test fails without the fix). The core
@@ -97,26 +97,26 @@ TEST(CliOut, RefusesTheWorkingFolderItsParentsAndRoot) {
 
 TEST(CliOut, RefusesAFolderHoldingAnInput) {
   TempDir dir("out-input");
-  ASSERT_EQ(run_cli(simulate("pollux-6", dir.path("out"))).status, 0);
+  ASSERT_EQ(run_cli(inputs_simulate("pollux-6", dir.path("out"))).status, 0);
   fs::copy_file(cluster_workload_path(), dir.path("out/w.csv"));
   const std::string workload = slurp(dir.path("out/w.csv"));
   // A previous output that now holds the workload, and a parent of the workload.
-  expect_refused(simulate(dir.path("out/w.csv"), dir.path("out")), {"holds the input"});
+  expect_refused(inputs_simulate(dir.path("out/w.csv"), dir.path("out")), {"holds the input"});
   fs::copy_file(cluster_workload_path(), dir.path("w.csv"));
-  expect_refused(simulate(dir.path("w.csv"), dir.path()), {"holds the input"});
+  expect_refused(inputs_simulate(dir.path("w.csv"), dir.path()), {"holds the input"});
   EXPECT_EQ(slurp(dir.path("out/w.csv")), workload);
 }
 
 TEST(CliOut, ReplacesOnlyAPreviousOutput) {
   TempDir dir("out-replace");
-  ASSERT_EQ(run_cli(simulate("pollux-6", dir.path("out"))).status, 0);
+  ASSERT_EQ(run_cli(inputs_simulate("pollux-6", dir.path("out"))).status, 0);
   EXPECT_TRUE(fs::exists(dir.path("out/.dmlkit-output")));
-  ASSERT_EQ(run_cli(simulate("pollux-6", dir.path("out"))).status, 0);  // ours: replaced
+  ASSERT_EQ(run_cli(inputs_simulate("pollux-6", dir.path("out"))).status, 0);  // ours: replaced
   dir.write("out/notes.txt", "mine");
-  expect_refused(simulate("pollux-6", dir.path("out")), {"notes.txt"});
+  expect_refused(inputs_simulate("pollux-6", dir.path("out")), {"notes.txt"});
   EXPECT_EQ(slurp(dir.path("out/notes.txt")), "mine");
   fs::create_directories(dir.path("empty"));
-  EXPECT_EQ(run_cli(simulate("pollux-6", dir.path("empty"))).status, 0);  // an empty folder is fine
+  EXPECT_EQ(run_cli(inputs_simulate("pollux-6", dir.path("empty"))).status, 0);  // an empty folder is fine
 }
 
 // --- Defect 1: numbers ----------------------------------------------------------------------
@@ -129,7 +129,7 @@ struct BadNumber {
 TEST(CliNumbers, NegativeAndOutOfRangeValuesAreRefusedBeforeAnyWork) {
   TempDir dir("numbers");
   const std::string out = dir.path("out");
-  const std::vector<std::string> sim = simulate("pollux-6", out);
+  const std::vector<std::string> sim = inputs_simulate("pollux-6", out);
   const std::vector<std::string> comm = {"comm", "simulate", "--model", "vgg16", "--out", out};
   const std::vector<std::string> inf = {"influence", "run", "--steps", "2", "--out", out};
   const std::vector<std::string> replay = {"continual", "replay", "--out", out};
@@ -223,12 +223,12 @@ TEST(CliBom, SimulateOnASpreadsheetExportGivesTheSameResults) {
   fs::copy_file(cluster_workload_path(), dir.path("plain/workload-6.csv"));
   copy_as_spreadsheet(cluster_workload_path(), dir.path("excel/workload-6.csv"));
   ASSERT_NE(slurp(dir.path("plain/workload-6.csv")), slurp(dir.path("excel/workload-6.csv")));
-  auto a = run_cli(simulate(dir.path("plain/workload-6.csv"), dir.path("out-plain")));
-  auto b = run_cli(simulate(dir.path("excel/workload-6.csv"), dir.path("out-excel")));
+  auto a = run_cli(inputs_simulate(dir.path("plain/workload-6.csv"), dir.path("out-plain")));
+  auto b = run_cli(inputs_simulate(dir.path("excel/workload-6.csv"), dir.path("out-excel")));
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;  // was: field 'name': missing column
   auto without_paths = [&](std::string s, const std::string& sub) {
-    for (const std::string from : {dir.path("out-" + sub), dir.path(sub)})
+    for (const std::string& from : {dir.path("out-" + sub), dir.path(sub)})
       for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), "DIR");
     return s;
   };

@@ -15,7 +15,7 @@ using dmlkit::testing::TempDir;
 
 namespace {
 
-std::string tiny_preset(const TempDir& dir, const std::string& workload_extra = "") {
+std::string oasis_tiny_preset(const TempDir& dir, const std::string& workload_extra = "") {
   return dir.write("oasis-tiny.yaml",
                    "experiment: oasis-tiny\nengine: oasis\ndescription: test\nseeds: [1, 2]\n"
                    "policies: [oasis, fifo, drf, rrh, dorm, tetris]\nhorizon_slots: 30\n"
@@ -45,7 +45,7 @@ TEST(OasisCli, ListsMethodsAndPresets) {
 
 TEST(OasisCli, CompareRunsEveryMethodOnEveryPointDeterministically) {
   TempDir dir("oasis-cli");
-  const std::string preset = tiny_preset(dir);
+  const std::string preset = oasis_tiny_preset(dir);
   auto a = run_cli({"cluster", "compare", "--experiment", preset, "--out", dir.path("a"), "--threads", "2"});
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_NE(a.out.find("price worker gpu: L="), std::string::npos) << "L/U logged: " << a.out;
@@ -72,15 +72,15 @@ TEST(OasisCli, CompareRunsEveryMethodOnEveryPointDeterministically) {
 
 TEST(OasisCli, BadPresetsAreOneLineErrors) {
   TempDir dir("oasis-bad");
-  const std::string up = tiny_preset(dir, "  decay: [-5, -4]\n");
+  const std::string up = oasis_tiny_preset(dir, "  decay: [-5, -4]\n");
   expect_bad_input({"cluster", "compare", "--experiment", up, "--out", dir.path("out")}, dir,
                    {"oasis-tiny.yaml:", "decay", "increase"});
   TempDir dir2("oasis-bad2");
-  const std::string neg = tiny_preset(dir2, "  worker_demand: {gpu: [-1, 2]}\n");
+  const std::string neg = oasis_tiny_preset(dir2, "  worker_demand: {gpu: [-1, 2]}\n");
   expect_bad_input({"cluster", "compare", "--experiment", neg, "--out", dir2.path("out")}, dir2,
                    {"oasis-tiny.yaml:", "worker_demand.gpu", "negative"});
   TempDir dir3("oasis-bad3");
-  const std::string ok = tiny_preset(dir3);
+  const std::string ok = oasis_tiny_preset(dir3);
   expect_bad_input({"cluster", "compare", "--experiment", ok, "--policy-param", "oasis.typo=1", "--out", dir3.path("out")},
                    dir3, {"oasis.typo"});
   expect_bad_input({"cluster", "compare", "--experiment", ok, "--policies", "nope", "--out", dir3.path("out")}, dir3,

@@ -21,7 +21,7 @@ namespace {
 std::string testbed_cluster() { return dmlkit::cluster::default_experiments_dir() + "/clusters/optimus-testbed.yaml"; }
 
 // A small experiment file in `dir` (2 seeds, 6 jobs) with optional extra top-level lines.
-std::string write_experiment(const TempDir& dir, const std::string& extra = "") {
+std::string write_optimus_experiment(const TempDir& dir, const std::string& extra = "") {
   return dir.write("exp.yaml", "experiment: tiny\ndescription: test\ncluster: " + testbed_cluster() +
                                    "\nseeds: [1, 2]\npolicies: [optimus, drf]\nround_s: 600\n" + extra +
                                    "workload:\n  num_jobs: 6\n  arrivals: window\n  window_slots: 2\n"
@@ -41,7 +41,7 @@ TEST(OptimusCli, ListsTheShippedExperiments) {
 
 TEST(OptimusCli, CompareExperimentWritesSummaryOverSeeds) {
   TempDir dir("optimus-exp");
-  const std::string exp = write_experiment(dir);
+  const std::string exp = write_optimus_experiment(dir);
   auto r = run_cli({"cluster", "compare", "--experiment", exp, "--out", dir.path("out"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir.path("out/results.json")));
@@ -95,7 +95,7 @@ TEST(OptimusCliBadInput, NegativeDemand) {
 TEST(OptimusCliBadInput, SpeedTableWithMissingColumn) {
   TempDir dir("optimus-table");
   dir.write("speed.csv", "model,sync_mode,global_batch,num_ps,total_samples_per_s\nresnet-50,dist_sync,32,1,15.8\n");
-  const std::string exp = write_experiment(dir, "speed_table: speed.csv\n");
+  const std::string exp = write_optimus_experiment(dir, "speed_table: speed.csv\n");
   expect_bad_input({"cluster", "compare", "--experiment", exp, "--out", dir.path("out")}, dir,
                    {"speed.csv:1", "num_workers"});
 }
@@ -108,7 +108,7 @@ TEST(OptimusCliBadInput, BadExperimentFiles) {
       "bad.yaml", "experiment: x\ncluster: 2x4\npolicies: [drf]\nworkload:\n  num_jobs: 3\n  types: [resnet-51]\n");
   expect_bad_input({"cluster", "compare", "--experiment", bad, "--out", dir.path("out")}, dir,
                    {"bad.yaml:6", "types", "resnet-51"});
-  auto gpu_only = write_experiment(dir, "");
+  auto gpu_only = write_optimus_experiment(dir, "");
   expect_bad_input({"cluster", "compare", "--experiment", gpu_only, "--policies", "tiresias", "--out", dir.path("out")},
                    dir, {"tiresias", "parameter-server"});
 }

@@ -20,7 +20,7 @@ using dmlkit::testing::without_provenance;
 
 namespace {
 
-std::string write_experiment(const TempDir& dir) {
+std::string write_layout_experiment(const TempDir& dir) {
   return dir.write("exp.yaml",
                    "experiment: tiny\ndescription: test\ncluster: " + dmlkit::cluster::default_experiments_dir() +
                        "/clusters/optimus-testbed.yaml\nseeds: [1, 2, 3]\npolicies: [optimus, drf, fifo]\n"
@@ -66,7 +66,7 @@ TEST(ResultsLayout, CompareThreadsGiveByteIdenticalFolders) {
 
 TEST(ResultsLayout, ExperimentThreadsGiveByteIdenticalFolders) {
   TempDir dir("exp-threads");
-  const std::string exp = write_experiment(dir);
+  const std::string exp = write_layout_experiment(dir);
   for (const char* t : {"1", "2"}) {
     auto r =
         run_cli({"cluster", "compare", "--experiment", exp, "--threads", t, "--out", dir.path(std::string("t") + t)});
@@ -82,7 +82,7 @@ TEST(ResultsLayout, ExperimentThreadsGiveByteIdenticalFolders) {
 TEST(ResultsLayout, BothComparePathsWriteTheSameLayout) {
   TempDir dir("layout");
   ASSERT_EQ(run_cli(compare_workload(dir, "w", "2")).status, 0);
-  ASSERT_EQ(run_cli({"cluster", "compare", "--experiment", write_experiment(dir), "--out", dir.path("e")}).status, 0);
+  ASSERT_EQ(run_cli({"cluster", "compare", "--experiment", write_layout_experiment(dir), "--out", dir.path("e")}).status, 0);
   const auto w = nlohmann::json::parse(slurp(dir.path("w/results.json")));
   const auto e = nlohmann::json::parse(slurp(dir.path("e/results.json")));
   EXPECT_EQ(keys(w), keys(e));

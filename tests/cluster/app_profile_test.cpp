@@ -19,9 +19,9 @@
 namespace dmlkit::cluster {
 namespace {
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kProfileData = std::string(DMLKIT_SOURCE_DIR) + "/data";
 
-const AppProfile& app(const std::string& name) { return AppProfile::get(name, kData); }
+const AppProfile& app(const std::string& name) { return AppProfile::get(name, kProfileData); }
 
 void expect_rel(double expected, double actual, double rel = 1e-9) {
   EXPECT_NEAR(actual, expected, rel * std::fabs(expected)) << "expected " << expected;
@@ -138,12 +138,12 @@ TEST(AppProfile, UnknownApplicationIsAnError) {
   EXPECT_FALSE(AppProfile::is_known("resnet"));
   EXPECT_TRUE(AppProfile::is_known("yolov3"));
   EXPECT_EQ(AppProfile::known_list(), "bert, cifar10, deepspeech2, imagenet, ncf, yolov3");
-  EXPECT_THROW(AppProfile::get("resnet", kData), Error);
+  EXPECT_THROW(AppProfile::get("resnet", kProfileData), Error);
 }
 
 TEST(AppProfile, ProfilesAreLoadedOncePerProcess) {
   EXPECT_EQ(&app("cifar10"), &app("cifar10"));
-  EXPECT_EQ(&AppProfile::get("bert", kData), &AppProfile::get("bert", kData));
+  EXPECT_EQ(&AppProfile::get("bert", kProfileData), &AppProfile::get("bert", kProfileData));
 }
 
 TEST(AppProfile, BatchConfigFollowsTheAccumulationRules) {

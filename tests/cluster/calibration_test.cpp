@@ -17,7 +17,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-Workload workload_of(std::vector<Job> jobs) {
+Workload calibration_workload_of(std::vector<Job> jobs) {
   Workload w;
   w.name = "test";
   w.jobs = std::move(jobs);
@@ -47,7 +47,7 @@ SimConfig config() {
 
 TEST(SimCalibration, StartAndRestartLatenciesArePaidLikeTheRestartDelay) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 2, 300)});
+  const auto w = calibration_workload_of({trace_job(0, 0, 2, 300)});
   StopPolicy policy;
   policy.stop_from_s = 120;
   policy.stop_until_s = 240;
@@ -71,7 +71,7 @@ TEST(SimCalibration, StartAndRestartLatenciesArePaidLikeTheRestartDelay) {
 
 TEST(SimCalibration, ArrivalLatencyDelaysTheJobButItsJctCountsFromItsArrival) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 10, 2, 100), trace_job(1, 50, 2, 100)});
+  const auto w = calibration_workload_of({trace_job(0, 10, 2, 100), trace_job(1, 50, 2, 100)});
   StopPolicy policy;
   SimConfig base = config();
   base.schedule_on_events = true;

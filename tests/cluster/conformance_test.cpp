@@ -50,12 +50,12 @@ Input ps_input() {
   return in;
 }
 
-SimResult run(const std::string& name, const PolicyOptions& options, const Input& in) {
+SimResult run_conformance(const std::string& name, const PolicyOptions& options, const Input& in) {
   auto policy = make_policy(name, options);
   return simulate(in.cluster, in.workload, name, *policy, in.config);  // validates every decision
 }
 
-void expect_same(const SimResult& a, const SimResult& b, const std::string& what) {
+void expect_same_conformance(const SimResult& a, const SimResult& b, const std::string& what) {
   ASSERT_EQ(a.jobs.size(), b.jobs.size()) << what;
   for (size_t i = 0; i < a.jobs.size(); ++i) {
     EXPECT_EQ(a.jobs[i].finish_s, b.jobs[i].finish_s) << what << " job " << i;
@@ -91,17 +91,17 @@ TEST(PolicyConformance, EveryRegisteredPolicyKeepsTheInvariants) {
       SCOPED_TRACE(in.kind);
       PolicyOptions options;
       options.seed = 5;
-      const SimResult a = run(entry.name, options, in);
+      const SimResult a = run_conformance(entry.name, options, in);
       EXPECT_FALSE(a.timed_out);
       const Metrics m = compute_metrics(a);
       EXPECT_EQ(m.finished, in.workload.jobs.size()) << "every job finishes";
       for (const auto& j : a.jobs) EXPECT_GE(j.first_start_s, j.arrival_s);
-      expect_same(a, run(entry.name, options, in), "same seed, same result");
+      expect_same_conformance(a, run_conformance(entry.name, options, in), "same seed, same result");
       // The declared defaults are the defaults the policy uses.
       PolicyOptions explicit_defaults = options;
       for (const auto& k : entry.knobs)
         if (k.shown_default.empty()) explicit_defaults.params[k.name] = k.default_value;
-      expect_same(a, run(entry.name, explicit_defaults, in), "declared defaults given explicitly");
+      expect_same_conformance(a, run_conformance(entry.name, explicit_defaults, in), "declared defaults given explicitly");
     }
   }
 }

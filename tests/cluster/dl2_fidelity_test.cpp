@@ -21,7 +21,7 @@ namespace {
 
 constexpr double kSlotS = 1200;
 
-std::string speed_csv() { return default_data_dir() + "/dl2-measurements/ps_worker_speed.csv"; }
+std::string fidelity_speed_csv() { return default_data_dir() + "/dl2-measurements/ps_worker_speed.csv"; }
 
 // `n` DL2 servers (8 CPU slots, 2 GPUs of 4 GPU slots) or CPU-only ones with `cpus` slots.
 ClusterSpec dl2_servers(int n, double cpus = 8, int gpus = 2) {
@@ -83,7 +83,7 @@ std::vector<std::pair<int, int>> first_decision(const std::string& name, const C
 
 // Epochs per slot of a type at (p, w) under the default table model.
 double epochs_per_slot(const std::string& type, int p, int w) {
-  static const TableSpeedModel model(speed_csv());
+  static const TableSpeedModel model(fidelity_speed_csv());
   PsJobSpec s;
   s.type = find_ps_job_type(type);
   return model.samples_per_s(s, p, w, nullptr) * kSlotS / s.job_type().epoch_size;
@@ -242,11 +242,11 @@ TEST(Dl2Fidelity, FixedBestSpeedRuleTakesEachTypesFastestPair) {
 // table-dl2 fits every measured point, the failed runs included (DL2's speed.py): it reproduces
 // all 804 measurements (zeros too) and differs from the default table near those points.
 TEST(Dl2Fidelity, TableDl2KeepsEveryMeasuredPoint) {
-  const TableSpeedModel dl2(speed_csv(), true), ours(speed_csv());
+  const TableSpeedModel dl2(fidelity_speed_csv(), true), ours(fidelity_speed_csv());
   EXPECT_STREQ(dl2.name(), "table-dl2");
   EXPECT_EQ(dl2.dropped_points(), 0);
   EXPECT_EQ(ours.dropped_points(), 10);
-  const CsvTable t = CsvTable::read(speed_csv());
+  const CsvTable t = CsvTable::read(fidelity_speed_csv());
   for (size_t r = 0; r < t.rows(); ++r) {
     const int type = find_ps_job_type(std::string(t.str(r, t.column("model"))));
     const double p = t.num(r, t.column("num_ps")), w = t.num(r, t.column("num_workers"));

@@ -17,10 +17,10 @@
 namespace dmlkit::cluster {
 namespace {
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
-const std::string kExperiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
+const std::string kImitationData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kImitationExperiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
 
-PsJobSpec job(int type, int workers, int ps) {
+PsJobSpec imitation_job(int type, int workers, int ps) {
   PsJobSpec s;
   s.type = type;
   s.user_workers = workers;
@@ -39,7 +39,7 @@ TEST(HarmonyDefer, WaitActionsAreMaskedOnceAJobHasATaskAndLeaveTheState) {
   EXPECT_EQ(shape.actions(), 2 * 2 * 2 + 2);
   const ClusterSpec cluster = ClusterSpec::homogeneous(2, 8);
   HarmonyBoard b(shape, cluster);
-  const PsJobSpec a = job(0, 2, 1), c = job(3, 1, 1);
+  const PsJobSpec a = imitation_job(0, 2, 1), c = imitation_job(3, 1, 1);
   b.add_new(a, 2, 1);
   b.add_new(c, 1, 1);
   std::vector<unsigned char> m(shape.actions());
@@ -76,7 +76,7 @@ TEST(HarmonyDefer, APlacerThatAlwaysWaitsPlacesNothing) {
   for (int a = 0; a < shape.actions(); ++a)
     net.parameters[net.parameters.size() - static_cast<size_t>(shape.actions() - a)] = shape.is_defer(a) ? 10.0f : 0.0f;
   HarmonyPlacer p(shape, cluster, net, 1);
-  const PsJobSpec a = job(0, 2, 1), c = job(3, 1, 1);
+  const PsJobSpec a = imitation_job(0, 2, 1), c = imitation_job(3, 1, 1);
   std::vector<const PsJobSpec*> fresh = {&a, &c};
   std::vector<Placement> out;
   p.decide({}, fresh, out);
@@ -87,9 +87,9 @@ TEST(HarmonyDefer, APlacerThatAlwaysWaitsPlacesNothing) {
 
 // Runs `teacher` on harmony-testbed's seed 1 through the recorder.
 HarmonyImitationData record(const std::string& teacher, bool defer, long& tasks_of_all_jobs) {
-  Experiment e = load_experiment("harmony-testbed", kExperiments);
+  Experiment e = load_experiment("harmony-testbed", kImitationExperiments);
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
-  const Workload w = ps_workload(e.workload, 1, kData);
+  const Workload w = ps_workload(e.workload, 1, kImitationData);
   tasks_of_all_jobs = 0;
   for (const Job& j : w.jobs) tasks_of_all_jobs += j.ps->user_workers + j.ps->user_ps;
   HarmonyShape shape;
@@ -100,7 +100,7 @@ HarmonyImitationData record(const std::string& teacher, bool defer, long& tasks_
   HarmonyImitationData data;
   PolicyOptions o;
   HarmonyImitationRecorder rec(make_policy(teacher, o), shape, cluster, data);
-  const SimResult r = simulate(cluster, w, teacher, rec, experiment_sim_config(e, kData));
+  const SimResult r = simulate(cluster, w, teacher, rec, experiment_sim_config(e, kImitationData));
   for (const auto& j : r.jobs) EXPECT_TRUE(j.finished());
   return data;
 }

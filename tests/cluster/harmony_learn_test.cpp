@@ -14,7 +14,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-PsJobSpec job(int type, int workers, int ps, double w_gpus = 1, double w_cpus = 2, double p_cpus = 2) {
+PsJobSpec learn_job(int type, int workers, int ps, double w_gpus = 1, double w_cpus = 2, double p_cpus = 2) {
   PsJobSpec s;
   s.type = type;
   s.user_workers = workers;
@@ -39,7 +39,7 @@ TEST(HarmonyState, PlacementMatrixOfThePapersExampleFromActions) {
   const ClusterSpec cluster = ClusterSpec::homogeneous(2, 8);
   HarmonyBoard b(shape, cluster);
   std::vector<PsJobSpec> jobs;
-  for (int i = 0; i < 6; ++i) jobs.push_back(job(i, 2, 1));
+  for (int i = 0; i < 6; ++i) jobs.push_back(learn_job(i, 2, 1));
   for (const auto& j : jobs) b.add_new(j, j.user_workers, j.user_ps);
   b.apply(shape.action(1, 0, 0));  // a worker of job 2 on server 0
   b.apply(shape.action(1, 1, 0));  // its PS
@@ -71,7 +71,7 @@ TEST(HarmonyState, PlacementMatrixCoversRunningJobs) {
   const ClusterSpec cluster = ClusterSpec::homogeneous(2, 8);
   HarmonyBoard b(shape, cluster);
   std::vector<PsJobSpec> jobs;
-  for (int i = 0; i < 6; ++i) jobs.push_back(job(i, 2, 1));
+  for (int i = 0; i < 6; ++i) jobs.push_back(learn_job(i, 2, 1));
   b.add_new(jobs[0], 2, 1);  // slot 0
   Placement p2, p5, empty;
   add_tasks(p2, jobs[1], 0, 1, 1);
@@ -99,7 +99,7 @@ TEST(HarmonyState, MasksNeverAllowAServerWithoutRoom) {
     b.clear();
     std::vector<PsJobSpec> jobs;
     for (int i = 0; i < 4; ++i)
-      jobs.push_back(job(static_cast<int>(rng.uniform_int(0, 7)), static_cast<int>(rng.uniform_int(1, 3)),
+      jobs.push_back(learn_job(static_cast<int>(rng.uniform_int(0, 7)), static_cast<int>(rng.uniform_int(1, 3)),
                          static_cast<int>(rng.uniform_int(1, 2)), 1, rng.uniform(1, 6), rng.uniform(1, 6)));
     for (const auto& j : jobs) b.add_new(j, j.user_workers, j.user_ps);
     for (;;) {
@@ -133,7 +133,7 @@ TEST(HarmonyState, HeuristicActionsPackOrBalance) {
   HarmonyShape shape{3, 4, 2, kHarmonyTypes};
   const ClusterSpec cluster = ClusterSpec::homogeneous(3, 4);
   HarmonyBoard b(shape, cluster);
-  const PsJobSpec big = job(0, 2, 0), small = job(1, 2, 1);
+  const PsJobSpec big = learn_job(0, 2, 0), small = learn_job(1, 2, 1);
   Placement p;
   add_tasks(p, big, 1, 2, 0);  // server 1 is the busiest
   b.add_running(big, p);
@@ -157,7 +157,7 @@ TEST(HarmonyPlacer, AJobThatDoesNotFitWaitsAndFreesWhatItTook) {
   HarmonyShape shape{2, 4, 2, kHarmonyTypes};
   const ClusterSpec cluster = ClusterSpec::homogeneous(2, 2);
   HarmonyPlacer placer(shape, cluster, zero_policy(shape), 1);
-  const PsJobSpec fits = job(0, 3, 1), too_big = job(1, 4, 1);  // 4 GPUs: 1 left after the first
+  const PsJobSpec fits = learn_job(0, 3, 1), too_big = learn_job(1, 4, 1);  // 4 GPUs: 1 left after the first
   std::vector<const PsJobSpec*> fresh = {&fits, &too_big};
   std::vector<Placement> out;
   placer.decide({}, fresh, out);

@@ -26,7 +26,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-PsJobSpec job(int harmony_type, int workers, int ps, bool allreduce = false) {
+PsJobSpec seq2seq_job(int harmony_type, int workers, int ps, bool allreduce = false) {
   PsJobSpec s;
   s.harmony_type = harmony_type;
   s.type = find_ps_job_type(harmony_job_types()[harmony_type].basis);
@@ -48,7 +48,7 @@ Placement slices(std::initializer_list<std::pair<int, int>> server_workers) {
 }
 
 TEST(AllReduceSpeed, RingOnHandBuiltPlacements) {
-  const PsJobSpec j = job(find_harmony_job_type("vgg-16"), 4, 0, true);
+  const PsJobSpec j = seq2seq_job(find_harmony_job_type("vgg-16"), 4, 0, true);
   const PsJobType& t = j.job_type();
   // One worker: compute only.
   EXPECT_DOUBLE_EQ(allreduce_samples_per_s(j, 1, nullptr), 1.0 / t.local_compute_s);
@@ -148,7 +148,7 @@ TEST(Seq2SeqPlacer, MaskNeverPlacesATaskOnAServerWithoutRoom) {
     placer.set_select_max(false);
     placer.set_epsilon(seed == 3 ? 0.5 : 0.0);  // heuristic steps are masked too
     std::vector<PsJobSpec> specs;
-    for (int i = 0; i < 12; ++i) specs.push_back(job(i % 8, 1 + i % 4, 1 + i % 2, i % 3 == 0));
+    for (int i = 0; i < 12; ++i) specs.push_back(seq2seq_job(i % 8, 1 + i % 4, 1 + i % 2, i % 3 == 0));
     std::vector<S2sRunningJob> running;
     std::vector<std::pair<const PsJobSpec*, Placement>> all;
     long placed = 0, waiting = 0;
@@ -187,7 +187,7 @@ TEST(Seq2SeqPlacer, OneNetworkDecidesOnDifferentClusterAndJobCounts) {
     const ClusterSpec cluster = ClusterSpec::homogeneous(servers, 8);
     Seq2SeqPlacer placer(cluster, m.policy, 1);
     std::vector<PsJobSpec> specs;
-    for (int i = 0; i < jobs; ++i) specs.push_back(job(i % 8, 1 + i % 3, 1, i % 2 == 1));
+    for (int i = 0; i < jobs; ++i) specs.push_back(seq2seq_job(i % 8, 1 + i % 3, 1, i % 2 == 1));
     std::vector<const PsJobSpec*> fresh;
     for (const auto& s : specs) fresh.push_back(&s);
     std::vector<Placement> out;
@@ -286,10 +286,10 @@ struct WaitFlags final : S2sStepSink {
 
 TEST(Seq2SeqWait, PointingAtTheWaitKeyMakesTheJobsWait) {
   const ClusterSpec cluster = ClusterSpec::homogeneous(4, 8);
-  std::vector<PsJobSpec> specs = {job(0, 2, 1), job(3, 1, 1), job(5, 3, 0)};
+  std::vector<PsJobSpec> specs = {seq2seq_job(0, 2, 1), seq2seq_job(3, 1, 1), seq2seq_job(5, 3, 0)};
   std::vector<const PsJobSpec*> fresh;
   for (const auto& s : specs) fresh.push_back(&s);
-  const PsJobSpec other = job(1, 1, 1);
+  const PsJobSpec other = seq2seq_job(1, 1, 1);
   const std::vector<S2sRunningJob> running = {{&other, Placement{Slice{3, 1, 1, 1}}}};
   {
     Seq2SeqPlacer placer(cluster, hand_built(2.0f), 1);
@@ -328,11 +328,11 @@ TEST(Seq2SeqWait, PointingAtTheWaitKeyMakesTheJobsWait) {
 // with no candidate is left to the network (here: it waits).
 TEST(Seq2SeqJobExploration, PlacesWholeJobsOnOneServerWithRoomNeverOnAFullOne) {
   const ClusterSpec cluster = ClusterSpec::homogeneous(4, 8);
-  const PsJobSpec small = job(1, 1, 1), big = job(2, 8, 0);
+  const PsJobSpec small = seq2seq_job(1, 1, 1), big = seq2seq_job(2, 8, 0);
   // Server 1 is full (8 GPUs), server 3 holds one small job; 0 and 2 are empty.
   const std::vector<S2sRunningJob> running = {{&big, Placement{Slice{1, 8, 8, 0}}},
                                               {&small, Placement{Slice{3, 1, 1, 1}}}};
-  std::vector<PsJobSpec> specs = {job(0, 2, 1), job(3, 3, 1), job(5, 4, 2), job(6, 1, 1)};
+  std::vector<PsJobSpec> specs = {seq2seq_job(0, 2, 1), seq2seq_job(3, 3, 1), seq2seq_job(5, 4, 2), seq2seq_job(6, 1, 1)};
   std::vector<const PsJobSpec*> fresh;
   for (const auto& s : specs) fresh.push_back(&s);
   for (const JobExploration mode : {JobExploration::occupied, JobExploration::any}) {
@@ -363,7 +363,7 @@ TEST(Seq2SeqJobExploration, PlacesWholeJobsOnOneServerWithRoomNeverOnAFullOne) {
         EXPECT_EQ(s.workers, fresh[k]->user_workers);
         EXPECT_EQ(s.ps, fresh[k]->user_ps);
         EXPECT_NE(s.server, 1) << "placed on the full server";
-        if (mode == JobExploration::occupied) EXPECT_GT(gpus_used[s.server], 0) << "an empty server";
+        if (mode == JobExploration::occupied) { EXPECT_GT(gpus_used[s.server], 0) << "an empty server"; }
         if (gpus_used[s.server] == 0) landed_on_empty = true;
         gpus_used[s.server] += s.workers;
         EXPECT_LE(gpus_used[s.server], 8);
@@ -429,7 +429,7 @@ TEST(Seq2SeqWait, ModelFileKeepsTheWaitTargetAndRefusesABadFlag) {
 
 TEST(Seq2SeqWait, ReplayLabelsTheTeachersServersAndItsWaitsOnlyWithTheWaitTarget) {
   const ClusterSpec cluster = ClusterSpec::homogeneous(3, 8);
-  const PsJobSpec run = job(1, 2, 1), a = job(2, 2, 1), b = job(4, 1, 1);
+  const PsJobSpec run = seq2seq_job(1, 2, 1), a = seq2seq_job(2, 2, 1), b = seq2seq_job(4, 1, 1);
   const std::vector<RunningPsJob> running = {{&run, Placement{Slice{0, 2, 2, 1}}}};
   const std::vector<const PsJobSpec*> fresh = {&a, &b};
   // The teacher: a's PS on server 2, its workers on servers 1 and 2; b waits.

@@ -22,8 +22,8 @@
 namespace dmlkit::cluster {
 namespace {
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
-const std::string kExperiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
+const std::string kWorldData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kWorldExperiments = std::string(DMLKIT_SOURCE_DIR) + "/experiments";
 
 // Two resources, capacity 1 each: a uses 0.6 of r0, b 0.5 of r1, c 0.3 of both; PSs use 0.1 of r0.
 ContentionProfiles toy_profiles() {
@@ -94,13 +94,13 @@ TEST(HarmonyInterference, GavelMultipliesMeasuredPairRatiosBetweenJobsWithWorker
 
 TEST(HarmonyInterference, BundledModelsKnowEveryHarmonyType) {
   for (const char* name : {"contention", "gavel"}) {
-    const auto m = make_interference_model(name, kData);
+    const auto m = make_interference_model(name, kWorldData);
     ASSERT_NE(m, nullptr);
     for (const auto& t : harmony_job_types()) EXPECT_GE(m->class_of(t.name), 0) << name << " " << t.name;
   }
-  EXPECT_EQ(make_interference_model("none", kData), nullptr);
-  EXPECT_THROW(make_interference_model("bogus", kData), Error);
-  const auto g = load_gavel_interference(kData + "/harmony/gavel-mapping.yaml");
+  EXPECT_EQ(make_interference_model("none", kWorldData), nullptr);
+  EXPECT_THROW(make_interference_model("bogus", kWorldData), Error);
+  const auto g = load_gavel_interference(kWorldData + "/harmony/gavel-mapping.yaml");
   for (size_t a = 0; a < harmony_job_types().size(); ++a)
     for (size_t b = 0; b < harmony_job_types().size(); ++b) {
       EXPECT_GT(g->ratio(static_cast<int>(a), static_cast<int>(b)), 0.0);
@@ -141,9 +141,9 @@ SimConfig world_config(const std::string& interference) {
   c.round_s = 1e6;  // one decision at the start: finishes change speeds without a decision
   c.restart_delay_s = 0;
   c.schedule_on_events = false;
-  c.data_dir = kData;
-  c.ps_speed = make_ps_speed_model("analytic", kData);
-  c.interference = make_interference_model(interference, kData);
+  c.data_dir = kWorldData;
+  c.ps_speed = make_ps_speed_model("analytic", kWorldData);
+  c.interference = make_interference_model(interference, kWorldData);
   return c;
 }
 
@@ -193,7 +193,7 @@ const std::vector<std::string> kBaselines = {"lb", "tetris-align", "lif-line", "
 TEST(HarmonyWorld, BaselinesRespectCapacityPlaceOnceAndFinish) {
   // A tight cluster (2 servers) and 12 jobs: most wait. The simulator validates every decision
   // against CPU, GPU, memory and bandwidth (it throws on a task placed without room).
-  const ClusterSpec cluster = ClusterSpec::parse(kExperiments + "/clusters/harmony-6.yaml");
+  const ClusterSpec cluster = ClusterSpec::parse(kWorldExperiments + "/clusters/harmony-6.yaml");
   ClusterSpec small = cluster;
   small.servers.resize(2);
   PsWorkloadSpec s;
@@ -206,7 +206,7 @@ TEST(HarmonyWorld, BaselinesRespectCapacityPlaceOnceAndFinish) {
   s.user_workers_min = 1;
   s.user_workers_max = 4;
   s.user_ps_per_worker = 0.5;
-  const Workload w = ps_workload(s, 5, kData);
+  const Workload w = ps_workload(s, 5, kWorldData);
   for (const auto& name : kBaselines)
     for (const char* interf : {"none", "contention", "gavel"}) {
       SimConfig c = world_config(interf);
@@ -283,12 +283,12 @@ TEST(HarmonyCli, InterferenceOverridesThePresetAndIsRecorded) {
 }
 
 TEST(HarmonyPreset, TestbedRunIsDeterministicAndRecordsInterference) {
-  Experiment e = load_experiment("harmony-testbed", kExperiments);
+  Experiment e = load_experiment("harmony-testbed", kWorldExperiments);
   EXPECT_EQ(e.interference, "contention");
   e.seeds = {2};
   e.policies = {"lb", "standalone"};
-  const auto a = run_experiment(e, kData, {}, 2);
-  const auto b = run_experiment(e, kData, {}, 1);
+  const auto a = run_experiment(e, kWorldData, {}, 2);
+  const auto b = run_experiment(e, kWorldData, {}, 1);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i].result.jobs.size(), b[i].result.jobs.size());

@@ -88,7 +88,7 @@ class HintChecker final : public Policy {
   std::vector<std::pair<const Job*, Placement>> last_;
 };
 
-void expect_same(const SimResult& a, const SimResult& b) {
+void expect_same_hints(const SimResult& a, const SimResult& b) {
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   for (size_t i = 0; i < a.jobs.size(); ++i) {
     EXPECT_EQ(a.jobs[i].first_start_s, b.jobs[i].first_start_s) << a.jobs[i].name;
@@ -143,7 +143,7 @@ TEST(IncrementalDecisions, PoliciesDecideTheSameWithAndWithoutTheHints) {
       const SimResult with = simulate(cluster, w, c.policy, checked, config);
       const SimResult without = simulate(cluster, w, c.policy, plain, config);
       ASSERT_FALSE(with.timed_out);
-      expect_same(with, without);
+      expect_same_hints(with, without);
       EXPECT_GT(checked.unchanged, 0);                  // rounds with nothing new happen
       EXPECT_GT(checked.same_list, checked.unchanged);  // and decisions that only moved jobs
       EXPECT_GT(checked.departed, 0);
@@ -171,7 +171,7 @@ TEST(IncrementalDecisions, TiresiasDecidesTheSameOnAMostlyOneGpuTrace) {
     const SimResult with = simulate(cluster, w, "tiresias", checked, SimConfig{});
     const SimResult without = simulate(cluster, w, "tiresias", plain, SimConfig{});
     ASSERT_FALSE(with.timed_out);
-    expect_same(with, without);
+    expect_same_hints(with, without);
     int preemptions = 0;
     for (const auto& j : with.jobs) preemptions += j.preemptions;
     EXPECT_GT(preemptions, 100);

@@ -37,7 +37,7 @@ OasisCluster small_cluster(int horizon = 20, bool shared = false) {
   return make_cluster(3, {4, 16, 64, 10}, 1, {0, 16, 64, 10}, shared, horizon);
 }
 
-OasisJob job(int id, int arrival, long work, int n, int gamma, double priority, double target) {
+OasisJob oasis_job(int id, int arrival, long work, int n, int gamma, double priority, double target) {
   OasisJob j;
   j.id = id;
   j.arrival_slot = arrival;
@@ -86,7 +86,7 @@ TEST(OasisDual, NegativePayoffJobIsRejected) {
   const OasisWorkloadSpec spec = small_spec();
   const OasisCluster c = small_cluster();
   // Priority far below the range the prices were built for: any schedule costs more than it earns.
-  std::vector<OasisJob> jobs{job(0, 0, 12, 4, 2, 1e-9, 3), job(1, 0, 4, 2, 2, 80, 3)};
+  std::vector<OasisJob> jobs{oasis_job(0, 0, 12, 4, 2, 1e-9, 3), oasis_job(1, 0, 4, 2, 2, 80, 3)};
   const OasisProblem p{&c, &jobs, &spec};
   const OasisRun run = make_oasis_method("oasis", {}, 1)->run(p);
   EXPECT_FALSE(run.jobs[0].admitted);
@@ -110,7 +110,7 @@ TEST(OasisDual, DynamicProgramFindsTheBruteForceOptimum) {
     ledger.add(1, 1, {1, 4, 0, 0}, 1 + variant % 2, false);
     ledger.add(2, 2, {0, 8, 32, 0}, 1, true);
     ledger.add(3, 0, {1, 0, 0, 0}, variant, false);
-    OasisJob j = job(0, 0, 5 + variant, 3, 2, 60, 2.5 + variant);
+    OasisJob j = oasis_job(0, 0, 5 + variant, 3, 2, 60, 2.5 + variant);
     j.utility.decay = 1.5;
     DualOptions opt;
     opt.prune_horizon = false;
@@ -186,7 +186,7 @@ TEST(OasisMethods, CapacityNeverExceededAndBoundAboveEveryMethod) {
 }
 
 TEST(OasisJobs, IncreasingUtilityOrNegativeDemandIsAnError) {
-  OasisJob j = job(0, 0, 4, 2, 2, 10, 3);
+  OasisJob j = oasis_job(0, 0, 4, 2, 2, 10, 3);
   EXPECT_NO_THROW(check_job(j, 20, "jobs.csv", 3));
   OasisJob up = j;
   up.utility.decay = -2;  // increasing sigmoid
@@ -215,7 +215,7 @@ TEST(OasisWorkload, DeterministicForASeedAndScaledByLoad) {
     EXPECT_EQ(a[i].utility.priority, b[i].utility.priority);
     check_job(a[i], c.horizon_slots, "gen", 0);
     EXPECT_LT(a[i].arrival_slot, spec.arrival_slots);
-    if (i > 0) EXPECT_LE(a[i - 1].arrival_slot, a[i].arrival_slot);
+    if (i > 0) { EXPECT_LE(a[i - 1].arrival_slot, a[i].arrival_slot); }
   }
   spec.load = 3;
   EXPECT_GT(oasis_workload(spec, c, 7, data).size(), 2 * a.size());

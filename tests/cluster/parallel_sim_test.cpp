@@ -17,7 +17,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-void expect_same(const SimResult& a, const SimResult& b, const std::string& what) {
+void expect_same_parallel(const SimResult& a, const SimResult& b, const std::string& what) {
   SCOPED_TRACE(what);
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   for (size_t i = 0; i < a.jobs.size(); ++i) {
@@ -89,7 +89,7 @@ TEST(ParallelSimulation, ThreadsSharingInputsGiveTheSerialResults) {
     const SimResult serial = simulate_one(runs[i]);
     ASSERT_FALSE(serial.timed_out);
     EXPECT_EQ(serial.jobs.size(), workload.jobs.size());
-    expect_same(serial, parallel[i], runs[i].policy + (runs[i].profile == SimProfile::Pollux ? " pollux" : ""));
+    expect_same_parallel(serial, parallel[i], runs[i].policy + (runs[i].profile == SimProfile::Pollux ? " pollux" : ""));
   }
 }
 

@@ -20,7 +20,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kProgressData = std::string(DMLKIT_SOURCE_DIR) + "/data";
 
 Placement on_servers(std::initializer_list<int> gpus) {
   Placement p;
@@ -40,7 +40,7 @@ Job profile_job(const std::string& app, int batch_size, int num_gpus = 1) {
   return j;
 }
 
-ProfileProgress make_profile(const std::string& app, int batch_size, bool pollux, const std::string& data = kData) {
+ProfileProgress make_profile(const std::string& app, int batch_size, bool pollux, const std::string& data = kProgressData) {
   ProgressOptions o;
   o.data_dir = data;
   o.pollux_semantics = pollux;
@@ -58,7 +58,7 @@ double run_to_completion(ProfileProgress& p, const Placement& placement, double 
 // ---------------------------------------------------------------------------------------------
 // Fixed duration
 
-Job trace_job(int gpus, double duration_s) {
+Job progress_trace_job(int gpus, double duration_s) {
   Job j;
   j.kind = WorkKind::FixedDuration;
   j.num_gpus = gpus;
@@ -67,7 +67,7 @@ Job trace_job(int gpus, double duration_s) {
 }
 
 TEST(FixedDurationProgress, LinearScalingCappedAtTheRequest) {
-  FixedDurationProgress p(trace_job(2, 100), ProgressOptions{});  // 200 GPU-seconds
+  FixedDurationProgress p(progress_trace_job(2, 100), ProgressOptions{});  // 200 GPU-seconds
   EXPECT_TRUE(std::isinf(p.time_to_finish_s()));
   EXPECT_EQ(p.advance(50), 50);  // stopped: time passes, no work
   EXPECT_DOUBLE_EQ(p.remaining_gpu_s(), 200);
@@ -87,7 +87,7 @@ TEST(FixedDurationProgress, LinearScalingCappedAtTheRequest) {
 }
 
 TEST(FixedDurationProgress, OracleAnswers) {
-  FixedDurationProgress p(trace_job(4, 100), ProgressOptions{});
+  FixedDurationProgress p(progress_trace_job(4, 100), ProgressOptions{});
   EXPECT_DOUBLE_EQ(p.remaining_time_s(4), 100);
   EXPECT_DOUBLE_EQ(p.remaining_time_s(8), 100);
   EXPECT_DOUBLE_EQ(p.remaining_time_s(2), 200);
@@ -98,7 +98,7 @@ TEST(FixedDurationProgress, OracleAnswers) {
 }
 
 TEST(FixedDurationProgress, AdvancingByTimeToFinishFinishes) {
-  FixedDurationProgress p(trace_job(3, 1234.567), ProgressOptions{});
+  FixedDurationProgress p(progress_trace_job(3, 1234.567), ProgressOptions{});
   p.on_placement(on_servers({2}));
   p.advance(17.3);
   const double rest = p.time_to_finish_s();
@@ -107,16 +107,16 @@ TEST(FixedDurationProgress, AdvancingByTimeToFinishFinishes) {
 }
 
 TEST(FixedDurationProgress, ExtraServerSlowdownIsOffByDefaultAndConfigurable) {
-  FixedDurationProgress plain(trace_job(4, 100), ProgressOptions{});
+  FixedDurationProgress plain(progress_trace_job(4, 100), ProgressOptions{});
   EXPECT_DOUBLE_EQ(plain.rate_on(on_servers({2, 2})), 4);
   ProgressOptions o;
   o.extra_server_slowdown = 0.5;
   o.gpus_per_server = 4;
-  FixedDurationProgress slow(trace_job(4, 100), o);
+  FixedDurationProgress slow(progress_trace_job(4, 100), o);
   EXPECT_DOUBLE_EQ(slow.rate_on(on_servers({4})), 4);           // fits one server
   EXPECT_DOUBLE_EQ(slow.rate_on(on_servers({2, 2})), 4 / 1.5);  // one extra server
   EXPECT_DOUBLE_EQ(slow.rate_on(on_servers({1, 1, 1, 1})), 4 / 2.5);
-  FixedDurationProgress eight(trace_job(8, 100), o);
+  FixedDurationProgress eight(progress_trace_job(8, 100), o);
   EXPECT_DOUBLE_EQ(eight.rate_on(on_servers({4, 4})), 8);  // needs two servers anyway
 }
 
@@ -125,8 +125,8 @@ TEST(FixedDurationProgress, ExtraServerSlowdownIsOffByDefaultAndConfigurable) {
 
 TEST(MakeJobProgress, DispatchesOnKindAndRejectsUnknownApplications) {
   ProgressOptions o;
-  o.data_dir = kData;
-  EXPECT_NE(dynamic_cast<FixedDurationProgress*>(make_job_progress(trace_job(1, 10), o).get()), nullptr);
+  o.data_dir = kProgressData;
+  EXPECT_NE(dynamic_cast<FixedDurationProgress*>(make_job_progress(progress_trace_job(1, 10), o).get()), nullptr);
   EXPECT_NE(dynamic_cast<ProfileProgress*>(make_job_progress(profile_job("cifar10", 2048), o).get()), nullptr);
   try {
     make_job_progress(profile_job("resnet50", 256), o);
@@ -174,12 +174,12 @@ TEST(ProfileProgress, CompletionTimesMatchTheReference) {
     EXPECT_EQ(run_to_completion(p, c.placement, 60), c.jct_s);
     EXPECT_EQ(p.atomic_bsz(), c.atomic_bsz);
     EXPECT_EQ(p.accum_steps(), c.accum_steps);
-    EXPECT_EQ(p.epoch(), AppProfile::get(c.app, kData).max_epochs());
+    EXPECT_EQ(p.epoch(), AppProfile::get(c.app, kProgressData).max_epochs());
   }
 }
 
 TEST(ProfileProgress, OneGpuJobTrainsMaxEpochs) {
-  const auto& app = AppProfile::get("cifar10", kData);
+  const auto& app = AppProfile::get("cifar10", kProgressData);
   ProfileProgress p = make_profile("cifar10", 128, false);
   p.on_placement(on_servers({1}));
   int last_epoch = 0;
@@ -196,7 +196,7 @@ TEST(ProfileProgress, OneGpuJobTrainsMaxEpochs) {
 }
 
 TEST(ProfileProgress, GoodputIsGainOverIterationTime) {
-  const auto& app = AppProfile::get("cifar10", kData);
+  const auto& app = AppProfile::get("cifar10", kProgressData);
   ProfileProgress p = make_profile("cifar10", 2048, true);
   p.on_placement(on_servers({4, 2}));  // 6 replicas: local 342, no accumulation
   ASSERT_EQ(p.atomic_bsz(), 342);
@@ -220,7 +220,7 @@ TEST(ProfileProgress, GoodputIsGainOverIterationTime) {
 }
 
 TEST(ProfileProgress, EpochBoundariesComeFromTheProgressCurve) {
-  const auto& app = AppProfile::get("cifar10", kData);
+  const auto& app = AppProfile::get("cifar10", kProgressData);
   ProfileProgress p = make_profile("cifar10", 128, false);
   p.on_placement(on_servers({1}));
   const double first = app.progress_at_epoch(1) / p.goodput();

@@ -25,7 +25,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-std::string speed_csv() { return default_data_dir() + "/dl2-measurements/ps_worker_speed.csv"; }
+std::string ps_speed_csv() { return default_data_dir() + "/dl2-measurements/ps_worker_speed.csv"; }
 
 PsJobSpec spec_of(const std::string& type) {
   PsJobSpec s;
@@ -47,9 +47,9 @@ TEST(PsJobTypes, EightTypesWithDl2Constants) {
 }
 
 TEST(TableSpeed, ReproducesEveryKeptMeasurementAndDropsTheFailedOnes) {
-  const TableSpeedModel model(speed_csv());
+  const TableSpeedModel model(ps_speed_csv());
   EXPECT_EQ(model.dropped_points(), 10);
-  const CsvTable t = CsvTable::read(speed_csv());
+  const CsvTable t = CsvTable::read(ps_speed_csv());
   ASSERT_EQ(t.rows(), 804u);
   int checked = 0;
   for (size_t r = 0; r < t.rows(); ++r) {
@@ -88,7 +88,7 @@ TEST(TableSpeed, MissingColumnIsAClearError) {
 // 10 failed points) is 3.3-11% per model; allow 1.5 points of rounding in the published table.
 TEST(FormulaSpeed, MatchesTheFittedCoefficientsWithinTheirError) {
   const double published[8] = {0.11, 0.094, 0.065, 0.047, 0.097, 0.033, 0.050, 0.11};
-  const CsvTable t = CsvTable::read(speed_csv());
+  const CsvTable t = CsvTable::read(ps_speed_csv());
   double err[8] = {0}, n[8] = {0};
   for (size_t r = 0; r < t.rows(); ++r) {
     const std::string m(t.str(r, t.column("model")));

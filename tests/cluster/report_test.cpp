@@ -12,7 +12,7 @@ using dmlkit::ChartSeries;
 
 namespace {
 
-JobRecord job(double arrival_s, double finish_s, double executed_s) {
+JobRecord report_job(double arrival_s, double finish_s, double executed_s) {
   JobRecord j;
   j.arrival_s = arrival_s;
   j.first_start_s = finish_s < 0 ? -1 : arrival_s;
@@ -27,7 +27,7 @@ SimResult result(std::string policy) {
   r.policy = std::move(policy);
   r.total_gpus = 4;
   // JCTs 2 h, 1 h, unfinished, 3 h.
-  r.jobs = {job(0, 7200, 3600), job(3600, 7200, 3600), job(0, -1, 0), job(0, 10800, 10800)};
+  r.jobs = {report_job(0, 7200, 3600), report_job(3600, 7200, 3600), report_job(0, -1, 0), report_job(0, 10800, 10800)};
   r.makespan_s = 10800;
   for (int k = 0; k < 4; ++k) {
     RoundSample s;
@@ -59,7 +59,7 @@ TEST(ClusterReport, JctCdfCountsAllJobsAndStartsAtZero) {
   // Three of four jobs finished: the curve stops at 3/4.
   EXPECT_EQ(s.y, (std::vector<double>{0, 0.25, 0.5, 0.75}));
   SimResult none = result("none");
-  none.jobs = {job(0, -1, 0)};
+  none.jobs = {report_job(0, -1, 0)};
   EXPECT_TRUE(jct_cdf_series(none).x.empty());
 }
 
@@ -92,7 +92,7 @@ TEST(ClusterReport, PageHasFactsMetricsWarningsAndThreeCharts) {
   EXPECT_NE(page.find("<td class=\"num\">3</td><td class=\"num\">4</td></tr>"), std::string::npos);
   EXPECT_NE(page.find("<code class=\"key\">gpu_utilization</code>"), std::string::npos);
   EXPECT_NE(page.find("<td>&lt;srtf&gt;</td>"), std::string::npos);
-  EXPECT_NE(page.find("Warning: policy fifo left 1 job(s) unfinished"), std::string::npos);
+  EXPECT_NE(page.find("Warning: policy fifo left 1 report_job(s) unfinished"), std::string::npos);
   EXPECT_EQ(page.find("<srtf>"), std::string::npos);
 }
 

@@ -15,7 +15,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-Workload workload_of(std::vector<Job> jobs) {
+Workload simulator_workload_of(std::vector<Job> jobs) {
   Workload w;
   w.name = "test";
   w.jobs = std::move(jobs);
@@ -85,7 +85,7 @@ SimConfig event_config() {
 
 TEST(Simulator, JobFinishesExactlyAfterDelayAndWork) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
-  const auto w = workload_of({trace_job(0, 10, 2, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 10, 2, 100)});
   GreedyPolicy policy;
   const SimResult r = simulate(cluster, w, "greedy", policy, event_config());
   ASSERT_EQ(r.jobs.size(), 1u);
@@ -104,7 +104,7 @@ TEST(Simulator, JobFinishesExactlyAfterDelayAndWork) {
 
 TEST(Simulator, FirstStartDelayIsOptional) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 10, 2, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 10, 2, 100)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.charge_first_start = false;
@@ -114,7 +114,7 @@ TEST(Simulator, FirstStartDelayIsOptional) {
 
 TEST(Simulator, RoundsOnlyWaitForTheNextGridPoint) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 10, 2, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 10, 2, 100)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.schedule_on_events = false;
@@ -125,7 +125,7 @@ TEST(Simulator, RoundsOnlyWaitForTheNextGridPoint) {
 
 TEST(Simulator, CompletionFreesGpusForTheNextJobAtOnce) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 4, 100), trace_job(1, 5, 4, 50)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 4, 100), trace_job(1, 5, 4, 50)});
   GreedyPolicy policy;
   const SimResult r = simulate(cluster, w, "greedy", policy, event_config());
   EXPECT_DOUBLE_EQ(r.jobs[0].finish_s, 130);
@@ -136,7 +136,7 @@ TEST(Simulator, CompletionFreesGpusForTheNextJobAtOnce) {
 
 TEST(Simulator, PlacementChangeChargesTheRestartDelay) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
-  const auto w = workload_of({trace_job(0, 0, 2, 300)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 2, 300)});
   ScriptPolicy policy;
   policy.move_at_s = 120;
   const SimResult r = simulate(cluster, w, "script", policy, event_config());
@@ -147,7 +147,7 @@ TEST(Simulator, PlacementChangeChargesTheRestartDelay) {
 
 TEST(Simulator, PreemptionIsCountedAndWorkIsKept) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 2, 300)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 2, 300)});
   ScriptPolicy policy;
   policy.stop_from_s = 120;
   policy.stop_until_s = 240;
@@ -162,7 +162,7 @@ TEST(Simulator, PreemptionIsCountedAndWorkIsKept) {
 
 TEST(Simulator, PolluxProfileUsesFixedTicks) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 10, 2, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 10, 2, 100)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.profile = SimProfile::Pollux;
@@ -180,7 +180,7 @@ TEST(Simulator, PolluxProfileUsesFixedTicks) {
 
 TEST(Simulator, PolluxProfileSeesArrivalAtATickInThatTick) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 120, 4, 60), trace_job(1, 121, 4, 60)});
+  const auto w = simulator_workload_of({trace_job(0, 120, 4, 60), trace_job(1, 121, 4, 60)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.profile = SimProfile::Pollux;
@@ -196,7 +196,7 @@ TEST(Simulator, PolluxProfileSeesArrivalAtATickInThatTick) {
 
 TEST(Simulator, IdleTimeIsSkipped) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 1, 100), trace_job(1, 1e8, 1, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 1, 100), trace_job(1, 1e8, 1, 100)});
   for (auto profile : {SimProfile::Default, SimProfile::Pollux}) {
     GreedyPolicy policy;
     SimConfig c = event_config();
@@ -211,7 +211,7 @@ TEST(Simulator, IdleTimeIsSkipped) {
 
 TEST(Simulator, RejectsServerOutOfRange) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
-  const auto w = workload_of({trace_job(0, 0, 1, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 1, 100)});
   FixedPolicy policy({{7, 1}});
   try {
     simulate(cluster, w, "broken", policy, event_config());
@@ -226,7 +226,7 @@ TEST(Simulator, RejectsServerOutOfRange) {
 
 TEST(Simulator, RejectsOverCapacityDuplicatesAndEmptySlices) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
-  const auto two = workload_of({trace_job(0, 0, 3, 100), trace_job(1, 0, 3, 100)});
+  const auto two = simulator_workload_of({trace_job(0, 0, 3, 100), trace_job(1, 0, 3, 100)});
   {
     FixedPolicy policy({{1, 3}});  // both jobs on server 1: 6 > 4
     try {
@@ -239,7 +239,7 @@ TEST(Simulator, RejectsOverCapacityDuplicatesAndEmptySlices) {
       EXPECT_NE(msg.find("capacity"), std::string::npos) << msg;
     }
   }
-  const auto one = workload_of({trace_job(0, 0, 2, 100)});
+  const auto one = simulator_workload_of({trace_job(0, 0, 2, 100)});
   {
     FixedPolicy policy({{0, 1}, {0, 1}});
     EXPECT_THROW(simulate(cluster, one, "dup", policy, event_config()), std::logic_error);
@@ -258,7 +258,7 @@ TEST(Simulator, RejectsOverCapacityDuplicatesAndEmptySlices) {
 
 TEST(Simulator, ValidationCanBeTurnedOff) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
-  const auto two = workload_of({trace_job(0, 0, 3, 100), trace_job(1, 0, 3, 100)});
+  const auto two = simulator_workload_of({trace_job(0, 0, 3, 100), trace_job(1, 0, 3, 100)});
   FixedPolicy policy({{1, 3}});
   SimConfig c = event_config();
   c.validate = false;
@@ -269,7 +269,7 @@ TEST(Simulator, ValidationCanBeTurnedOff) {
 
 TEST(Simulator, JobThatNeverRunsStopsTheRun) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 1, 100), trace_job(1, 0, 8, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 1, 100), trace_job(1, 0, 8, 100)});
   for (auto profile : {SimProfile::Default, SimProfile::Pollux}) {
     GreedyPolicy policy;
     SimConfig c = event_config();
@@ -283,7 +283,7 @@ TEST(Simulator, JobThatNeverRunsStopsTheRun) {
 
 TEST(Simulator, MaxTimeStopsTheRun) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 4, 1e6), trace_job(1, 10, 4, 10)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 4, 1e6), trace_job(1, 10, 4, 10)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.max_time_s = 5000;
@@ -296,7 +296,7 @@ TEST(Simulator, MaxTimeStopsTheRun) {
 
 TEST(Simulator, RejectsBadConfig) {
   const auto cluster = ClusterSpec::homogeneous(1, 4);
-  const auto w = workload_of({trace_job(0, 0, 1, 100)});
+  const auto w = simulator_workload_of({trace_job(0, 0, 1, 100)});
   GreedyPolicy policy;
   SimConfig c = event_config();
   c.round_s = 0;
@@ -310,7 +310,7 @@ TEST(Simulator, IsDeterministicAndReportsProgress) {
   const auto cluster = ClusterSpec::homogeneous(2, 4);
   std::vector<Job> jobs;
   for (int i = 0; i < 200; ++i) jobs.push_back(trace_job(i, i * 37.0, 1 + (i * 7) % 4, 50 + (i * 131) % 900));
-  const auto w = workload_of(jobs);
+  const auto w = simulator_workload_of(jobs);
   auto run = [&](SimProfile profile, int& calls) {
     GreedyPolicy policy;
     SimConfig c = event_config();

@@ -23,7 +23,7 @@
 namespace dmlkit::cluster {
 namespace {
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kTiresiasData = std::string(DMLKIT_SOURCE_DIR) + "/data";
 
 PolicyOptions authors_options() {
   PolicyOptions o;
@@ -34,12 +34,12 @@ PolicyOptions authors_options() {
 
 Workload tiresias_60() {
   WorkloadOptions wo;
-  wo.data_dir = kData;
+  wo.data_dir = kTiresiasData;
   wo.cluster_gpus = 64;
   return load_workload("tiresias-60", wo);
 }
 
-SimResult run(const Workload& w, const ClusterSpec& cluster, const std::string& policy, const PolicyOptions& popts,
+SimResult run_tiresias_sim(const Workload& w, const ClusterSpec& cluster, const std::string& policy, const PolicyOptions& popts,
               const SimConfig& config) {
   auto p = make_policy(policy, popts);
   return simulate(cluster, w, policy, *p, config);
@@ -97,7 +97,7 @@ TEST(TiresiasSim, ReproducesTheAuthorsFiguresOnTheir60JobTrace) {
   const Workload w = tiresias_60();
   for (const std::string policy : {"tiresias", "fifo"}) {
     SCOPED_TRACE(policy);
-    const SimResult r = run(w, ClusterSpec::homogeneous(16, 4), policy, authors_options(), tiresias_sim_config());
+    const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), policy, authors_options(), tiresias_sim_config());
     const Metrics m = compute_metrics(r);
     EXPECT_EQ(m.finished, 60u);
     EXPECT_NEAR(m.avg_jct_s, 178.42, 0.005);
@@ -113,7 +113,7 @@ TEST(TiresiasSim, ReproducesTheAuthorsFiguresOnTheir60JobTrace) {
   PolicyOptions gpu = authors_options();
   gpu.params["tiresias.service"] = "gpu-time";
   gpu.params["tiresias.promote_knob"] = "2";
-  const Metrics m = compute_metrics(run(w, ClusterSpec::homogeneous(16, 4), "tiresias", gpu, tiresias_sim_config()));
+  const Metrics m = compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", gpu, tiresias_sim_config()));
   EXPECT_NEAR(m.avg_jct_s, 178.42, 0.005);
   EXPECT_EQ(m.preemptions, 0);
 }
@@ -125,7 +125,7 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
   for (const std::string policy : {"tiresias", "fifo"}) {
     const auto r = dmlkit::testing::run_cli({"cluster", "simulate", "--profile", "tiresias-sim", "--workload",
                                              "tiresias-60", "--cluster", "16x4", "--policy", policy, "--format", "csv",
-                                             "--data-dir", kData, "--out", dir.path("out")});
+                                             "--data-dir", kTiresiasData, "--out", dir.path("out")});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find(policy + ",178.4167,125.0,"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(",3271.0,"), std::string::npos) << r.out;
@@ -139,7 +139,7 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
   const auto r = dmlkit::testing::run_cli(
       {"cluster",  "simulate", "--profile",  "tiresias-sim", "--workload", "tiresias-60",     "--cluster",
        "16x4",     "--policy", "tiresias",   "--round",      "60",         "--restart-delay", "30",
-       "--format", "csv",      "--data-dir", kData,          "--out",      dir.path("out")});
+       "--format", "csv",      "--data-dir", kTiresiasData,          "--out",      dir.path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("tiresias,178.4167,"), std::string::npos) << r.out;  // first starts stay free
   std::ifstream f(dir.path("out/results.json"));
@@ -152,7 +152,7 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
 // the delay once: the average JCT is 30 s (17%) higher.
 TEST(TiresiasSim, DefaultProfileChargesTheFirstStart) {
   const Workload w = tiresias_60();
-  const Metrics m = compute_metrics(run(w, ClusterSpec::homogeneous(16, 4), "tiresias", PolicyOptions{}, SimConfig{}));
+  const Metrics m = compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", PolicyOptions{}, SimConfig{}));
   EXPECT_NEAR(m.avg_jct_s, 178.42 + 30, 0.005);
 }
 
@@ -165,7 +165,7 @@ TEST(TiresiasSim, DefaultProfileChargesTheFirstStart) {
 TEST(TiresiasSim, MatchesTheAuthorsDlasOnAHandWorkedCase) {
   Workload w;
   w.jobs = {trace_job(0, 0, 4, 5000), trace_job(1, 10, 4, 100), trace_job(2, 4000, 1, 20)};
-  const SimResult r = run(w, ClusterSpec::homogeneous(1, 4), "tiresias", authors_options(), tiresias_sim_config());
+  const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(1, 4), "tiresias", authors_options(), tiresias_sim_config());
   EXPECT_DOUBLE_EQ(r.jobs[1].first_start_s, 3250);
   EXPECT_DOUBLE_EQ(r.jobs[1].finish_s, 3350);
   EXPECT_DOUBLE_EQ(r.jobs[2].first_start_s, 4000);
@@ -189,7 +189,7 @@ TEST(TiresiasSim, GpuTimeWakeupFollowsTheAuthorsArithmetic) {
     PolicyOptions o = authors_options();
     o.params["tiresias.service"] = "gpu-time";
     if (mode != "authors") o.params["tiresias.wakeup"] = mode;
-    const SimResult r = run(w, ClusterSpec::homogeneous(1, 8), "tiresias", o, tiresias_sim_config());
+    const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(1, 8), "tiresias", o, tiresias_sim_config());
     EXPECT_DOUBLE_EQ(r.jobs[1].first_start_s, start);
     EXPECT_DOUBLE_EQ(r.jobs[1].finish_s, start + 100);
     EXPECT_DOUBLE_EQ(r.jobs[0].finish_s, 2100);
@@ -200,7 +200,7 @@ TEST(TiresiasSim, GpuTimeWakeupFollowsTheAuthorsArithmetic) {
   PolicyOptions none = authors_options();
   none.params["tiresias.service"] = "gpu-time";
   none.params["tiresias.wakeup"] = "none";
-  const SimResult r = run(w, ClusterSpec::homogeneous(1, 8), "tiresias", none, tiresias_sim_config());
+  const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(1, 8), "tiresias", none, tiresias_sim_config());
   EXPECT_DOUBLE_EQ(r.jobs[1].first_start_s, 2000);
   EXPECT_EQ(r.jobs[0].preemptions, 0);
   PolicyOptions bad = authors_options();
@@ -274,8 +274,8 @@ TEST(TiresiasWakeup, SixtySecondAndOneSecondRoundsGiveTheSameJcts) {
   c60.round_s = 60;
   SimConfig c1 = c60;
   c1.round_s = 1;
-  const SimResult r60 = run(w, cluster, "tiresias", PolicyOptions{}, c60);
-  const SimResult r1 = run(w, cluster, "tiresias", PolicyOptions{}, c1);
+  const SimResult r60 = run_tiresias_sim(w, cluster, "tiresias", PolicyOptions{}, c60);
+  const SimResult r1 = run_tiresias_sim(w, cluster, "tiresias", PolicyOptions{}, c1);
   int preemptions = 0;
   for (size_t i = 0; i < w.jobs.size(); ++i) {
     ASSERT_TRUE(r60.jobs[i].finished() && r1.jobs[i].finished());

@@ -18,11 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kData = std::string(DMLKIT_SOURCE_DIR) + "/data";
+const std::string kWorkloadData = std::string(DMLKIT_SOURCE_DIR) + "/data";
 
 WorkloadOptions opts() {
   WorkloadOptions o;
-  o.data_dir = kData;
+  o.data_dir = kWorkloadData;
   return o;
 }
 
@@ -68,14 +68,14 @@ void expect_sorted_dense(const Workload& w) {
 }
 
 TEST(Workload, ResolvesBundledNames) {
-  EXPECT_EQ(resolve_workload_path("pollux-6", kData), kData + "/workloads/workloads/workload-6.csv");
-  EXPECT_EQ(resolve_workload_path("pollux-0.5-3", kData), kData + "/workloads/workloads-0.5/workload-3.csv");
-  EXPECT_EQ(resolve_workload_path("philly", kData), kData + "/traces/philly.csv");
-  const std::string direct = kData + "/workloads/workloads/workload-1.csv";
-  EXPECT_EQ(resolve_workload_path(direct, kData), direct);
+  EXPECT_EQ(resolve_workload_path("pollux-6", kWorkloadData), kWorkloadData + "/workloads/workloads/workload-6.csv");
+  EXPECT_EQ(resolve_workload_path("pollux-0.5-3", kWorkloadData), kWorkloadData + "/workloads/workloads-0.5/workload-3.csv");
+  EXPECT_EQ(resolve_workload_path("philly", kWorkloadData), kWorkloadData + "/traces/philly.csv");
+  const std::string direct = kWorkloadData + "/workloads/workloads/workload-1.csv";
+  EXPECT_EQ(resolve_workload_path(direct, kWorkloadData), direct);
   for (const char* bad : {"pollux-99", "pollux", "no-such-file.csv"}) {
     try {
-      resolve_workload_path(bad, kData);
+      resolve_workload_path(bad, kWorkloadData);
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
       EXPECT_EQ(e.file(), bad);

@@ -17,9 +17,9 @@
 namespace dmlkit::comm {
 namespace {
 
-const std::string kDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
+const std::string kConformanceGraphDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
 
-NetworkConfig net_of(Arch arch) {
+NetworkConfig conformance_net_of(Arch arch) {
   NetworkConfig n;
   n.arch = arch;
   n.workers = 4;
@@ -38,7 +38,7 @@ std::vector<Arch> archs_of(const SchedulerEntry& e) {
 }
 
 TEST(SchedulerConformance, EveryRegisteredSchedulerSynchronisesEveryByte) {
-  const auto w = make_workload(load_model("resnet18", kDir));
+  const auto w = make_workload(load_model("resnet18", kConformanceGraphDir));
   SimOptions sim;
   sim.iterations = 3;
   sim.warmup = 1;
@@ -49,7 +49,7 @@ TEST(SchedulerConformance, EveryRegisteredSchedulerSynchronisesEveryByte) {
     ASSERT_FALSE(archs_of(entry).empty());
     for (Arch arch : archs_of(entry)) {
       SCOPED_TRACE(to_string(arch));
-      const auto net = net_of(arch);
+      const auto net = conformance_net_of(arch);
       const auto a = simulate(w, net, entry.name, {}, sim);
       ASSERT_EQ(a.iteration_s.size(), 3u) << "every iteration completes";
       EXPECT_GE(a.iteration_mean_s, lower_bound_s(w, net) * (1 - 1e-9));

@@ -10,7 +10,7 @@ using namespace dmlkit::comm;
 
 namespace {
 
-const std::string kDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
+const std::string kModelGraphDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
 
 Error parse_error(const std::string& text) {
   try {
@@ -29,7 +29,7 @@ const char* kNode =
 }  // namespace
 
 TEST(CommModelGraph, Vgg16MatchesPublishedSizesAndTimes) {
-  auto g = load_model("vgg16", kDir);
+  auto g = load_model("vgg16", kModelGraphDir);
   // VGG-16 has 138,357,544 fp32 parameters (spec 4.3); PipeDream stores bytes.
   EXPECT_DOUBLE_EQ(g.total_param_bytes(), 138357544.0 * 4);
   EXPECT_EQ(g.param_nodes(), 16);  // 13 conv + 3 fc modules
@@ -39,16 +39,16 @@ TEST(CommModelGraph, Vgg16MatchesPublishedSizesAndTimes) {
 }
 
 TEST(CommModelGraph, Resnet50ParameterCount) {
-  auto g = load_model("resnet50", kDir);
+  auto g = load_model("resnet50", kModelGraphDir);
   // torchvision ResNet-50: 25,557,032 parameters including BatchNorm (spec 4.3).
   EXPECT_DOUBLE_EQ(g.total_param_bytes(), 25557032.0 * 4);
 }
 
 TEST(CommModelGraph, EveryBundledModelLoadsInTopologicalOrder) {
-  auto names = list_models(kDir);
+  auto names = list_models(kModelGraphDir);
   EXPECT_GE(names.size(), 12u);
   for (const auto& name : names) {
-    auto g = load_model(name, kDir);
+    auto g = load_model(name, kModelGraphDir);
     for (size_t i = 0; i < g.nodes.size(); ++i)
       for (int s : g.nodes[i].succs) EXPECT_GT(s, static_cast<int>(i)) << name;
     auto w = make_workload(g);
@@ -77,7 +77,7 @@ TEST(CommModelGraph, SortsTopologically) {
 
 TEST(CommModelGraph, UnknownModelNamesTheField) {
   try {
-    load_model("no-such-model", kDir);
+    load_model("no-such-model", kModelGraphDir);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.field(), "model");
@@ -116,7 +116,7 @@ TEST(CommModelGraph, MalformedLinesAreErrorsWithFileLineField) {
 }
 
 TEST(CommModelGraph, ScaleComputeMultipliesTimes) {
-  auto g = load_model("resnet18", kDir);
+  auto g = load_model("resnet18", kModelGraphDir);
   const double f = g.total_fwd_s(), b = g.total_bwd_s();
   scale_compute(g, 0.5);
   EXPECT_NEAR(g.total_fwd_s(), f * 0.5, 1e-12);
@@ -127,13 +127,13 @@ TEST(CommModelGraph, ScaleComputeMultipliesTimes) {
 
 // Spec 4.3's exact per-parameter tensor tables.
 TEST(CommModelGraph, PerParameterTensorsMatchTheExactTables) {
-  auto r50 = make_workload(load_model("resnet50", kDir), TensorGranularity::parameter);
+  auto r50 = make_workload(load_model("resnet50", kModelGraphDir), TensorGranularity::parameter);
   EXPECT_EQ(r50.tensors.size(), 161u);  // 53 conv + 53 gamma + 53 beta + fc weight and bias
   EXPECT_DOUBLE_EQ(r50.total_bytes(), 25557032.0 * 4);
   double largest = 0;
   for (const auto& t : r50.tensors) largest = std::max(largest, t.bytes / 4);
   EXPECT_DOUBLE_EQ(largest, 512.0 * 512 * 9);  // layer4's 3x3 convs, 2.359M
-  auto vgg = make_workload(load_model("vgg16", kDir), TensorGranularity::parameter);
+  auto vgg = make_workload(load_model("vgg16", kModelGraphDir), TensorGranularity::parameter);
   EXPECT_EQ(vgg.tensors.size(), 32u);
   EXPECT_DOUBLE_EQ(vgg.total_bytes(), 138357544.0 * 4);
   bool fc6 = false;

@@ -11,9 +11,9 @@ using namespace dmlkit::comm;
 
 namespace {
 
-const std::string kDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
+const std::string kSimGraphDir = std::string(DMLKIT_SOURCE_DIR) + "/data/model-graphs";
 
-NetworkConfig net_of(Arch arch, int workers, int servers, double gbps) {
+NetworkConfig sim_net_of(Arch arch, int workers, int servers, double gbps) {
   NetworkConfig n;
   n.arch = arch;
   n.workers = workers;
@@ -32,7 +32,7 @@ TEST(CommSimulation, RingAllReduceTakesTwoNMinusOneOverNTimesSOverB) {
   auto w = make_chain_workload("one", {{0, 0, s_bytes}});
   for (int n : {2, 4, 8})
     for (bool stepwise : {false, true}) {
-      auto net = net_of(Arch::allreduce, n, 0, 10);
+      auto net = sim_net_of(Arch::allreduce, n, 0, 10);
       net.ring_stepwise = stepwise;
       auto r = simulate(w, net, "fifo", {});
       const double expected = 2.0 * (n - 1) / n * s_bytes / net.bandwidth_Bps;
@@ -46,7 +46,7 @@ TEST(CommSimulation, SinglePsIsBoundByItsNic) {
   const double s_bytes = 50e6;
   auto w = make_chain_workload("one", {{0, 0, s_bytes}});
   for (int workers : {1, 2, 4, 8}) {
-    auto net = net_of(Arch::ps, workers, 1, 10);
+    auto net = sim_net_of(Arch::ps, workers, 1, 10);
     auto r = simulate(w, net, "fifo", {});
     // Push: the server's downlink carries W*S; pull: its uplink carries W*S; one after the other.
     const double expected = 2.0 * workers * s_bytes / net.bandwidth_Bps;
@@ -56,7 +56,7 @@ TEST(CommSimulation, SinglePsIsBoundByItsNic) {
 
 TEST(CommSimulation, ManyServersSpreadBigTensors) {
   auto w = make_chain_workload("one", {{0, 0, 80e6}});
-  auto net = net_of(Arch::ps, 4, 4, 10);
+  auto net = sim_net_of(Arch::ps, 4, 4, 10);
   auto r = simulate(w, net, "fifo", {});
   // Split over 4 servers: each worker NIC carries S up then S down: 2 S / B.
   const double expected = 2.0 * 80e6 / net.bandwidth_Bps;
@@ -65,7 +65,7 @@ TEST(CommSimulation, ManyServersSpreadBigTensors) {
 
 TEST(CommSimulation, ComputeOnlyWhenOneWorker) {
   auto w = make_chain_workload("c", {{0.01, 0.02, 1e6}, {0.005, 0.01, 2e6}});
-  auto net = net_of(Arch::allreduce, 1, 0, 10);
+  auto net = sim_net_of(Arch::allreduce, 1, 0, 10);
   auto r = simulate(w, net, "fifo", {});
   EXPECT_NEAR(r.iteration_mean_s, 0.045, 1e-9);
   EXPECT_NEAR(r.compute_s, 0.045, 1e-12);
@@ -75,16 +75,16 @@ TEST(CommSimulation, NextForwardWaitsForTheLayersUpdate) {
   // Layer 0's gradient is ready last; its 125 MB take 0.2 s at 10 Gbps (PS, 1 worker, 1 server
   // => push + pull = 0.2 s), so the next forward of layer 0 starts 0.2 s after backward ends.
   auto w = make_chain_workload("c", {{0.01, 0.01, 125e6}, {0.01, 0.01, 0}});
-  auto net = net_of(Arch::ps, 1, 1, 10);
+  auto net = sim_net_of(Arch::ps, 1, 1, 10);
   auto r = simulate(w, net, "fifo", {});
   EXPECT_NEAR(r.iteration_mean_s, 0.01 + 0.02 + 0.2 + 0.01, 1e-3);
   EXPECT_NEAR(r.overlap, 0.0, 1e-9);  // nothing left to overlap with
 }
 
 TEST(CommSimulation, ByteSchedulerCreditHoldsInSimulation) {
-  auto g = load_model("vgg16", kDir);
+  auto g = load_model("vgg16", kSimGraphDir);
   auto w = make_workload(g);
-  auto net = net_of(Arch::ps, 4, 4, 10);
+  auto net = sim_net_of(Arch::ps, 4, 4, 10);
   SchedulerOptions o;
   o.partition_bytes = 4e6;
   o.credit_bytes = 16e6;
@@ -98,8 +98,8 @@ TEST(CommSimulation, ByteSchedulerCreditHoldsInSimulation) {
 }
 
 TEST(CommSimulation, ByteSchedulerBeatsFifoOnVggOverPs) {
-  auto w = make_workload(load_model("vgg16", kDir));
-  auto net = net_of(Arch::ps, 8, 8, 10);
+  auto w = make_workload(load_model("vgg16", kSimGraphDir));
+  auto net = sim_net_of(Arch::ps, 8, 8, 10);
   auto fifo = simulate(w, net, "fifo", {});
   // A credit that keeps every server busy (8 MB partitions are spread over the 8 servers, 32 MB
   // keeps 4 in flight so pushes and pulls overlap): ByteScheduler then hides all communication
@@ -116,12 +116,12 @@ TEST(CommSimulation, ByteSchedulerBeatsFifoOnVggOverPs) {
 
 TEST(CommSimulation, PaceNeverSlowerThanFifo) {
   for (const char* model : {"resnet50", "vgg16", "alexnet", "gnmt"}) {
-    auto g = load_model(model, kDir);
+    auto g = load_model(model, kSimGraphDir);
     scale_compute(g, 0.25);  // batch 32
     auto w = make_workload(g);
     for (double gbps : {1.0, 10.0, 100.0}) {
       for (int workers : {2, 16}) {
-        auto net = net_of(Arch::allreduce, workers, 0, gbps);
+        auto net = sim_net_of(Arch::allreduce, workers, 0, gbps);
         net.latency_s = 5e-6;
         net.op_overhead_s = 50e-6;
         auto fifo = simulate(w, net, "fifo", {});
@@ -133,8 +133,8 @@ TEST(CommSimulation, PaceNeverSlowerThanFifo) {
 }
 
 TEST(CommSimulation, PaceReachesTheLowerBoundWhenCommunicationIsCheap) {
-  auto w = make_workload(load_model("resnet50", kDir));
-  auto net = net_of(Arch::allreduce, 8, 0, 100);
+  auto w = make_workload(load_model("resnet50", kSimGraphDir));
+  auto net = sim_net_of(Arch::allreduce, 8, 0, 100);
   auto r = simulate(w, net, "pace", {});
   const double lb = lower_bound_s(w, net);
   EXPECT_NEAR(r.iteration_mean_s, lb, lb * 0.01);
@@ -142,10 +142,10 @@ TEST(CommSimulation, PaceReachesTheLowerBoundWhenCommunicationIsCheap) {
 
 TEST(CommSimulation, BadInputIsAnError) {
   auto w = make_chain_workload("one", {{0, 0, 1e6}});
-  auto net = net_of(Arch::ps, 2, 1, 10);
+  auto net = sim_net_of(Arch::ps, 2, 1, 10);
   net.bandwidth_Bps = 0;
   EXPECT_THROW(simulate(w, net, "fifo", {}), Error);
-  net = net_of(Arch::ps, 2, 1, 10);
+  net = sim_net_of(Arch::ps, 2, 1, 10);
   EXPECT_THROW(simulate(w, net, "nope", {}), Error);
   EXPECT_THROW(simulate(w, net, "ddp", {}), Error);
   SimOptions so;
@@ -156,9 +156,9 @@ TEST(CommSimulation, BadInputIsAnError) {
 // The aggregated ring model (default) and the stepwise one agree on a homogeneous ring.
 TEST(CommSimulation, AggregatedRingEqualsStepwiseRing) {
   for (const char* model : {"resnet18", "vgg16"}) {
-    auto w = make_workload(load_model(model, kDir));
+    auto w = make_workload(load_model(model, kSimGraphDir));
     for (const char* sched : {"fifo", "bytescheduler", "horovod"}) {
-      auto net = net_of(Arch::allreduce, 6, 0, 10);
+      auto net = sim_net_of(Arch::allreduce, 6, 0, 10);
       net.latency_s = 5e-6;
       auto agg = simulate(w, net, sched, {});
       net.ring_stepwise = true;
@@ -174,7 +174,7 @@ TEST(CommSimulation, AggregatedRingEqualsStepwiseRing) {
 TEST(CommSimulation, SmallTensorsAreSpreadOverServers) {
   std::vector<SyntheticLayer> layers(16, SyntheticLayer{0, 0, 1e6});
   auto w = make_chain_workload("small", layers);
-  auto net = net_of(Arch::ps, 4, 4, 10);
+  auto net = sim_net_of(Arch::ps, 4, 4, 10);
   auto r = simulate(w, net, "fifo", {});
   const double expected = 2.0 * 16e6 / net.bandwidth_Bps;
   EXPECT_NEAR(r.iteration_mean_s, expected, expected * 0.02);
@@ -183,12 +183,12 @@ TEST(CommSimulation, SmallTensorsAreSpreadOverServers) {
 // Per-parameter tensors: layers with several tensors wait for all of them; same bytes, and at an
 // uncongested bandwidth the same (compute-bound) iteration as per-module tensors.
 TEST(CommSimulation, PerParameterTensorsSimulate) {
-  auto g = load_model("resnet50", kDir);
-  auto net = net_of(Arch::allreduce, 4, 0, 100);
+  auto g = load_model("resnet50", kSimGraphDir);
+  auto net = sim_net_of(Arch::allreduce, 4, 0, 100);
   auto mod = simulate(make_workload(g, TensorGranularity::module), net, "bytescheduler", {});
   auto par = simulate(make_workload(g, TensorGranularity::parameter), net, "bytescheduler", {});
   EXPECT_NEAR(mod.iteration_mean_s, par.iteration_mean_s, mod.iteration_mean_s * 0.01);
-  auto slow = net_of(Arch::allreduce, 4, 0, 1);
+  auto slow = sim_net_of(Arch::allreduce, 4, 0, 1);
   auto p1 = simulate(make_workload(g, TensorGranularity::parameter), slow, "pace", {});
   auto f1 = simulate(make_workload(g, TensorGranularity::parameter), slow, "fifo", {});
   EXPECT_LE(p1.iteration_mean_s, f1.iteration_mean_s * (1 + 1e-6));
@@ -199,7 +199,7 @@ TEST(CommSimulation, PerParameterTensorsSimulate) {
 TEST(CommSimulation, OversubscribedRackUplinksSlowTheRing) {
   const double s_bytes = 100e6;
   auto w = make_chain_workload("one", {{0, 0, s_bytes}});
-  auto net = net_of(Arch::allreduce, 4, 0, 10);
+  auto net = sim_net_of(Arch::allreduce, 4, 0, 10);
   net.racks = 2;
   net.uplink_bandwidth_Bps = net.bandwidth_Bps / 2;
   auto r = simulate(w, net, "fifo", {});

@@ -18,7 +18,7 @@ namespace {
 // 4 classes of 4x4 images: class c lights pixel c strongly plus noise; tasks (0 vs 1), (2 vs 3).
 ImageSet toy_images(int per_class, uint64_t seed) { return lit_pixel_images(4, per_class, 1, 60, seed); }
 
-ReplayExperimentConfig toy_config() {
+ReplayExperimentConfig toy_replay_config() {
   ReplayExperimentConfig c;
   c.tasks = 2;
   c.train_per_class = 50;
@@ -35,7 +35,7 @@ ReplayExperimentConfig toy_config() {
 
 TEST(ReplayExperiment, ProducesOneRecordPerStrategyAndBufferAndIsDeterministic) {
   const auto train = toy_images(50, 1), test = toy_images(50, 2);
-  auto c = toy_config();
+  auto c = toy_replay_config();
   const auto a = run_replay_experiment(train, test, c);
   ASSERT_EQ(a.points.size(), 4u);
   ASSERT_EQ(a.runs.size(), 8u);
@@ -61,7 +61,7 @@ TEST(ReplayExperiment, ProducesOneRecordPerStrategyAndBufferAndIsDeterministic) 
 // The task-il head trains on libtorch by default; the Eigen reference gives the same accuracies.
 TEST(ReplayExperiment, TorchAndEigenHeadsAgree) {
   const auto train = toy_images(50, 1), test = toy_images(50, 2);
-  auto c = toy_config();
+  auto c = toy_replay_config();
   c.learning_rate = 0.05;  // slow enough that the runs differ from each other
   c.epochs = 2;
   c.backend = learn::TrainBackend::torch;
@@ -82,7 +82,7 @@ ImageSet overlapping_images(int per_class, uint64_t seed) { return lit_pixel_ima
 // Explicit task classes: (0,1),(2,3) is the default split; other pairs are honoured.
 TEST(ReplayExperiment, TaskClassesChooseWhichClassesEachTaskHas) {
   const auto train = overlapping_images(50, 1), test = overlapping_images(50, 2);
-  auto c = toy_config();
+  auto c = toy_replay_config();
   const auto by_default = run_replay_experiment(train, test, c);
   c.task_classes = {{0, 1}, {2, 3}};
   const auto explicit_pairs = run_replay_experiment(train, test, c);
@@ -168,7 +168,7 @@ TEST(ReplayExperiment, ClassIncrementalCnnForgetsWithoutReplayAndReplayHelps) {
 
 TEST(ReplayExperiment, ClassIncrementalBadCnnSettingsRaiseError) {
   const auto train = toy_images(20, 1), test = toy_images(20, 2);
-  auto c = toy_config();
+  auto c = toy_replay_config();
   c.scenario = Scenario::class_il;
   c.buffer_sizes = {8};
   c.seeds = 1;

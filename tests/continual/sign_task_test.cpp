@@ -12,7 +12,7 @@ namespace {
 // Classes 0..3 of 4x4 images: class c lights pixels c..c+5 plus small noise.
 ImageSet toy(int per_class, uint64_t seed) { return lit_pixel_images(4, per_class, 6, 30, seed); }
 
-SignTaskConfig toy_config() {
+SignTaskConfig toy_sign_config() {
   SignTaskConfig c;
   c.pairs = {{1, 3}};  // 3 of 6 bright pixels shared
   c.replay_sizes = {0, 40};
@@ -30,7 +30,7 @@ SignTaskConfig toy_config() {
 
 TEST(SignTask, FlippingTheNewTaskMakesTheAngleSupplementaryAndReplayHelps) {
   const auto train = toy(60, 1), test = toy(60, 2);
-  auto c = toy_config();
+  auto c = toy_sign_config();
   const auto same = run_sign_task_experiment(train, test, c);
   c.flip_new_task = true;
   const auto flip = run_sign_task_experiment(train, test, c);
@@ -53,7 +53,7 @@ TEST(SignTask, FlippingTheNewTaskMakesTheAngleSupplementaryAndReplayHelps) {
 
 TEST(SignTask, RejectsBadPairsAndMissingClasses) {
   const auto train = toy(10, 1), test = toy(10, 2);
-  auto c = toy_config();
+  auto c = toy_sign_config();
   c.pairs = {{1, 1}};
   EXPECT_THROW(run_sign_task_experiment(train, test, c), Error);
   c.pairs = {{0, 7}};  // class 7 has no images in the toy set

@@ -24,7 +24,7 @@ const std::string kScript = "<script>alert(1)</script>";
 const std::string kCloser = "</script><script>document.body.dataset.pwned=1</script>";
 const std::string kImg = "<img src=x onerror=\"alert('x')\">";
 
-size_t count(const std::string& haystack, const std::string& needle) {
+size_t count_of(const std::string& haystack, const std::string& needle) {
   size_t n = 0;
   for (size_t pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
   return n;
@@ -104,8 +104,8 @@ TEST(HtmlReport, HostileStringsAreEscapedEverywhere) {
   EXPECT_EQ(page.find("dataset.pwned=1</script>"), std::string::npos);
   EXPECT_EQ(page.find("<!-- comment"), std::string::npos);
   // Exactly the four script elements of the page: error capture, Chart.js, data, drawing.
-  EXPECT_EQ(count(page, "<script"), 4u);
-  EXPECT_EQ(count(page, "</script>"), 4u);
+  EXPECT_EQ(count_of(page, "<script"), 4u);
+  EXPECT_EQ(count_of(page, "</script>"), 4u);
   // Escaped text is present where it belongs.
   EXPECT_NE(page.find("<title>Report &lt;script&gt;alert(1)&lt;/script&gt;</title>"), std::string::npos);
   EXPECT_NE(page.find("<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"), std::string::npos);
@@ -137,7 +137,7 @@ TEST(HtmlReport, IsSelfContainedWithChartJsInlined) {
   ASSERT_NE(style_end, std::string::npos);
   const std::string style = page.substr(style_begin, style_end - style_begin);
   EXPECT_FALSE(std::regex_search(style, m, std::regex(R"(@import|url\()", std::regex::icase))) << m.str();
-  EXPECT_EQ(count(page, "<style"), 1u);
+  EXPECT_EQ(count_of(page, "<style"), 1u);
   EXPECT_EQ(page.find(" style="), std::string::npos);
   // The page forbids every fetch.
   EXPECT_NE(page.find("default-src 'none'"), std::string::npos);

@@ -25,7 +25,7 @@ ProgressOptions options(std::ostringstream& out, bool terminal, FakeClock* clock
   return o;
 }
 
-size_t count(const std::string& s, char c) { return static_cast<size_t>(std::count(s.begin(), s.end(), c)); }
+size_t count_char(const std::string& s, char c) { return static_cast<size_t>(std::count(s.begin(), s.end(), c)); }
 
 }  // namespace
 
@@ -55,15 +55,15 @@ TEST(ProgressBar, RedrawsAreRateLimitedAndTheLineEndsWithANewline) {
   clock.now_s = 0.25;
   bar.update(5);  // too soon
   EXPECT_EQ(bar.redraws(), 2u);
-  EXPECT_EQ(count(out.str(), '\n'), 0u);
+  EXPECT_EQ(count_char(out.str(), '\n'), 0u);
   bar.finish();  // draws the latest state and ends the line
   EXPECT_EQ(bar.redraws(), 3u);
   bar.finish();  // idempotent
   bar.update(50);
   EXPECT_EQ(bar.redraws(), 3u);
   const std::string s = out.str();
-  EXPECT_EQ(count(s, '\r'), 3u);
-  EXPECT_EQ(count(s, '\n'), 1u);
+  EXPECT_EQ(count_char(s, '\r'), 3u);
+  EXPECT_EQ(count_char(s, '\n'), 1u);
   EXPECT_EQ(s.back(), '\n');
   // The final line shows the last update, not the last drawn one.
   EXPECT_NE(s.find("5/100\n"), std::string::npos) << s;
@@ -102,5 +102,5 @@ TEST(ProgressBar, DestructorFinishesTheLine) {
     bar.update(3);
   }
   EXPECT_EQ(out.str().back(), '\n');
-  EXPECT_EQ(count(out.str(), '\n'), 1u);
+  EXPECT_EQ(count_char(out.str(), '\n'), 1u);
 }

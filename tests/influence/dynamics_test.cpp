@@ -11,7 +11,7 @@
 namespace dmlkit::influence {
 namespace {
 
-EdgeList graph() {
+EdgeList dynamics_graph() {
   Rng rng(1);
   return erdos_renyi(400, 5, rng);
 }
@@ -19,7 +19,7 @@ EdgeList graph() {
 }  // namespace
 
 TEST(InfluenceDynamics, TrivalencyRedrawsFromTheThreeLevels) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.model = ProbabilityModel::Trivalency;
   DynamicNetwork net(g, c, Rng(2));
@@ -33,7 +33,7 @@ TEST(InfluenceDynamics, TrivalencyRedrawsFromTheThreeLevels) {
 }
 
 TEST(InfluenceDynamics, WeightedCascadeFollowsThePresentInDegree) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.model = ProbabilityModel::WeightedCascade;
   c.edge_churn = 0.1;
@@ -50,7 +50,7 @@ TEST(InfluenceDynamics, WeightedCascadeFollowsThePresentInDegree) {
 }
 
 TEST(InfluenceDynamics, FluctuatingStaysInBoundsAndMoves) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.model = ProbabilityModel::Fluctuating;
   c.steps = 10;  // rate 0.03 per step: bounces several times in 40 steps
@@ -69,7 +69,7 @@ TEST(InfluenceDynamics, FluctuatingStaysInBoundsAndMoves) {
 }
 
 TEST(InfluenceDynamics, ChurnKeepsTheLongRunPresenceAndRemovesAbsentNodesEdges) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.model = ProbabilityModel::Trivalency;
   c.edge_churn = 0.2;
@@ -99,7 +99,7 @@ TEST(InfluenceDynamics, ChurnKeepsTheLongRunPresenceAndRemovesAbsentNodesEdges) 
 }
 
 TEST(InfluenceDynamics, SameSeedSameNetworks) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.model = ProbabilityModel::Fluctuating;
   c.edge_churn = 0.1;
@@ -114,7 +114,7 @@ TEST(InfluenceDynamics, SameSeedSameNetworks) {
 }
 
 TEST(InfluenceDynamics, RejectsBadKnobs) {
-  const EdgeList g = graph();
+  const EdgeList g = dynamics_graph();
   DynamicsConfig c;
   c.edge_churn = 0.1;  // presence 1: nothing could come back
   EXPECT_THROW(DynamicNetwork(g, c, Rng(1)), Error);

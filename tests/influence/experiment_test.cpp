@@ -10,7 +10,7 @@
 namespace dmlkit::influence {
 namespace {
 
-EdgeList graph() {
+EdgeList experiment_graph() {
   Rng rng(8);
   return preferential_attachment(200, 2, rng);
 }
@@ -31,7 +31,7 @@ ExperimentConfig config() {
 }  // namespace
 
 TEST(InfluenceExperiment, DeterministicPerSeedAndIndependentOfTheAlgorithmList) {
-  const EdgeList g = graph();
+  const EdgeList g = experiment_graph();
   const ExperimentResult a = run_experiment(g, config());
   const ExperimentResult b = run_experiment(g, config());
   ASSERT_EQ(a.algorithms.size(), 6u);
@@ -49,7 +49,7 @@ TEST(InfluenceExperiment, DeterministicPerSeedAndIndependentOfTheAlgorithmList) 
 }
 
 TEST(InfluenceExperiment, InformedReferencesBeatRandomSeeds) {
-  const EdgeList g = graph();
+  const EdgeList g = experiment_graph();
   const ExperimentResult r = run_experiment(g, config());
   const auto summary = summarize(r);
   ASSERT_EQ(summary.size(), 7u);
@@ -72,7 +72,7 @@ TEST(InfluenceExperiment, InformedReferencesBeatRandomSeeds) {
 }
 
 TEST(InfluenceExperiment, NodeChurnOnlySeedsPresentNodes) {
-  const EdgeList g = graph();
+  const EdgeList g = experiment_graph();
   ExperimentConfig c = config();
   c.dynamics.node_churn = 0.2;
   c.dynamics.node_presence = 0.5;
@@ -102,7 +102,7 @@ TEST(InfluenceExperimentStats, CurvesAndRegretsByHand) {
 }
 
 TEST(InfluenceExperiment, ValidatesOptions) {
-  const EdgeList g = graph();
+  const EdgeList g = experiment_graph();
   ExperimentConfig c = config();
   c.algorithms = {"rsb", "nope"};
   EXPECT_THROW(run_experiment(g, c), Error);

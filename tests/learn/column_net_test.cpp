@@ -18,7 +18,7 @@ namespace {
 
 constexpr int kRows = 6, kL = 7;
 
-ColumnNetShape small_shape(int L = kL) {
+ColumnNetShape small_column_shape(int L = kL) {
   return column_net_shape(kRows, L, 4, {0.01f, 1.0f, 1.0f, 0.0625f, 0.0625f}, {8, 8}, 3, {5}, 1);
 }
 
@@ -44,7 +44,7 @@ std::vector<float> random_parameters(const ColumnNetShape& s, Rng& rng, float sc
 }
 
 TEST(ColumnNet, PermutingColumnsPermutesTheScoresAndKeepsVoid) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(11);
   const std::vector<float> p = random_parameters(s, rng);
   const std::vector<float> x = random_state(rng, 5);
@@ -65,7 +65,7 @@ TEST(ColumnNet, PermutingColumnsPermutesTheScoresAndKeepsVoid) {
 }
 
 TEST(ColumnNet, ScoresDependOnTheColumnAndTheSummaryOnly) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(5);
   const std::vector<float> p = random_parameters(s, rng);
   std::vector<float> x = random_state(rng, 4);
@@ -82,7 +82,7 @@ TEST(ColumnNet, ScoresDependOnTheColumnAndTheSummaryOnly) {
 }
 
 TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(3);
   const std::vector<float> p = random_parameters(s, rng);
   ColumnNetForward fast(s, p), cached(s, p);
@@ -115,7 +115,7 @@ TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
 // changed column moves, and with scores beyond 300 (its shifted-softmax fallback).
 TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax) {
   // One block of columns (the draw's block sums), three.
-  for (const ColumnNetShape& s : {small_shape(), small_shape(20)})
+  for (const ColumnNetShape& s : {small_column_shape(), small_column_shape(20)})
   for (const float weight_scale : {1.0f, 400.0f}) {
     const int L = s.window;
     Rng rng(8);
@@ -143,7 +143,7 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
       ASSERT_TRUE(fast.probabilities(x.data(), col, mask.data(), probs.data()));
       for (int i = 0; i < s.outputs(); ++i) {
         ASSERT_NEAR(probs[i], want[i], 1e-6 * want[i] + 1e-12) << "L " << L << " scale " << weight_scale << " step " << step;
-        if (!mask[i]) ASSERT_EQ(probs[i], 0.0);
+        if (!mask[i]) { ASSERT_EQ(probs[i], 0.0); }
       }
     }
   }
@@ -156,7 +156,7 @@ TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax
 // probabilities stay within 1e-9 relative of those of a fresh network, whose sums are taken from
 // the columns (same scores, same exponentials).
 TEST(ColumnNet, RunningSumsSurviveTheDominantColumnBeingMaskedAndUnmasked) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(12);
   std::vector<float> p = random_parameters(s, rng);
   // The column MLP's output layer (the last k x 8 + k of its parameters) scaled: scores tens apart,
@@ -204,7 +204,7 @@ TEST(ColumnNet, RunningSumsSurviveTheDominantColumnBeingMaskedAndUnmasked) {
 TEST(ColumnNet, DrawIsTheInverseCdfOfTheProbabilities) {
   for (const int L : {kL, 20})
   for (const float weight_scale : {1.0f, 400.0f}) {
-    const ColumnNetShape s = small_shape(L);
+    const ColumnNetShape s = small_column_shape(L);
     Rng rng(21);
     const std::vector<float> p = random_parameters(s, rng, weight_scale);
     ColumnNetForward net(s, p);
@@ -258,7 +258,7 @@ TEST(ColumnNet, DrawIsTheInverseCdfOfTheProbabilities) {
 }
 
 TEST(ColumnNet, ModelFileRoundTripAndBadArchitecture) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(1);
   ModelFile m;
   m.kind = "dl2";
@@ -285,7 +285,7 @@ TEST(ColumnNet, ModelFileRoundTripAndBadArchitecture) {
 }
 
 TEST(ColumnNetTrainer, ComputesTheSameFunctionAndLearnsAPerTypeRule) {
-  const ColumnNetShape s = small_shape();
+  const ColumnNetShape s = small_column_shape();
   Rng rng(9);
   const std::vector<float> p0 = column_net_initial_parameters(s, rng);
   auto net = make_column_trainer(s, p0, 0.01);

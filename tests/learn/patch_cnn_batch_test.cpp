@@ -12,7 +12,7 @@
 namespace dmlkit::learn {
 namespace {
 
-PatchCnnShape small_shape() {
+PatchCnnShape small_patch_shape() {
   PatchCnnShape s;
   s.patch_len = 8;
   s.filters_per_class = 3;
@@ -46,7 +46,7 @@ TEST(PatchCnnBatch, MatchesTheEigenReferenceWithAndWithoutEwc) {
   const auto data2 = make_data(40, 2.0, 2);
   const auto data3 = make_data(25, 1.0, 3);  // another shape: its own group
   Rng init(7);
-  const PatchCnn start(small_shape(), init);
+  const PatchCnn start(small_patch_shape(), init);
   GdConfig gd;
   gd.learning_rate = 0.05;
   gd.epochs = 200;
@@ -88,7 +88,7 @@ TEST(PatchCnnBatch, MatchesTheEigenReferenceWithAndWithoutEwc) {
 TEST(PatchCnnTorch, MiniBatchTrainingMatchesTheEigenReference) {
   const auto data = make_data(45, 0.4, 21);
   Rng init(13);
-  const PatchCnn start(small_shape(), init);
+  const PatchCnn start(small_patch_shape(), init);
   const Matrix fisher = start.fisher_diagonal(data, FisherKind::empirical_sum);
   QuadraticPenalty ewc{start.weights(), fisher, 0.5 / (0.05 * fisher.maxCoeff()), PenaltyStep::gradient};
   QuadraticPenalty prox{start.weights(), start.fisher_diagonal(data, FisherKind::expected_mean), 20.0,
@@ -133,7 +133,7 @@ TEST(PatchCnnBatch, ANetworkDoesNotDependOnItsBatchMatesOrThreads) {
   std::vector<PatchDataset> others;
   for (uint64_t s = 0; s < 9; ++s) others.push_back(make_data(30, 0.3 * static_cast<double>(s), 100 + s));
   Rng init(3);
-  const PatchCnn start(small_shape(), init);
+  const PatchCnn start(small_patch_shape(), init);
   GdConfig gd;
   gd.learning_rate = 0.05;
   gd.epochs = 100;
@@ -203,7 +203,7 @@ TEST(PatchCnnBatch, ANetworkIsBitIdenticalAloneAndAtEveryPositionOfABatch) {
 TEST(PatchCnnBatch, FisherMatchesTheHandWrittenDiagonal) {
   const auto data = make_data(50, 0.7, 5);
   Rng init(9);
-  PatchCnn net(small_shape(), init);
+  PatchCnn net(small_patch_shape(), init);
   GdConfig gd;
   gd.learning_rate = 0.05;
   gd.epochs = 100;
@@ -223,7 +223,7 @@ TEST(PatchCnnBatch, FisherMatchesTheHandWrittenDiagonal) {
 TEST(PatchCnnBatch, FlagsADivergingNetworkOnly) {
   const auto data = make_data(20, 0.0, 4);
   Rng init(1);
-  const PatchCnn start(small_shape(), init);
+  const PatchCnn start(small_patch_shape(), init);
   PatchCnn calm = start, wild = start;
   QuadraticPenalty none{start.weights(), Matrix::Zero(6, 8), 0.0};
   GdConfig gd;
@@ -244,8 +244,8 @@ TEST(PatchCnnBatch, FlagsADivergingNetworkOnly) {
 TEST(PatchCnnBatch, RejectsMixedShapesAndMiniBatches) {
   const auto data = make_data(10, 0.0, 4);
   Rng init(1);
-  PatchCnn a(small_shape(), init);
-  PatchCnnShape other = small_shape();
+  PatchCnn a(small_patch_shape(), init);
+  PatchCnnShape other = small_patch_shape();
   other.filters_per_class = 2;
   PatchCnn b(other, init);
   GdConfig gd;
