@@ -21,6 +21,8 @@ packages=(
   # from the reference BLAS (higher priority, auto mode): ~15x faster matrix products, ~7x faster training.
   libtorch-dev libopenblas0-openmp
   slurmctld slurmd slurm-client munge
+  # cluster serve --metrics-port: Prometheus metrics and the live status page over HTTP.
+  libcpp-httplib-dev
   # football cut: clips are cut with FFmpeg (ffmpeg and ffprobe).
   ffmpeg
   # The Python module (python/, docs/python.md): pybind11 for the bindings, NumPy for per-job and
