@@ -72,6 +72,23 @@ cluster::PolicyOptions make_policy_options(const std::string& placement, const s
   return p;
 }
 
+live::ControllerOptions controller_options(const ServeOptions& o, const live::JobScope& scope, Context& ctx) {
+  live::ControllerOptions co;
+  co.policy_name = o.policy;
+  co.round_s = o.round_s;
+  co.poll_s = o.poll_s;
+  co.start_timeout_s = o.start_timeout_s;
+  co.repair_gres_leaks = o.repair_gres_leaks;
+  co.max_retries = o.max_retries;
+  co.unexpressible = live::parse_unexpressible(o.unexpressible);
+  co.state_path = o.dry_run ? "" : o.state;  // a dry run neither reads nor writes the real controller's state
+  co.decision_log_path = o.decision_log;
+  co.scope = scope;
+  co.dry_run = o.dry_run;
+  co.log = &ctx.err;
+  return co;
+}
+
 int run_serve(ServeOptions& o, Context& ctx) {
   if (!o.slurm) throw Error("--slurm: live mode needs a backend; Slurm is the only one (give --slurm)");
   if (!o.policy_files.empty()) {
@@ -95,19 +112,7 @@ int run_serve(ServeOptions& o, Context& ctx) {
   live::TimedBackend slurm(o.dry_run ? static_cast<live::ClusterBackend&>(dry) : client, /*keep_samples=*/false);
   live::LiveObserver observer(o.policy, scope.describe(), o.dry_run, slurm.now_s());
   const auto server = start_status_server(o, observer, ctx);
-  live::ControllerOptions co;
-  co.policy_name = o.policy;
-  co.round_s = o.round_s;
-  co.poll_s = o.poll_s;
-  co.start_timeout_s = o.start_timeout_s;
-  co.repair_gres_leaks = o.repair_gres_leaks;
-  co.max_retries = o.max_retries;
-  co.unexpressible = live::parse_unexpressible(o.unexpressible);
-  co.state_path = o.dry_run ? "" : o.state;  // a dry run neither reads nor writes the real controller's state
-  co.decision_log_path = o.decision_log;
-  co.scope = scope;
-  co.dry_run = o.dry_run;
-  co.log = &ctx.err;
+  live::ControllerOptions co = controller_options(o, scope, ctx);
   const live::Controller* running = nullptr;
   co.on_cycle = [&](double wall_s) {
     if (running) observer.update(*running, slurm, wall_s);

@@ -2,6 +2,9 @@
 // manages, squeue/sinfo's partition, account, user and GPU type, a dry run and an account scope on
 // the fake Slurm, the Prometheus text and the status page (escaped).
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -14,6 +17,7 @@
 #include "live/fake_slurm.h"
 #include "live/job_scope.h"
 #include "live/live_metrics.h"
+#include "live/process.h"
 #include "live/slurm_types.h"
 #include "live/timed_backend.h"
 
@@ -254,6 +258,42 @@ TEST(LiveMetrics, TimedBackendCountsFailedCallsAndKeepsHistogramsOnly) {
   EXPECT_EQ(timed.call_stats().at("poll").errors, 0);
   EXPECT_EQ(timed.call_stats().at("hold").errors, 1);
   EXPECT_TRUE(timed.samples("poll").empty());
+}
+
+// A socket listening on a kernel-chosen port of 127.0.0.1 while the object lives.
+struct Listener {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  Listener() {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(fd, 1) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+      port = ntohs(addr.sin_port);
+  }
+  ~Listener() { ::close(fd); }
+};
+
+// Refused before Slurm is contacted: one line, exit status 2.
+TEST(LiveCli, ServeRefusesABadScopeNameOrMetricsPortInOneLine) {
+  Listener busy;
+  ASSERT_GT(busy.port, 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--partition", "gpu a"}, "--partition"},
+      {{"--account", "x;y"}, "--account"},
+      {{"--user", ""}, "--user"},
+      {{"--metrics-port", "70000"}, "--metrics-port"},
+      {{"--metrics-port", std::to_string(busy.port)}, "cannot listen on 127.0.0.1:" + std::to_string(busy.port)}};
+  for (const auto& [args, expected] : cases) {
+    std::vector<std::string> argv = {DMLKIT_BINARY, "cluster", "serve", "--slurm", "--slurm-conf", "/nonexistent.conf"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessResult r = run_process(argv, {}, 30);
+    EXPECT_EQ(r.exit_code, 2) << args.front() << ": " << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace
