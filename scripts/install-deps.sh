@@ -26,6 +26,9 @@ packages=(
   # METIS graph partitioning for gnn/ (dmlkit gnn --partitioner metis)
   libmetis-dev
   libjs-chart.js zlib1g-dev
+  # cluster serve --metrics-port: Prometheus metrics and the live status page over HTTP (the live
+  # module, part of the program).
+  libcpp-httplib-dev
 )
 if [[ "$mode" == "all" ]]; then
   packages+=(

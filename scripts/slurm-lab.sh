@@ -4,7 +4,8 @@
 # state, logs, sockets, pid files) lives in DIR; /etc/slurm and the system munged are never used.
 # Ports are derived from DIR (and checked free), so two labs run side by side.
 #
-#   scripts/slurm-lab.sh up DIR [NODES=4] [GPUS_PER_NODE=4]   start; prints `export SLURM_CONF=...`
+#   scripts/slurm-lab.sh up DIR [NODES=4] [GPUS_PER_NODE=4] [PARTITIONS=1]
+#                                                             start; prints `export SLURM_CONF=...`
 #   scripts/slurm-lab.sh down DIR                             cancel jobs, stop every daemon by PID
 #   scripts/slurm-lab.sh stop-ctld DIR | start-ctld DIR       stop / restart slurmctld only (tests)
 #   scripts/slurm-lab.sh kill-node DIR I                      node I dies: SIGKILL its slurmd, steps, jobs
@@ -18,7 +19,7 @@ set -euo pipefail
 die() { echo "slurm-lab: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '7,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,13p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -172,8 +173,10 @@ restart_unready_nodes() {
 # --- commands ----------------------------------------------------------------------------------
 
 lab_up() {
-  local nodes=${1:-4} gpus=${2:-4}
+  local nodes=${1:-4} gpus=${2:-4} partitions=${3:-1}
   [[ "$nodes" =~ ^[1-9][0-9]*$ && "$nodes" -le 64 ]] || die "NODES must be 1..64 (got '$nodes')"
+  [[ "$partitions" == 1 || ( "$partitions" == 2 && "$nodes" -ge 2 ) ]] \
+    || die "PARTITIONS must be 1, or 2 with at least 2 nodes (got '$partitions')"
   [[ "$gpus" =~ ^[1-9][0-9]*$ && "$gpus" -le 16 ]] || die "GPUS_PER_NODE must be 1..16 (got '$gpus')"
   [[ $(id -u) -eq 0 ]] || die "must run as root (slurmd runs as root in the lab)"
   local b
@@ -256,8 +259,20 @@ SlurmdParameters=config_overrides
 MinJobAge=600
 JobSubmitPlugins=lua
 NodeName=node[1-$nodes] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$node_port0-$((node_port0 + nodes - 1))] CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=16000 Gres=gpu:$gpus State=UNKNOWN
-PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+  # One partition `main` of every node; or two: `main` (the first half, default) and `other` (the
+  # rest), where only `main`'s jobs enter held (a partition dmlkit manages) and Slurm schedules
+  # `other`'s itself.
+  local half=$((nodes / 2)) held_partitions="ALL"
+  if [[ "$partitions" == 2 ]]; then
+    cat >>"$LAB/etc/slurm.conf" <<EOF
+PartitionName=main Nodes=node[1-$half] Default=YES MaxTime=INFINITE State=UP
+PartitionName=other Nodes=node[$((half + 1))-$nodes] MaxTime=INFINITE State=UP
+EOF
+    held_partitions="main"
+  else
+    echo "PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$LAB/etc/slurm.conf"
+  fi
   cat >"$LAB/etc/gres.conf" <<EOF
 AutoDetect=off
 NodeName=node[1-$nodes] Name=gpu File=$LAB/fakegpu/gpu[0-$((gpus - 1))]
@@ -269,10 +284,17 @@ ConstrainCores=no
 ConstrainDevices=no
 ConstrainRAMSpace=no
 EOF
-  # Every submitted job enters held (priority 0): the external controller places and releases it.
-  cat >"$LAB/etc/job_submit.lua" <<'EOF'
+  # Every submitted job of a managed partition enters held (priority 0): the external controller
+  # places and releases it. A job without -p is in the default partition, main.
+  cat >"$LAB/etc/job_submit.lua" <<EOF
+local held_partitions = "$held_partitions"
+EOF
+  cat >>"$LAB/etc/job_submit.lua" <<'EOF'
 function slurm_job_submit(job_desc, part_list, submit_uid)
-   job_desc.priority = 0
+   local partition = job_desc.partition or "main"
+   if held_partitions == "ALL" or partition == held_partitions then
+      job_desc.priority = 0
+   end
    return slurm.SUCCESS
 end
 function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
@@ -319,7 +341,7 @@ lab_down() {
 }
 
 case "$cmd" in
-  up) lab_up "${3:-4}" "${4:-4}" ;;
+  up) lab_up "${3:-4}" "${4:-4}" "${5:-1}" ;;
   down) lab_down ;;
   stop-ctld) stop_pidfile "$LAB/run/slurmctld.pid" ;;
   start-ctld)

@@ -19,6 +19,7 @@
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/python_plugin.h"
+#include "dmlkit/stop_signals.h"
 #include "live/fake_slurm.h"
 #include "live/replay.h"
 #include "live/replay_stats.h"
@@ -29,8 +30,8 @@ namespace {
 
 struct ReplayCliOptions {
   bool slurm = false;
-  std::string fake;  // --fake NxG: the in-memory fake Slurm (virtual time), not a real cluster
-  std::string calibration;                     // --calibration FILE (with --fake)
+  std::string fake;         // --fake NxG: the in-memory fake Slurm (virtual time), not a real cluster
+  std::string calibration;  // --calibration FILE (with --fake)
   std::string calibration_statistic = "mean";  // --calibration-statistic
   std::string workload = "pollux-6";
   std::string policy = "tiresias";
@@ -142,7 +143,8 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
     } catch (const std::exception&) {
       throw Error("--fake: expected NODESxGPUS (e.g. 8x4), got '" + o.fake + "'");
     }
-    if (fake_nodes < 1 || fake_gpus < 1) throw Error("--fake: expected NODESxGPUS with both >= 1, got '" + o.fake + "'");
+    if (fake_nodes < 1 || fake_gpus < 1)
+      throw Error("--fake: expected NODESxGPUS with both >= 1, got '" + o.fake + "'");
   }
   if (!o.calibration.empty() && o.fake.empty())
     throw Error("--calibration: applies to --fake (a real cluster has its own latencies)");
@@ -181,6 +183,8 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   ro.data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ro.work_dir = o.work_dir.empty() ? o.out + ".work" : o.work_dir;
   ro.log = &ctx.err;
+  const StopSignals signals;  // SIGINT/SIGTERM: stop, cancel every job submitted, write nothing
+  ro.interrupted = [&signals] { return signals.requested(); };
   live::ReplayResult r;
   try {
     if (!o.fake.empty()) {
@@ -190,7 +194,8 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
       live::FakeSlurm fake;
       fake.add_nodes(fake_nodes, fake_gpus);
       fake.set_done_file_jobs(true);
-      if (!o.calibration.empty()) fake.set_latencies(live::fake_latencies(given_calibration, statistic, o.poll_s, o.seed + 1));
+      if (!o.calibration.empty())
+        fake.set_latencies(live::fake_latencies(given_calibration, statistic, o.poll_s, o.seed + 1));
       r = live::run_replay(fake, ro);
     } else {
       live::SlurmClientOptions so;
@@ -200,6 +205,11 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
     }
   } catch (const live::SlurmError& e) {
     throw Error(std::string("Slurm: ") + e.what() + " (is the cluster up, and --slurm-conf / SLURM_CONF right?)");
+  }
+  if (r.interrupted) {
+    ctx.err << "cluster replay: stopped by " << signals.signal_name() << "; cancelled " << r.cancelled
+            << " unfinished job(s) it had submitted; no results written\n";
+    return signals.exit_status();
   }
 
   // Tables.

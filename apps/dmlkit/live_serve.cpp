@@ -1,6 +1,5 @@
 // `dmlkit cluster serve --slurm --policy NAME`: runs a registered cluster policy against a live
 // Slurm cluster until interrupted (SIGINT/SIGTERM) or --max-wall passes (docs/live-mode.md).
-#include <csignal>
 #include <iostream>
 
 #include "cluster/model/placement.h"
@@ -9,15 +8,17 @@
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/python_plugin.h"
+#include "dmlkit/stop_signals.h"
 #include "live/controller.h"
+#include "live/dry_run_backend.h"
+#include "live/live_metrics.h"
 #include "live/slurm_client.h"
+#include "live/status_server.h"
+#include "live/timed_backend.h"
 
 namespace dmlkit::app {
 
 namespace {
-
-volatile std::sig_atomic_t g_stop_requested = 0;  // set by SIGINT/SIGTERM only
-extern "C" void on_stop_signal(int) { g_stop_requested = 1; }
 
 struct ServeOptions {
   bool slurm = false;
@@ -38,13 +39,54 @@ struct ServeOptions {
   int max_retries = 0;
   std::string unexpressible = "wait";
   bool until_idle = false;
+  std::vector<std::string> partitions, accounts, users;  // the scope (live/job_scope.h)
+  bool dry_run = false;
+  int metrics_port = 0;  // 0: no metrics server
+  std::string metrics_host = "127.0.0.1";
 };
+
+live::JobScope make_scope(const ServeOptions& o) {
+  live::check_scope_names("--partition", o.partitions);
+  live::check_scope_names("--account", o.accounts);
+  live::check_scope_names("--user", o.users);
+  return {o.partitions, o.accounts, o.users};
+}
+
+// The metrics and status page server, if --metrics-port is given (before Slurm is contacted, so
+// a port in use is reported at once).
+std::unique_ptr<live::StatusServer> start_status_server(const ServeOptions& o, const live::LiveObserver& observer,
+                                                        Context& ctx) {
+  if (o.metrics_port == 0) return nullptr;
+  if (o.metrics_port < 1 || o.metrics_port > 65535)
+    throw Error("--metrics-port: expected a port from 1 to 65535, got " + std::to_string(o.metrics_port));
+  auto server = std::make_unique<live::StatusServer>(observer, o.metrics_host, o.metrics_port);
+  ctx.err << "serve: status page on " << server->url() << ", Prometheus metrics on " << server->url() << "metrics"
+          << std::endl;
+  return server;
+}
 
 cluster::PolicyOptions make_policy_options(const std::string& placement, const std::vector<std::string>& params) {
   cluster::PolicyOptions p;
   p.placement = cluster::parse_placement_kind(placement);
   cluster::add_policy_params(p.params, params);
   return p;
+}
+
+live::ControllerOptions controller_options(const ServeOptions& o, const live::JobScope& scope, Context& ctx) {
+  live::ControllerOptions co;
+  co.policy_name = o.policy;
+  co.round_s = o.round_s;
+  co.poll_s = o.poll_s;
+  co.start_timeout_s = o.start_timeout_s;
+  co.repair_gres_leaks = o.repair_gres_leaks;
+  co.max_retries = o.max_retries;
+  co.unexpressible = live::parse_unexpressible(o.unexpressible);
+  co.state_path = o.dry_run ? "" : o.state;  // a dry run neither reads nor writes the real controller's state
+  co.decision_log_path = o.decision_log;
+  co.scope = scope;
+  co.dry_run = o.dry_run;
+  co.log = &ctx.err;
+  return co;
 }
 
 int run_serve(ServeOptions& o, Context& ctx) {
@@ -64,41 +106,31 @@ int run_serve(ServeOptions& o, Context& ctx) {
   live::SlurmClientOptions so;
   so.slurm_conf = o.slurm_conf;
   so.timeout_s = o.command_timeout_s;
-  live::SlurmClient slurm(so);
-  live::ControllerOptions co;
-  co.policy_name = o.policy;
-  co.round_s = o.round_s;
-  co.poll_s = o.poll_s;
-  co.start_timeout_s = o.start_timeout_s;
-  co.repair_gres_leaks = o.repair_gres_leaks;
-  co.max_retries = o.max_retries;
-  co.unexpressible = live::parse_unexpressible(o.unexpressible);
-  co.state_path = o.state;
-  co.decision_log_path = o.decision_log;
-  co.log = &ctx.err;
+  const live::JobScope scope = make_scope(o);
+  live::SlurmClient client(so);
+  live::DryRunBackend dry(client);  // --dry-run: reads only
+  live::TimedBackend slurm(o.dry_run ? static_cast<live::ClusterBackend&>(dry) : client, /*keep_samples=*/false);
+  live::LiveObserver observer(o.policy, scope.describe(), o.dry_run, slurm.now_s());
+  const auto server = start_status_server(o, observer, ctx);
+  live::ControllerOptions co = controller_options(o, scope, ctx);
+  const live::Controller* running = nullptr;
+  co.on_cycle = [&](double wall_s) {
+    if (running) observer.update(*running, slurm, wall_s);
+  };
   live::Controller controller(slurm, *policy, co);
-  g_stop_requested = 0;
-  auto old_int = std::signal(SIGINT, on_stop_signal);
-  auto old_term = std::signal(SIGTERM, on_stop_signal);
+  running = &controller;
+  const StopSignals signals;
   const double start = slurm.now_s();
   auto stop = [&] {
     if (o.until_idle && !controller.rounds().empty() && controller.tracked_jobs() == 0) return true;
-    return g_stop_requested != 0 || (o.max_wall_s > 0 && slurm.now_s() - start > o.max_wall_s);
+    return signals.requested() || (o.max_wall_s > 0 && slurm.now_s() - start > o.max_wall_s);
   };
-  try {
-    controller.start(stop);
-    controller.run(stop);
-  } catch (...) {
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
-    throw;
-  }
-  std::signal(SIGINT, old_int);
-  std::signal(SIGTERM, old_term);
+  controller.start(stop);
+  controller.run(stop);
   ctx.out << "serve: " << controller.rounds().size() << " rounds, " << controller.decisions().size() << " decisions, "
-          << controller.finished().size() << " jobs seen finishing, " << controller.failed_jobs().size()
-          << " failed; " << (g_stop_requested ? "stopped by signal" : "stopped") << ", state saved to " << o.state
-          << "\n";
+          << controller.finished().size() << " jobs seen finishing, " << controller.failed_jobs().size() << " failed; "
+          << (signals.requested() ? "stopped by signal" : "stopped")
+          << (o.dry_run ? " (dry run: nothing applied, no state file)" : ", state saved to " + o.state) << "\n";
   return 0;
 }
 
@@ -137,6 +169,22 @@ void add_cluster_serve_command(CLI::App& cluster, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--policy-param", o.policy_params, "Policy knob key=value (repeatable)");
   cmd->add_option("--policy-file", o.policy_files, kPolicyFileHelp);
+  cmd->add_option("--partition", o.partitions,
+                  "Manage only jobs of these partitions (repeatable or comma-separated); the policy sees only their "
+                  "nodes. Jobs outside the scope are never touched")
+      ->delimiter(',');
+  cmd->add_option("--account", o.accounts, "Manage only jobs of these accounts (repeatable or comma-separated)")
+      ->delimiter(',');
+  cmd->add_option("--user", o.users, "Manage only jobs of these users (repeatable or comma-separated)")->delimiter(',');
+  cmd->add_flag("--dry-run", o.dry_run,
+                "Decide and log every decision, apply nothing (no Slurm change, no state file, no operator rights "
+                "needed)");
+  cmd->add_option("--metrics-port", o.metrics_port,
+                  "Serve Prometheus metrics (/metrics) and a live status page (/) on this port (0: off)")
+      ->capture_default_str();
+  cmd->add_option("--metrics-host", o.metrics_host,
+                  "Address the metrics and status page listen on (localhost only unless told otherwise)")
+      ->capture_default_str();
   cmd->callback([&, cmd] {
     o.policy_given = cmd->count("--policy") > 0;
     ctx.run = [&] { return run_serve(o, ctx); };

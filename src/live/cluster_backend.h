@@ -40,7 +40,9 @@ struct SlurmSnapshot {
   std::vector<SlurmNode> nodes;
 };
 
-// A batch job to submit (it enters held: the controller places and releases it).
+// A batch job to submit (it enters held: the controller places and releases it). Paths may be
+// relative to our working folder: the Slurm client hands Slurm absolute ones (slurmd would resolve
+// them from its own folder).
 struct JobRequest {
   std::string name;                      // job name (-J)
   int nodes = 1;                         // node count (-N)
@@ -50,9 +52,11 @@ struct JobRequest {
   std::vector<std::string> script_args;  // its arguments
   std::string output = "/dev/null";      // stdout/stderr file (-o; %j = job id)
   std::string work_dir;                  // --chdir ("" = the current folder)
+  std::string partition;                 // -p ("" = the default partition)
+  std::string account;                   // -A ("" = the user's default)
   // A job array (sweep/slurm_array.h): --array=SPEC, e.g. "0-99%8" or "3,7,12" ("" = one job).
   std::string array;
-  bool held = true;                      // -H: enters held (the live controller releases it)
+  bool held = true;  // -H: enters held (the live controller releases it)
 };
 
 class ClusterBackend {

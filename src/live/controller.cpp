@@ -66,7 +66,8 @@ void Controller::start(const std::function<bool()>& give_up) {
   backend_.check_operator_rights();
   load_state();
   log_line("controller: policy " + options_.policy_name + ", " + std::to_string(snap_.nodes.size()) + " nodes, " +
-           std::to_string(jobs_.size()) + " jobs restored from the state file");
+           std::to_string(jobs_.size()) + " jobs restored from the state file; manages " + options_.scope.describe() +
+           (options_.dry_run ? "; dry run: nothing is applied" : ""));
 }
 
 // Slurm must answer and accept our credentials. Unreachable: wait and retry; refused: stop.
@@ -75,6 +76,7 @@ void Controller::connect(const std::function<bool()>& give_up) {
   for (;;) {
     try {
       snap_ = backend_.snapshot();
+      keep_scope_nodes(snap_);
       return;
     } catch (const SlurmError& e) {
       if (e.kind() == SlurmError::Kind::Auth)
@@ -133,7 +135,8 @@ void Controller::load_state() {
       if (r.contains("ps_meta")) make_ps_job(t, parse_job_meta(r.at("ps_meta").get<std::string>()));
       if (r.contains("tasks")) {  // every job since 2026-12-03, PS jobs before
         for (const auto& sl : r.at("tasks"))
-          t.last_decision.push_back({sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
+          t.last_decision.push_back(
+              {sl.at(0).get<int>(), sl.at(1).get<int>(), sl.at(2).get<int>(), sl.at(3).get<int>()});
         for (const auto& d : r.at("tasks_alloc"))
           t.decision_alloc.emplace_back(d.at(0).get<std::string>(), d.at(1).get<int>());
       }
@@ -220,22 +223,32 @@ void Controller::save_state() const {
   write_file_atomic(options_.state_path, doc.dump(1) + "\n");
 }
 
+// A dry run applies nothing, so the policy decides the same again every round: logged once.
+bool Controller::repeated_dry_decision(const Decision& d) {
+  if (!options_.dry_run) return false;
+  const std::string key = d.action + "|" + d.placement;
+  auto [it, fresh] = dry_logged_.emplace(d.slurm_id, key);
+  if (!fresh && it->second == key) return true;
+  it->second = key;
+  return false;
+}
+
 void Controller::log_decision(const Decision& d) {
+  if (repeated_dry_decision(d)) return;
   decisions_.push_back(d);
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(1);
+  if (options_.dry_run) line << "[dry run] ";
   line << "t=" << d.model_time_s << "s " << d.action << " job " << d.slurm_id << " (" << d.job_name << ")";
   if (!d.placement.empty()) line << " on " << d.placement;
   if (!d.note.empty()) line << " [" << d.note << "]";
   log_line(line.str());
   if (!options_.decision_log_path.empty()) {
-    std::ofstream f(options_.decision_log_path, std::ios::app);
-    f << json{{"t_s", d.model_time_s}, {"wall_s", d.wall_s},   {"job", d.slurm_id},
-              {"name", d.job_name},    {"action", d.action}, {"placement", d.placement},
-              {"note", d.note}}
-             .dump()
-      << "\n";
+    json record{{"t_s", d.model_time_s}, {"wall_s", d.wall_s},       {"job", d.slurm_id}, {"name", d.job_name},
+                {"action", d.action},    {"placement", d.placement}, {"note", d.note}};
+    if (options_.dry_run) record["dry_run"] = true;
+    std::ofstream(options_.decision_log_path, std::ios::app) << record.dump() << "\n";
   }
 }
 
@@ -247,8 +260,8 @@ void Controller::make_oracle(Tracked& t) const {
   if (t.job.ps) {  // the simulator's defaults for PS jobs: the table speed model, the policy's PS assignment
     if (!ps_speed_) {
       ps_speed_ = cl::make_ps_speed_model("table", options_.data_dir);
-      ps_balance_ = std::make_shared<cl::PsBalanceTable>(options_.data_dir,
-                                                         cl::parse_ps_assignment(policy_.ps_assignment()));
+      ps_balance_ =
+          std::make_shared<cl::PsBalanceTable>(options_.data_dir, cl::parse_ps_assignment(policy_.ps_assignment()));
     }
     po.ps_speed = ps_speed_;
     po.ps_balance = ps_balance_;
@@ -351,6 +364,30 @@ cl::Placement Controller::job_placement(const Tracked& t, const Alloc& alloc) co
   return p;
 }
 
+std::vector<ManagedJob> Controller::managed_jobs() const {
+  std::vector<ManagedJob> out;
+  for (const auto& [id, t] : jobs_) {
+    if (!t.slurm) continue;
+    ManagedJob m;
+    m.slurm_id = id;
+    m.name = t.job.name;
+    m.gpus = t.cap_gpus;
+    m.attained_gpu_s = t.account.attained_gpu_s;
+    m.preemptions = t.account.preemptions;
+    if (t.slurm->active_running()) {
+      m.status = "running";
+      m.placement = alloc_text(t.last_alloc);
+    } else if (t.released) {
+      m.status = "placed";
+      m.placement = alloc_text(t.decided);
+    } else {
+      m.status = "waiting";
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 cl::Placement Controller::placement_of(int64_t slurm_id, const Alloc& alloc) const {
   auto it = jobs_.find(slurm_id);
   return it == jobs_.end() ? cl::Placement{} : job_placement(it->second, alloc);
@@ -385,15 +422,22 @@ Controller::Tracked& Controller::track(const SlurmJob& j, double model_now, doub
   return jobs_.emplace(j.id, std::move(t)).first->second;
 }
 
+void Controller::keep_scope_nodes(SlurmSnapshot& snap) const {
+  if (options_.scope.partitions.empty()) return;
+  std::erase_if(snap.nodes, [this](const SlurmNode& n) { return !options_.scope.covers(n); });
+}
+
 bool Controller::observe(const SlurmSnapshot& snap, double wall_s) {
   snap_ = snap;
+  keep_scope_nodes(snap_);
   server_index_.clear();
   for (size_t i = 0; i < snap_.nodes.size(); ++i) server_index_.emplace(snap_.nodes[i].name, static_cast<int>(i));
   const double now = model_time(wall_s);
   const double dt = std::max(0.0, (wall_s - last_observe_wall_s_) / options_.time_scale);
   Observed o;
   for (auto& [id, t] : jobs_) t.slurm = nullptr;
-  for (const SlurmJob& j : snap_.jobs) observe_job(j, now, dt, wall_s, o);
+  for (const SlurmJob& j : snap_.jobs)
+    if (options_.scope.manages(j)) observe_job(j, now, dt, wall_s, o);
   forget_departed(o);
   last_observe_wall_s_ = wall_s;
   if (o.changed) save_state();
@@ -521,6 +565,7 @@ void Controller::credit_run(Tracked& t, double dt) {
 }
 
 void Controller::note_started(Tracked& t, const Alloc& alloc) {
+  if (t.account.restarts > 0) ++counters_.restarts;
   t.account.started();
   t.last_alloc = alloc;
   if (t.progress) t.progress->on_placement(job_placement(t, alloc));
@@ -534,6 +579,7 @@ void Controller::note_stopped(Tracked& t, double now, double wall_s) {
   for (const auto& [n, g] : t.last_alloc) t.requeued_nodes.push_back(n);
   t.requeue_ready_wall_s = requeue_ready_after(wall_s);
   t.account.stopped(now);
+  ++counters_.preemptions;
   if (t.progress) t.progress->on_placement({});
   t.last_alloc.clear();
   t.was_running = false;
@@ -810,6 +856,7 @@ void Controller::run(const std::function<bool()>& stop,
         round(polled);
         next_round_wall = polled + options_.round_s * options_.time_scale;
       }
+      if (options_.on_cycle) options_.on_cycle(backend_.now_s());
     } catch (const SlurmError& e) {
       if (e.kind() == SlurmError::Kind::Command) {
         log_line(std::string("Slurm command failed: ") + e.what() + "; retrying");
@@ -818,6 +865,7 @@ void Controller::run(const std::function<bool()>& stop,
                  e.what() + "); retrying in " + std::to_string(retry_s).substr(0, 3) + " s");
         unreachable = true;
       }
+      if (options_.on_cycle) options_.on_cycle(backend_.now_s());
       backend_.sleep_s(retry_s);
       retry_s = std::min(options_.retry_max_s, retry_s * 2);
       continue;

@@ -30,6 +30,7 @@
 #include "cluster/speed/progress_model.h"
 #include "live/cluster_backend.h"
 #include "live/job_meta.h"
+#include "live/job_scope.h"
 #include "live/reshape.h"
 
 namespace dmlkit::live {
@@ -61,7 +62,34 @@ struct ControllerOptions {
   // [A] A decision Slurm cannot express (different GPU counts per node) with no uniform shape of
   // its GPU count free: the job waits for one, or runs narrowed (live/reshape.h, Unexpressible).
   Unexpressible unexpressible = Unexpressible::Wait;
-  std::ostream* log = nullptr;       // human-readable log (decisions, retries); may be null
+  // The jobs and nodes it manages (`serve --partition/--account/--user`); jobs outside are never
+  // touched and never shown to the policy (live/job_scope.h).
+  JobScope scope;
+  // `serve --dry-run`: the backend drops every change (live/dry_run_backend.h); each decision is
+  // logged once per job while it stays the same (the policy would otherwise repeat it every round,
+  // since nothing is applied), marked as a dry run.
+  bool dry_run = false;
+  // Called at the end of every poll/decide cycle of run() (also after a failed poll), on the
+  // loop's thread, with the backend's wall clock: `serve`'s metrics and status page.
+  std::function<void(double)> on_cycle;
+  std::ostream* log = nullptr;  // human-readable log (decisions, retries); may be null
+};
+
+// Counts since the controller started (`serve`'s metrics).
+struct ControllerCounters {
+  int64_t preemptions = 0;  // a managed job lost its GPUs before finishing (our requeue, or Slurm's)
+  int64_t restarts = 0;     // a managed job started again after having run
+};
+
+// One managed job as the status page shows it.
+struct ManagedJob {
+  int64_t slurm_id = 0;
+  std::string name;
+  std::string status;     // running | placed (released, not started yet) | waiting
+  std::string placement;  // "node1:4,node2:4" (running: where it runs; placed: where it was released)
+  int gpus = 0;           // the GPUs it asked for (its cap)
+  double attained_gpu_s = 0;
+  int preemptions = 0;
 };
 
 struct Decision {
@@ -126,6 +154,11 @@ class Controller {
   const std::vector<FailedJob>& failed_jobs() const { return failed_jobs_; }
   // Jobs pending or running that the controller tracks (after the last observe).
   size_t tracked_jobs() const { return jobs_.size(); }
+  // The tracked jobs shown to the policy at the last observe, by Slurm id.
+  std::vector<ManagedJob> managed_jobs() const;
+  // The last poll: nodes in scope, every job Slurm listed.
+  const SlurmSnapshot& last_snapshot() const { return snap_; }
+  const ControllerCounters& counters() const { return counters_; }
   // A job's placement as the policy and the speed model see it on `alloc`: GPU slices, or for a
   // parameter-server job its workers and PSs (the policy's task placement when `alloc` is what it
   // was placed as, else its workers spread over alloc's GPUs and its PSs where the policy put
@@ -148,21 +181,21 @@ class Controller {
     Alloc decided;                // node, GPUs
     cluster::JobAccount account;  // what the policy reads (shared with the simulator)
     bool was_running = false;
-    int failures = 0;  // times it failed on its own and was requeued (ControllerOptions::max_retries)
+    int failures = 0;              // times it failed on its own and was requeued (ControllerOptions::max_retries)
     bool restart_pending = false;  // preempted to be placed elsewhere (transient, not saved)
     // Nodes it was requeued from and when (wall s): slurmd refuses to launch a job in the same
     // second its previous run there was killed ("Job N already killed"), so a restart on one of
     // those nodes waits until requeue_ready_wall_s (transient, not saved).
     std::vector<std::string> requeued_nodes;
     double requeue_ready_wall_s = 0;
-    Alloc last_alloc;                                // last observed running allocation
+    Alloc last_alloc;  // last observed running allocation
     // The policy's last decision (a parameter-server job: its task placement, workers and PSs per
     // server) and the Slurm allocation it was placed as. While the job holds that allocation a PS
     // job's view shows the tasks, and the same decision again keeps the allocation (PS jobs, and
     // any job with Unexpressible::Wait: a 4+2+2 decision running as 2x4 is not reshaped again).
-    cluster::Placement last_decision;  // state-file key "tasks"
-    Alloc decision_alloc;  // state-file key "tasks_alloc"
-    std::string ps_meta;  // the comment's PS part (state file: the job is rebuilt from it)
+    cluster::Placement last_decision;                // state-file key "tasks"
+    Alloc decision_alloc;                            // state-file key "tasks_alloc"
+    std::string ps_meta;                             // the comment's PS part (state file: the job is rebuilt from it)
     std::vector<Segment> segments;                   // oracle history (placement, model seconds)
     std::unique_ptr<cluster::JobProgress> progress;  // oracle
     const SlurmJob* slurm = nullptr;                 // this poll's record (valid until the next observe)
@@ -234,6 +267,12 @@ class Controller {
   std::vector<FailedJob> failed_jobs_;
   double stopped_wall_s_ = 0;        // when run() returned (0: running, or never stopped cleanly)
   double last_decision_wall_s_ = 0;  // from the state file (decisions_ holds this run's only)
+  // Keeps the nodes of the scope's partitions (jobs stay: foreign running jobs hold GPUs).
+  void keep_scope_nodes(SlurmSnapshot& snap) const;
+  bool repeated_dry_decision(const Decision& d);
+
+  ControllerCounters counters_;
+  std::map<int64_t, std::string> dry_logged_;  // dry run: the last decision logged per job
   SlurmSnapshot snap_;
   std::unordered_map<std::string, int> server_index_;  // node name -> server index of the last snapshot
   std::vector<Decision> decisions_;

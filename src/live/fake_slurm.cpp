@@ -209,7 +209,7 @@ void FakeSlurm::tick() {
     SlurmJob& r = j.record;
     if (!r.pending() || r.held()) continue;
     if (now_s_ < j.released_s + start_delay_s_) continue;  // the injected start latency
-    if (now_s_ < j.start_after_s) continue;                 // the drawn one (set_latencies)
+    if (now_s_ < j.start_after_s) continue;                // the drawn one (set_latencies)
     std::vector<Node*> chosen;
     if (!j.required.empty()) {
       for (const auto& name : j.required) chosen.push_back(find_node(name));
@@ -219,7 +219,8 @@ void FakeSlurm::tick() {
           chosen.push_back(&n);
     }
     bool fits = static_cast<int>(chosen.size()) == r.node_count;
-    for (Node* n : chosen) fits = fits && n && node_usable(*n) && !n->refuses_starts && free_gpus(*n) >= r.gpus_per_node;
+    for (Node* n : chosen)
+      fits = fits && n && node_usable(*n) && !n->refuses_starts && free_gpus(*n) >= r.gpus_per_node;
     if (!fits) {
       r.reason = "Resources";
       continue;
@@ -261,6 +262,7 @@ std::vector<SlurmNode> FakeSlurm::nodes() {
     s.gpus = n.gpus;
     s.gpus_used = n.gpus - free_gpus(n);
     s.flags = n.flags;
+    s.partitions = {"main"};
     s.state = !n.state.empty() ? n.state : s.gpus_used == 0 ? "idle" : s.gpus_used < n.gpus ? "mixed" : "allocated";
     out.push_back(std::move(s));
   }
@@ -343,6 +345,9 @@ int64_t FakeSlurm::submit(const JobRequest& q) {
   j.record.state = "PENDING";
   j.record.reason = "JobHeldUser";
   j.record.comment = q.comment;
+  j.record.partition = q.partition.empty() ? "main" : q.partition;
+  j.record.account = q.account;
+  j.record.user = "root";
   j.record.priority = 0;
   j.record.submit_time = static_cast<int64_t>(now_s_);
   j.record.node_count = q.nodes;

@@ -65,24 +65,40 @@ struct Emulated {
   double finish_wall_s = -1;
   std::string final_state;
   int starts = 0;
-  bool seen = false;         // the controller has seen it (arrival latency measured)
-  double done_wall_s = -1;   // when the done file was created
+  bool seen = false;                 // the controller has seen it (arrival latency measured)
+  double done_wall_s = -1;           // when the done file was created
   std::vector<ReplayJob::Run> runs;  // wall start, end (-1: running), GPUs
+  bool cancelled = false;            // cancelled when the replay ended
 };
 
-// Cancels every submitted job when the replay ends, however it ends.
-struct CancelGuard {
-  ClusterBackend& slurm;
-  std::vector<Emulated>& jobs;
-  ~CancelGuard() {
-    for (const auto& e : jobs)
-      if (e.submitted && e.finish_wall_s < 0) {
-        try {
-          slurm.cancel(e.slurm_id);
-        } catch (...) {
-        }
+// Cancels every submitted job that has not ended when the replay ends, however it ends.
+class CancelGuard {
+ public:
+  CancelGuard(ClusterBackend& slurm, std::vector<Emulated>& jobs, std::ostream* log)
+      : slurm_(slurm), jobs_(jobs), log_(log) {}
+  CancelGuard(const CancelGuard&) = delete;
+  CancelGuard& operator=(const CancelGuard&) = delete;
+  ~CancelGuard() { cancel_all(); }
+  // Returns the number of jobs cancelled (each at most once).
+  int cancel_all() {
+    int cancelled = 0;
+    for (auto& e : jobs_) {
+      if (!e.submitted || e.finish_wall_s >= 0 || e.cancelled) continue;
+      e.cancelled = true;
+      try {
+        slurm_.cancel(e.slurm_id);
+        ++cancelled;
+      } catch (const std::exception& ex) {
+        if (log_) *log_ << "replay: could not cancel job " << e.slurm_id << ": " << ex.what() << std::endl;
       }
+    }
+    return cancelled;
   }
+
+ private:
+  ClusterBackend& slurm_;
+  std::vector<Emulated>& jobs_;
+  std::ostream* log_;
 };
 
 }  // namespace
@@ -92,6 +108,8 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   if (!(o.time_scale > 0)) throw Error("--time-scale: must be positive");
   if (!(o.round_s > 0)) throw Error("--round: must be positive");
   if (o.work_dir.empty()) throw Error("replay: no work directory");
+  // Slurm resolves a relative path from slurmd's folder, not ours: every path it sees is absolute.
+  const std::string work_dir = fs::absolute(o.work_dir).lexically_normal().string();
   const std::string data_dir = o.data_dir.empty() ? dmlkit::default_data_dir() : o.data_dir;
   ReplayResult result;
 
@@ -145,19 +163,19 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   result.sim_makespan_s = sim.makespan_s;
 
   // Work directory: job script, done files, output, controller state.
-  fs::create_directories(o.work_dir + "/done");
-  fs::create_directories(o.work_dir + "/out");
-  for (const auto& e : fs::directory_iterator(o.work_dir + "/done")) fs::remove(e.path());
-  const std::string script = fs::absolute(o.work_dir + "/replay-job.sh").string();
+  fs::create_directories(work_dir + "/done");
+  fs::create_directories(work_dir + "/out");
+  for (const auto& e : fs::directory_iterator(work_dir + "/done")) fs::remove(e.path());
+  const std::string script = fs::absolute(work_dir + "/replay-job.sh").string();
   {
     std::ofstream f(script);
     f << kJobScript;
   }
   fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                               fs::perms::others_read | fs::perms::others_exec);
-  const std::string state_path = o.work_dir + "/controller-state.json";
+  const std::string state_path = work_dir + "/controller-state.json";
   fs::remove(state_path);
-  fs::remove(o.work_dir + "/decisions.jsonl");
+  fs::remove(work_dir + "/decisions.jsonl");
 
   cl::ProgressOptions po;
   po.data_dir = data_dir;
@@ -165,7 +183,8 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   for (const auto& j : w.jobs) ps_jobs = ps_jobs || j.kind == cl::WorkKind::ParameterServer;
   if (ps_jobs) {  // as the simulator's defaults: the table speed model, the policy's PS assignment
     po.ps_speed = cl::make_ps_speed_model("table", data_dir);
-    po.ps_balance = std::make_shared<cl::PsBalanceTable>(data_dir, cl::parse_ps_assignment(sim_policy->ps_assignment()));
+    po.ps_balance =
+        std::make_shared<cl::PsBalanceTable>(data_dir, cl::parse_ps_assignment(sim_policy->ps_assignment()));
   }
   std::vector<Emulated> em(w.jobs.size());
   for (size_t i = 0; i < w.jobs.size(); ++i) {
@@ -174,7 +193,8 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
     std::tie(em[i].nodes, em[i].gpus_per_node) = request_shape(w.jobs[i].num_gpus, gpn, spec.num_servers());
     em[i].progress = cl::make_job_progress(w.jobs[i], po);
   }
-  CancelGuard guard{slurm, em};
+  CancelGuard guard(slurm, em, o.log);
+  auto interrupted = [&o] { return o.interrupted && o.interrupted(); };
 
   auto policy = cl::make_policy(o.policy, o.policy_options);
   ControllerOptions co;
@@ -187,11 +207,11 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   co.max_retries = o.max_retries;
   co.unexpressible = o.unexpressible;
   co.state_path = state_path;
-  co.decision_log_path = o.work_dir + "/decisions.jsonl";
+  co.decision_log_path = work_dir + "/decisions.jsonl";
   co.data_dir = data_dir;
   co.log = o.log;
   Controller controller(slurm, *policy, co);
-  controller.start();
+  controller.start(interrupted);
   const double t0 = slurm.now_s() + 0.5;  // the backend's clock, as every wall time of the run
   controller.set_t0_wall_s(t0);
   double last_arrival = 0;
@@ -302,7 +322,7 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
           if (dt > 0 && !e.progress->finished()) e.progress->advance(dt);
         }
         if (e.progress->finished() && !e.done_marked) {
-          std::ofstream(o.work_dir + "/done/" + e.name) << "done\n";
+          std::ofstream(work_dir + "/done/" + e.name) << "done\n";
           e.done_marked = true;
           e.done_wall_s = wall;
         }
@@ -330,16 +350,16 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
         meta.seed = ps.seed;
       }
       meta.name = e.name;
-      const std::string done = o.work_dir + "/done/" + e.name;
+      const std::string done = work_dir + "/done/" + e.name;
       JobRequest q;
       q.name = "dmlkit-" + e.name;
       q.nodes = e.nodes;
       q.gpus_per_node = e.gpus_per_node;
       q.comment = format_job_meta(meta);
       q.script = script;
-      q.script_args = {fs::absolute(done).string()};
-      q.output = o.work_dir + "/out/%j.out";
-      q.work_dir = o.work_dir;
+      q.script_args = {done};
+      q.output = work_dir + "/out/%j.out";
+      q.work_dir = work_dir;
       e.slurm_id = slurm.submit(q);
       e.submitted = true;
       e.arrival_wall_s = t0 + e.job->arrival_s * o.time_scale;
@@ -349,9 +369,13 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   controller.run(
       [&] {
         if (slurm.now_s() - t0 > max_wall_s) timed_out = true;
-        return finished == em.size() || timed_out;
+        if (interrupted()) result.interrupted = true;
+        return finished == em.size() || timed_out || result.interrupted;
       },
       on_poll);
+  result.cancelled = guard.cancel_all();
+  if (result.interrupted && o.log)
+    *o.log << "replay: interrupted; cancelled " << result.cancelled << " of the jobs it submitted" << std::endl;
   if (timed_out && o.log)
     *o.log << "replay: gave up after " << max_wall_s << " wall seconds with " << (em.size() - finished)
            << " jobs unfinished" << std::endl;
@@ -360,7 +384,7 @@ ReplayResult run_replay(ClusterBackend& backend, const ReplayOptions& o) {
   double sim_sum = 0, real_sum = 0;
   int both = 0;
   double first_arrival = 1e300, last_finish = 0;
-  result.complete = !timed_out;
+  result.complete = !timed_out && !result.interrupted;
   for (size_t i = 0; i < em.size(); ++i) {
     const auto& e = em[i];
     ReplayJob r;

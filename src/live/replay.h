@@ -11,6 +11,7 @@
 // scheduled arrival) / time_scale, in model seconds, so Slurm's start latency, the controller's
 // round timing and the poll interval all show up in the gap to the simulator's JCT.
 #pragma once
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -28,19 +29,22 @@ struct ReplayOptions {
   std::string workload = "pollux-6";  // bundled name or path
   std::string policy = "tiresias";
   cluster::PolicyOptions policy_options;
-  int max_jobs = 0;             // first N jobs by arrival (0 = all)
-  double time_scale = 0.01;     // wall seconds per model second
-  double round_s = 60;          // model seconds between rounds (simulator's default)
-  double restart_delay_s = 30;  // model seconds, charged at every (re)start (as the simulator)
-  double poll_s = 0.1;          // wall seconds between polls
-  double max_wall_s = 0;        // give up after this many wall seconds (0 = automatic)
-  double start_timeout_s = 60;  // ControllerOptions::start_timeout_s (wall seconds)
-  bool repair_gres_leaks = true;  // ControllerOptions::repair_gres_leaks (replays run on labs)
-  int max_retries = 0;            // ControllerOptions::max_retries
+  int max_jobs = 0;                                   // first N jobs by arrival (0 = all)
+  double time_scale = 0.01;                           // wall seconds per model second
+  double round_s = 60;                                // model seconds between rounds (simulator's default)
+  double restart_delay_s = 30;                        // model seconds, charged at every (re)start (as the simulator)
+  double poll_s = 0.1;                                // wall seconds between polls
+  double max_wall_s = 0;                              // give up after this many wall seconds (0 = automatic)
+  double start_timeout_s = 60;                        // ControllerOptions::start_timeout_s (wall seconds)
+  bool repair_gres_leaks = true;                      // ControllerOptions::repair_gres_leaks (replays run on labs)
+  int max_retries = 0;                                // ControllerOptions::max_retries
   Unexpressible unexpressible = Unexpressible::Wait;  // ControllerOptions::unexpressible
-  std::string work_dir;         // job script, done files, job output, state file
+  std::string work_dir;                               // job script, done files, job output, state file
   std::string data_dir;
   std::ostream* log = nullptr;
+  // Polled every loop: true stops the replay at once (SIGINT/SIGTERM in the CLI); every job it
+  // submitted that has not ended is then cancelled, as on any other end.
+  std::function<bool()> interrupted;
 };
 
 struct ReplayJob {
@@ -52,7 +56,7 @@ struct ReplayJob {
   double sim_jct_s = -1;   // simulator's prediction (-1: did not finish)
   double real_jct_s = -1;  // measured (-1: did not finish)
   int sim_preemptions = 0;
-  int real_restarts = 0;  // times Slurm started it
+  int real_restarts = 0;   // times Slurm started it
   std::string real_state;  // Slurm's final state (COMPLETED, FAILED, ...; "" if it did not end)
   // Real timeline: each run Slurm gave the job, in model seconds from the replay's start (end -1:
   // still running when the replay ended) and the GPUs it held.
@@ -83,8 +87,10 @@ struct ReplayResult {
   // Wall seconds of each call to the cluster manager, by kind ("poll", "place", "release", "hold",
   // "requeue", "submit"; live/timed_backend.h).
   std::map<std::string, std::vector<double>> command_latency_s;
-  int failed = 0;  // jobs that ended FAILED (or another final state than COMPLETED)
-  cluster::SimResult sim;  // the simulator's run (timeline of the report)
+  int failed = 0;            // jobs that ended FAILED (or another final state than COMPLETED)
+  bool interrupted = false;  // ReplayOptions::interrupted stopped it
+  int cancelled = 0;         // jobs it submitted and cancelled at the end (had not ended)
+  cluster::SimResult sim;    // the simulator's run (timeline of the report)
 };
 
 // The calibration measured by a replay (cluster/sim/calibration.h), with its source filled in.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <sstream>
 
 #include "core/error.h"
@@ -25,6 +26,11 @@ std::string first_line(const std::string& s) {
   // Keep the most informative line: the last non-empty one (Slurm prints context first).
   const size_t nl = t.rfind('\n');
   return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+// slurmd resolves a relative path from its own folder (and -o from --chdir), not from ours.
+std::string absolute_path(const std::string& path) {
+  return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
 }
 
 }  // namespace
@@ -98,7 +104,8 @@ std::vector<SlurmNode> SlurmClient::nodes() {
 std::string SlurmClient::show_config() { return run_checked({"scontrol", "show", "config"}).out; }
 
 void SlurmClient::place(int64_t id, const std::vector<std::string>& nodes, int gpus_per_node, int cpus_per_node) {
-  if (nodes.empty() || gpus_per_node < 1 || cpus_per_node < 1) throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
+  if (nodes.empty() || gpus_per_node < 1 || cpus_per_node < 1)
+    throw SlurmError(SlurmError::Kind::Command, "place: empty placement");
   std::string list;
   for (const auto& n : nodes) {
     // Node names come from sinfo; refuse anything that is not a plain host name.
@@ -123,14 +130,17 @@ void SlurmClient::cancel(int64_t id) { run_checked({"scancel", std::to_string(id
 void SlurmClient::reconfigure() { run_checked({"scontrol", "reconfigure"}); }
 
 int64_t SlurmClient::submit(const JobRequest& q) {
-  std::vector<std::string> argv = {"sbatch", "--parsable", "-N", std::to_string(q.nodes), "-o", q.output};
+  std::vector<std::string> argv = {"sbatch", "--parsable",           "-N", std::to_string(q.nodes),
+                                   "-o",     absolute_path(q.output)};
   if (q.held) argv.insert(argv.begin() + 2, "-H");
   if (!q.array.empty()) argv.push_back("--array=" + q.array);
   if (!q.name.empty()) argv.push_back("--job-name=" + q.name);
   if (q.gpus_per_node > 0) argv.push_back("--gres=gpu:" + std::to_string(q.gpus_per_node));
   if (!q.comment.empty()) argv.push_back("--comment=" + q.comment);
-  if (!q.work_dir.empty()) argv.push_back("--chdir=" + q.work_dir);
-  argv.push_back(q.script);
+  if (!q.partition.empty()) argv.push_back("--partition=" + q.partition);
+  if (!q.account.empty()) argv.push_back("--account=" + q.account);
+  if (!q.work_dir.empty()) argv.push_back("--chdir=" + absolute_path(q.work_dir));
+  argv.push_back(absolute_path(q.script));
   argv.insert(argv.end(), q.script_args.begin(), q.script_args.end());
   const ProcessResult r = run_checked(argv);
   std::string id = r.out.substr(0, r.out.find_first_of(";\n"));

@@ -62,6 +62,16 @@ int parse_gpu_count(const std::string& gres) {
   return 0;
 }
 
+std::string parse_gpu_type(const std::string& gres) {
+  std::string item = gres.substr(0, gres.find(','));
+  item = item.substr(0, item.find('('));
+  if (item.rfind("gres:", 0) == 0) item = item.substr(5);
+  if (item.rfind("gpu:", 0) != 0) return "";
+  const std::string rest = item.substr(4);  // "a100:4" or "4"
+  const size_t colon = rest.find(':');
+  return colon == std::string::npos ? "" : rest.substr(0, colon);
+}
+
 std::vector<std::string> expand_hostlist(const std::string& list) {
   std::vector<std::string> out;
   size_t i = 0;
@@ -152,6 +162,9 @@ std::vector<SlurmJob> parse_squeue_json(const std::string& text) {
     s.state = str(j, "job_state");
     s.reason = str(j, "state_reason");
     s.comment = str(j, "comment");
+    s.partition = str(j, "partition");
+    s.account = str(j, "account");
+    s.user = str(j, "user_name");
     s.priority = num(j, "priority");
     s.submit_time = num(j, "submit_time");
     s.node_count = static_cast<int>(num(j, "node_count", 1));
@@ -199,6 +212,10 @@ std::vector<SlurmNode> parse_sinfo_json(const std::string& text) {
     if (n.contains("state_flags") && n["state_flags"].is_array())
       for (const json& f : n["state_flags"])
         if (f.is_string()) s.flags.push_back(f.get<std::string>());
+    if (n.contains("partitions") && n["partitions"].is_array())
+      for (const json& p : n["partitions"])
+        if (p.is_string()) s.partitions.push_back(p.get<std::string>());
+    s.gpu_type = parse_gpu_type(str(n, "gres"));
     s.gpus = parse_gpu_count(str(n, "gres"));
     s.gpus_used = parse_gpu_count(str(n, "gres_used"));
     nodes.push_back(std::move(s));

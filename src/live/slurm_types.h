@@ -19,6 +19,9 @@ struct SlurmJob {
   std::string state;   // PENDING, RUNNING, COMPLETED, ...
   std::string reason;  // state_reason (JobHeldUser, BeginTime, Resources, ...)
   std::string comment;
+  std::string partition;       // as Slurm lists it: one name, or a comma list if submitted to several
+  std::string account;         // "" if none
+  std::string user;            // user_name
   int64_t priority = 0;        // 0 = held
   int64_t submit_time = 0;     // epoch seconds
   int node_count = 1;          // requested (pending) or allocated (running) nodes
@@ -46,8 +49,10 @@ struct SlurmNode {
   std::string name;
   std::string state;  // idle, mixed, allocated, down, drained, ... (lowercase)
   std::vector<std::string> flags;
-  int gpus = 0;       // configured ("gpu:4")
-  int gpus_used = 0;  // "gpu:3" or "gpu:3(IDX:0-2)"
+  std::vector<std::string> partitions;
+  std::string gpu_type;  // the GRES type ("gpu:a100:4" -> "a100"), "" if untyped
+  int gpus = 0;          // configured ("gpu:4")
+  int gpus_used = 0;     // "gpu:3" or "gpu:3(IDX:0-2)"
   // Usable for new work: not down, drained, draining, failing, not responding or unknown.
   bool usable() const;
 };
@@ -58,6 +63,8 @@ std::vector<SlurmNode> parse_sinfo_json(const std::string& text);
 
 // "gpu:3", "gpu:tesla:3", "gres:gpu:3", "gpu:3(IDX:0-2)", "gres/gpu=3" -> 3; 0 if no GPU count.
 int parse_gpu_count(const std::string& gres);
+// "gpu:a100:4" -> "a100"; "" for an untyped count ("gpu:4") or no GPU entry.
+std::string parse_gpu_type(const std::string& gres);
 // Expands a Slurm host list: "node[1-3,7],other" -> node1 node2 node3 node7 other.
 std::vector<std::string> expand_hostlist(const std::string& list);
 

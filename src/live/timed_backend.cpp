@@ -1,6 +1,8 @@
 // The timing decorator of a ClusterBackend (see timed_backend.h).
 #include "live/timed_backend.h"
 
+#include <exception>
+
 namespace dmlkit::live {
 
 template <typename F>
@@ -10,9 +12,17 @@ auto TimedBackend::timed(const char* kind, F&& f) -> decltype(f()) {
     TimedBackend& self;
     const char* kind;
     double begin;
-    ~Record() { self.samples_[kind].push_back(self.inner_.now_s() - begin); }
+    int exceptions = std::uncaught_exceptions();
+    ~Record() { self.record(kind, self.inner_.now_s() - begin, std::uncaught_exceptions() > exceptions); }
   } record{*this, kind, begin};
   return f();
+}
+
+void TimedBackend::record(const char* kind, double seconds, bool failed) {
+  if (keep_samples_) samples_[kind].push_back(seconds);
+  CallStats& st = stats_[kind];
+  st.latency.add(seconds);
+  st.errors += failed ? 1 : 0;
 }
 
 const std::vector<double>& TimedBackend::samples(const std::string& kind) const {

@@ -1,23 +1,35 @@
 // A ClusterBackend that forwards every call to another one and records how long each kind of call
 // took on the backend's clock (wall seconds): the cluster manager's command latencies for the
-// calibration file (cluster/sim/calibration.h: poll, place, release, hold, requeue, submit). The
-// replay wraps its backend in one; nothing else changes (the same calls, the same errors).
+// calibration file (cluster/sim/calibration.h: poll, place, release, hold, requeue, submit), and
+// per kind a latency histogram and the calls that failed (`cluster serve`'s metrics). The replay
+// and `serve` wrap their backend in one; nothing else changes (the same calls, the same errors).
 #pragma once
 #include <map>
 #include <string>
 #include <vector>
 
 #include "live/cluster_backend.h"
+#include "live/latency_histogram.h"
 
 namespace dmlkit::live {
 
+// What the calls of one kind cost: their latencies and how many threw.
+struct CallStats {
+  LatencyHistogram latency;
+  int64_t errors = 0;
+};
+
 class TimedBackend final : public ClusterBackend {
  public:
-  explicit TimedBackend(ClusterBackend& inner) : inner_(inner) {}
+  // keep_samples: also keep every latency (samples(); the replay's calibration). `serve` runs for
+  // months and keeps only the histograms.
+  explicit TimedBackend(ClusterBackend& inner, bool keep_samples = true) : inner_(inner), keep_samples_(keep_samples) {}
 
   // Wall seconds of every call of that kind that returned or threw: "poll" (a snapshot: squeue +
   // sinfo), "place", "release", "hold", "requeue", "submit", "cancel", "reconfigure".
   const std::vector<double>& samples(const std::string& kind) const;
+  // Per kind, every call so far.
+  const std::map<std::string, CallStats>& call_stats() const { return stats_; }
 
   std::vector<SlurmJob> jobs() override { return inner_.jobs(); }
   std::vector<SlurmNode> nodes() override { return inner_.nodes(); }
@@ -38,8 +50,12 @@ class TimedBackend final : public ClusterBackend {
   template <typename F>
   auto timed(const char* kind, F&& f) -> decltype(f());
 
+  void record(const char* kind, double seconds, bool failed);
+
   ClusterBackend& inner_;
+  bool keep_samples_;
   std::map<std::string, std::vector<double>> samples_;
+  std::map<std::string, CallStats> stats_;
 };
 
 }  // namespace dmlkit::live

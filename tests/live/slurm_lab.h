@@ -36,13 +36,16 @@ inline bool skip_live_tests() {
 
 class SlurmLab {
  public:
-  SlurmLab(int nodes, int gpus_per_node) {
+  // partitions 2: `main` (the first half of the nodes, default; its jobs enter held) and `other`
+  // (the rest; Slurm schedules its jobs itself). See scripts/slurm-lab.sh.
+  SlurmLab(int nodes, int gpus_per_node, int partitions = 1) {
     char tmpl[] = "/tmp/dmlkit-lab-XXXXXX";
     if (!mkdtemp(tmpl)) return;
     dir_ = tmpl;
     // up: munged <= 10 s, slurmctld <= 2 x 30 s (it is restarted once if it does not answer),
     // nodes idle <= 30 s, or 30 s more after the slurmd of the nodes not idle restarted.
-    const ProcessResult r = script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node)}, 200);
+    const ProcessResult r =
+        script({"up", dir_, std::to_string(nodes), std::to_string(gpus_per_node), std::to_string(partitions)}, 200);
     up_ = r.ok();
     if (!up_) error_ = "slurm-lab.sh up failed: " + r.err + r.out;
   }
@@ -93,7 +96,8 @@ class SlurmLab {
 };
 
 // Use at the top of a live test: fails (or skips) on missing prerequisites, then starts the lab.
-#define DMLKIT_LIVE_LAB(var, nodes, gpus)                                                  \
+#define DMLKIT_LIVE_LAB(var, nodes, gpus) DMLKIT_LIVE_LAB_PARTITIONS(var, nodes, gpus, 1)
+#define DMLKIT_LIVE_LAB_PARTITIONS(var, nodes, gpus, partitions)                           \
   if (::dmlkit::live::test::skip_live_tests()) GTEST_SKIP() << "DMLKIT_SKIP_LIVE_TESTS=1"; \
   {                                                                                        \
     const std::string missing = ::dmlkit::live::test::missing_prerequisites();             \
@@ -101,7 +105,7 @@ class SlurmLab {
                                  << " (run scripts/install-deps.sh as root, or set "       \
                                     "DMLKIT_SKIP_LIVE_TESTS=1 to skip them)";              \
   }                                                                                        \
-  ::dmlkit::live::test::SlurmLab var(nodes, gpus);                                         \
+  ::dmlkit::live::test::SlurmLab var(nodes, gpus, partitions);                             \
   ASSERT_TRUE(var.up()) << var.error()
 
 }  // namespace dmlkit::live::test
