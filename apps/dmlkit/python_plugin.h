@@ -33,6 +33,13 @@ std::string register_python_algorithm(const std::string& spec);
 // The module's in-process loader (python/src/bridge.cpp); replaces the plugin.
 void set_python_loader(const PythonLoader* loader);
 
+// The options that name a Python file (without dashes): loading such a file runs its code with
+// the user's rights.
+inline constexpr const char* kPythonFileOptions[] = {"policy-file", "algorithm-file"};
+// Checks FILE.py:CLASS without loading (running) the file: the form, and that FILE is a readable
+// regular file. Throws Error as loading would for these. What `sweep plan` checks (cli.h).
+void check_python_spec(const std::string& spec);
+
 // Registers every FILE.py:CLASS of `specs`; returns their names in order.
 std::vector<std::string> register_python_policies(const std::vector<std::string>& specs);
 std::vector<std::string> register_python_algorithms(const std::vector<std::string>& specs);
