@@ -82,7 +82,8 @@ void check_python_spec(const std::string& spec) {
   const std::string path = spec.substr(0, colon);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
-  if (::access(path.c_str(), R_OK) != 0) throw Error::from_system(path, "cannot read file", {errno, std::generic_category()});
+  if (::access(path.c_str(), R_OK) != 0)
+    throw Error::from_system(path, "cannot read file", {errno, std::generic_category()});
 }
 
 std::string register_python_policy(const std::string& spec) {

@@ -1,10 +1,10 @@
 // libdmlkit_python.so: the CLI's embedded Python (apps/dmlkit/python_plugin.h). Loaded with
 // dlopen the first time a command is given a Python file; it starts the interpreter (Debian's
 // libpython, the one /usr/bin/python3 runs), puts the package folder ($DMLKIT_PYTHONPATH, else
-// the installed one beside this plugin, else the build's build/python) first on sys.path, imports dmlkit and returns the loader
-// table of its extension. The GIL is released afterwards: policies are called from the
-// simulator's threads, each taking it. The interpreter is never finalized (policies live until
-// the process ends).
+// the installed one beside this plugin, else the build's build/python) first on sys.path, imports
+// dmlkit and returns the loader table of its extension. The GIL is released afterwards: policies
+// are called from the simulator's threads, each taking it. The interpreter is never finalized
+// (policies live until the process ends).
 #include <dlfcn.h>
 #include <pybind11/embed.h>
 

@@ -870,8 +870,7 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
       for (size_t k = 0; k < bars.size(); ++k) {
         const nlohmann::json& bar = bars[k];
         if (!bar.is_array() || bar.size() != 5 || !bar[0].is_number_unsigned() || !bar[1].is_string() ||
-            !bar[2].is_number() || !bar[3].is_number() || !bar[4].is_string() ||
-            bar[0].get<size_t>() >= g.rows.size())
+            !bar[2].is_number() || !bar[3].is_number() || !bar[4].is_string() || bar[0].get<size_t>() >= g.rows.size())
           throw std::invalid_argument(where + ".bars[" + std::to_string(k) +
                                       "]: expected [row, category, start, end, name], row < the number of rows");
         g.bars.push_back({bar[0].get<size_t>(), bar[2].get<double>(), bar[3].get<double>(), bar[1].get<std::string>(),

@@ -83,7 +83,8 @@ std::string staging_header(long pid, const std::string& host) {
 void remove_stale_staging(const fs::path& parent) {
   std::error_code ec;
   const std::string host = host_name();
-  for (fs::directory_iterator it(parent.empty() ? fs::path(".") : parent, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(parent.empty() ? fs::path(".") : parent, ec), end; !ec && it != end;
+       it.increment(ec)) {
     const std::string name = it->path().filename().string();
     const long pid = temp_pid(name);
     if (name.empty() || name[0] != '.' || pid < 0 || pid == ::getpid() || process_alive(pid)) continue;
@@ -370,14 +371,19 @@ size_t utf8_sequence(const std::string& text, size_t i) {
   if (b < 0x80) return 1;
   size_t n = 0;
   unsigned lo = 0x80, hi = 0xBF;  // the range of the second byte
-  if (b >= 0xC2 && b <= 0xDF) n = 2;
-  else if (b == 0xE0) n = 3, lo = 0xA0;
-  else if (b == 0xED) n = 3, hi = 0x9F;
-  else if (b >= 0xE1 && b <= 0xEF) n = 3;
-  else if (b == 0xF0) n = 4, lo = 0x90;
-  else if (b == 0xF4) n = 4, hi = 0x8F;
-  else if (b >= 0xF1 && b <= 0xF3) n = 4;
-  else return 0;
+  if (b >= 0xC2 && b <= 0xDF) {
+    n = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    n = 3;
+    if (b == 0xE0) lo = 0xA0;  // no overlong form
+    if (b == 0xED) hi = 0x9F;  // no surrogate
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    n = 4;
+    if (b == 0xF0) lo = 0x90;  // no overlong form
+    if (b == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
   if (i + n > text.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
   for (size_t k = 2; k < n; ++k)
     if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
@@ -387,10 +393,10 @@ size_t utf8_sequence(const std::string& text, size_t i) {
 // Windows-1252 (Latin-1 with printable characters in 0x80-0x9F, what spreadsheet programs write):
 // the code point of byte b >= 0x80, or 0 for the five bytes it leaves undefined.
 char32_t windows_1252(unsigned char b) {
-  static constexpr char32_t k80[32] = {0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-                                       0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-                                       0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-                                       0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178};
+  static constexpr char32_t k80[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                       0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
+                                       0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                       0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
   return b < 0xA0 ? k80[b - 0x80] : static_cast<char32_t>(b);
 }
 

@@ -43,8 +43,7 @@ void check_summary(const ordered_json& summary, const std::string& path) {
     const std::string where = "summary[" + std::to_string(i) + "]";
     if (!g.is_object()) throw Error(path, 0, where, "not an object");
     if (g.contains("name") && !g["name"].is_string()) throw Error(path, 0, where + ".name", "not a string");
-    if (g.contains("runs") && !g["runs"].is_number_unsigned())
-      throw Error(path, 0, where + ".runs", "not a count");
+    if (g.contains("runs") && !g["runs"].is_number_unsigned()) throw Error(path, 0, where + ".runs", "not a count");
     if (!g.contains("metrics") || !g["metrics"].is_object())
       throw Error(path, 0, where + ".metrics", "missing or not an object");
     for (const auto& [metric, m] : g["metrics"].items()) {
@@ -97,6 +96,7 @@ ordered_json load_results_json(const std::string& path) {
     throw Error(path, 0, "schema_version",
                 "is " + j.value("schema_version", ordered_json(0)).dump() + ", this dmlkit reads " +
                     std::to_string(kResultsSchemaVersion));
+  if (j.contains("command") && !j["command"].is_string()) throw Error(path, 0, "command", "not a string");
   check_summary(j["summary"], path);
   return j;
 }

@@ -55,8 +55,8 @@ class WrongTypes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir("wrong-types");
-    const auto r = run_cli({"cluster", "compare", "--workload", "synthetic", "--synthetic-jobs", "6", "--cluster", "2x4",
-                            "--policies", "fifo,srtf", "--out", dir_->path("run")});
+    const auto r = run_cli({"cluster", "compare", "--workload", "synthetic", "--synthetic-jobs", "6", "--cluster",
+                            "2x4", "--policies", "fifo,srtf", "--out", dir_->path("run")});
     ASSERT_EQ(r.status, 0) << r.err;
   }
   static void TearDownTestSuite() {
@@ -74,7 +74,8 @@ TEST_F(WrongTypes, DiffRefusesEveryWrongTypedFieldOfResultsJsonWithExit2) {
   size_t refused = 0, cases = 0;
   for_each_mutation(results, [&](const json& variant, const std::string& what) {
     std::ofstream(bad) << variant.dump();
-    for (const auto& args : {std::vector<std::string>{"diff", good, bad}, std::vector<std::string>{"diff", bad, good}}) {
+    for (const auto& args :
+         {std::vector<std::string>{"diff", good, bad}, std::vector<std::string>{"diff", bad, good}}) {
       const auto r = run_cli(args);
       expect_refused_or_fine(r, "diff " + what);
       refused += r.status == 2;
@@ -110,7 +111,8 @@ TEST_F(WrongTypes, ReportRefusesEveryWrongTypedFieldOfReportJsonAndResultsJsonWi
     refused += r.status == 2;
     ++cases;
   };
-  for_each_mutation(json::parse(model_text), [&](const json& v, const std::string& what) { check("report.json", v, what); });
+  for_each_mutation(json::parse(model_text),
+                    [&](const json& v, const std::string& what) { check("report.json", v, what); });
   std::ofstream(run + "/report.json") << model_text;
   for_each_mutation(json::parse(results_text),
                     [&](const json& v, const std::string& what) { check("results.json", v, what); });
@@ -139,10 +141,10 @@ TEST_F(WrongTypes, ReportRefusesEveryWrongTypedFieldOfReportJsonAndResultsJsonWi
 // (ENOSPC) would. Exit status 3, one line naming the file, nothing left behind.
 TEST(EnvironmentFailure, AFullDiskExits3AndLeavesNoOutput) {
   TempDir dir("full-disk");
-  const auto r = run_process({"bash", "-c", "trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"", DMLKIT_BINARY, "cluster",
-                              "simulate", "--workload", "synthetic", "--synthetic-jobs", "6", "--cluster", "2x4", "--out",
-                              dir.path("out")},
-                             {}, 120);
+  const auto r =
+      run_process({"bash", "-c", "trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"", DMLKIT_BINARY, "cluster", "simulate",
+                   "--workload", "synthetic", "--synthetic-jobs", "6", "--cluster", "2x4", "--out", dir.path("out")},
+                  {}, 120);
   ASSERT_TRUE(r.started);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;

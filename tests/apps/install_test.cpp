@@ -61,10 +61,18 @@ std::string find_file(const std::string& dir, const std::string& stem) {
 // source tree: nothing there can be read. Unprivileged users get one through a user namespace.
 std::vector<std::string> out_of_reach(const std::vector<std::string>& argv) {
   const std::string build_dir = fs::path(DMLKIT_BINARY).parent_path().parent_path().string();
-  std::vector<std::string> wrapped{"unshare", "--user", "--map-root-user", "--mount", "--", "sh", "-c",
-                                   "mount -t tmpfs none \"$0\" && mount -t tmpfs none \"$1\" && shift 2 && "
+  std::vector<std::string> wrapped{"unshare",
+                                   "--user",
+                                   "--map-root-user",
+                                   "--mount",
+                                   "--",
+                                   "sh",
+                                   "-c",
+                                   "mount -t tmpfs none \"$1\" && mount -t tmpfs none \"$2\" && shift 2 && "
                                    "exec \"$@\"",
-                                   build_dir, DMLKIT_SOURCE_DIR};
+                                   "sh",
+                                   build_dir,
+                                   DMLKIT_SOURCE_DIR};
   wrapped.insert(wrapped.end(), argv.begin(), argv.end());
   return wrapped;
 }
@@ -92,17 +100,18 @@ TEST(Install, TheInstalledTreeWorksWithTheBuildFolderOutOfReach) {
   // A Python policy outside both trees.
   std::ofstream(dir.path("fifo.py")) << std::ifstream(std::string(DMLKIT_SOURCE_DIR) + "/examples/fifo.py").rdbuf();
   const std::vector<std::pair<std::string, std::string>> clean_env{
-      {"DMLKIT_DATA_DIR", ""}, {"DMLKIT_DATA", ""}, {"DMLKIT_PYTHON_PLUGIN", ""}, {"DMLKIT_PYTHONPATH", ""},
-      {"DMLKIT_TORCH_PLUGIN", ""}, {"DMLKIT_BINARY", ""}, {"PYTHONPATH", ""}};
+      {"DMLKIT_DATA_DIR", ""},   {"DMLKIT_DATA", ""},         {"DMLKIT_PYTHON_PLUGIN", ""},
+      {"DMLKIT_PYTHONPATH", ""}, {"DMLKIT_TORCH_PLUGIN", ""}, {"DMLKIT_BINARY", ""},
+      {"PYTHONPATH", ""}};
 
   const auto run = run_process(out_of_reach({exe, "cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4",
                                              "--policy", "fifo", "--out", dir.path("cpp"), "--format", "json"}),
                                clean_env, 180);
   ASSERT_TRUE(run.ok()) << run.err;
-  const auto py_policy =
-      run_process(out_of_reach({exe, "cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4",
-                                "--policy-file", dir.path("fifo.py") + ":Fifo", "--out", dir.path("py"), "--format", "json"}),
-                  clean_env, 180);
+  const auto py_policy = run_process(
+      out_of_reach({exe, "cluster", "simulate", "--workload", "pollux-6", "--cluster", "16x4", "--policy-file",
+                    dir.path("fifo.py") + ":Fifo", "--out", dir.path("py"), "--format", "json"}),
+      clean_env, 180);
   ASSERT_TRUE(py_policy.ok()) << py_policy.err;
   // The Python FIFO is the C++ one (examples/fifo.py): same average JCT.
   const auto cpp_json = nlohmann::json::parse(run.out), py_json = nlohmann::json::parse(py_policy.out);

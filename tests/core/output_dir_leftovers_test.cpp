@@ -128,7 +128,7 @@ TEST_F(Leftovers, AStaleCheckpointTmpNeitherBlocksResumeNorARerun) {
   dmlkit::write_file_atomic(dir + "/checkpoint.json", "step 10");
   const pid_t dead = run_and_vanish([] {});
   const std::string tmp = dir + "/checkpoint.json.tmp-" + std::to_string(dead);
-  std::ofstream(tmp) << "step 2";  // cut short by a full disk
+  std::ofstream(tmp) << "step 2";                     // cut short by a full disk
   EXPECT_NO_THROW(dmlkit::check_output_target(dir));  // what the CLI checks before --resume
   dmlkit::prepare_incremental_output(dir, {"checkpoint.json", "best.json"}, true);
   EXPECT_FALSE(fs::exists(tmp));
@@ -163,7 +163,9 @@ TEST(TextEncoding, Latin1AndWindows1252ReadAsUtf8) {
   dmlkit::decode_text(utf8, "x");
   EXPECT_EQ(utf8, before);
   const dmlkit::CsvTable t = dmlkit::CsvTable::parse("a,b\n1,Gr\xF6\xDF\x65\n", "t.csv");
-  EXPECT_EQ(std::string(t.str(0, 1)), "Gr\xC3\xB6\xC3\x9F" "e");
+  EXPECT_EQ(std::string(t.str(0, 1)),
+            "Gr\xC3\xB6\xC3\x9F"
+            "e");
 }
 
 TEST(TextEncoding, AByteNoEncodingExplainsIsRefusedWithItsLine) {

@@ -42,20 +42,23 @@ TEST_F(SweepSafety, PlanDoesNotRunAPythonPolicyFile) {
                                                  "    name = 'py-evil'\n"
                                                  "    def schedule(self, view, jobs):\n"
                                                  "        return None\n");
-  const std::string sweep = file("s.yaml", "command: cluster simulate\n"
-                                           "args: {cluster: 4x4, workload: synthetic, synthetic-jobs: 10, "
-                                           "policy: py-evil, policy-file: '" +
-                                               policy + ":P'}\n"
-                                                        "axes:\n  seed: [1, 2]\n");
+  const std::string sweep = file("s.yaml",
+                                 "command: cluster simulate\n"
+                                 "args: {cluster: 4x4, workload: synthetic, synthetic-jobs: 10, "
+                                 "policy: py-evil, policy-file: '" +
+                                     policy +
+                                     ":P'}\n"
+                                     "axes:\n  seed: [1, 2]\n");
   const auto r = dmlkit::run_process({DMLKIT_BINARY, "sweep", "plan", sweep}, {}, 120);
   ASSERT_TRUE(r.started);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("2 cells"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(marker)) << "sweep plan executed the policy file";
   // What can be checked without running the file still is: a missing file is refused.
-  const std::string missing = file("m.yaml", "command: cluster simulate\n"
-                                             "args: {cluster: 4x4, workload: synthetic, policy-file: '" +
-                                                 path("nope.py") + ":P'}\naxes:\n  seed: [1]\n");
+  const std::string missing = file("m.yaml",
+                                   "command: cluster simulate\n"
+                                   "args: {cluster: 4x4, workload: synthetic, policy-file: '" +
+                                       path("nope.py") + ":P'}\naxes:\n  seed: [1]\n");
   const auto m = dmlkit::run_process({DMLKIT_BINARY, "sweep", "plan", missing}, {}, 120);
   EXPECT_EQ(m.exit_code, 2) << m.err;
   EXPECT_NE(m.err.find("nope.py: no such file"), std::string::npos) << m.err;
@@ -64,9 +67,10 @@ TEST_F(SweepSafety, PlanDoesNotRunAPythonPolicyFile) {
 // The cells write their report into a folder with a file-size limit that cuts them short (EFBIG,
 // as a full disk's ENOSPC): each fails with exit status 3 and is tried again.
 TEST_F(SweepSafety, ACellThatHitsAFullDiskIsRetried) {
-  const std::string sweep = file("s.yaml", "command: cluster simulate\n"
-                                           "args: {cluster: 4x4, workload: synthetic, synthetic-jobs: 10}\n"
-                                           "axes:\n  seed: [1]\n");
+  const std::string sweep = file("s.yaml",
+                                 "command: cluster simulate\n"
+                                 "args: {cluster: 4x4, workload: synthetic, synthetic-jobs: 10}\n"
+                                 "axes:\n  seed: [1]\n");
   const std::string dir = path("sweep");
   const auto r = dmlkit::run_process({"bash", "-c", "trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"", DMLKIT_BINARY,
                                       "sweep", "run", sweep, "--out", dir, "--retries", "1", "--dmlkit", DMLKIT_BINARY},
