@@ -200,7 +200,11 @@ OutputDir::OutputDir(std::string final_path, std::vector<std::string> input_path
   std::ofstream marker(staging / kOutputMarker, std::ios::binary | std::ios::trunc);
   marker << staging_header(::getpid(), host_name()) << "\n";
   marker.close();
-  if (!marker) throw errno_failure((staging / kOutputMarker).string(), "cannot write file");
+  if (!marker) {
+    const Error failure = errno_failure((staging / kOutputMarker).string(), "cannot write file");
+    fs::remove_all(staging, ec);  // no destructor runs for a constructor that throws
+    throw failure;
+  }
 }
 
 OutputDir::~OutputDir() {
