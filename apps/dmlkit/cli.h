@@ -7,7 +7,8 @@
 namespace dmlkit::app {
 
 // Parses argv and runs the subcommand. Output goes to `out`, diagnostics to `err`. Returns the
-// exit status: 0 on success, 2 on bad input or usage (one line on `err`), 1 on internal errors.
+// exit status: 0 on success, 2 on bad input or usage (one line on `err`), 3 when the environment
+// failed (a full disk, an I/O error, a permission: core/error.h), 1 on internal errors.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // A dry parse: parses `args` (without the program name) as run_cli would, checks the --out folder,

@@ -157,5 +157,13 @@ TEST(EnvironmentFailure, AFullDiskExits3AndLeavesNoOutput) {
   for (const auto& e : fs::directory_iterator(dir.path())) ADD_FAILURE() << "left behind: " << e.path();
 }
 
+TEST(EnvironmentFailure, TheManPageDocumentsTheExitStatuses) {
+  const auto r = run_cli({"generate", "man"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t at = r.out.find(".SH \"EXIT STATUS\"");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NE(r.out.find("\n3\nThe environment failed", at), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dmlkit::testing
