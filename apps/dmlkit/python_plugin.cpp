@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 
 #include "core/data_dir.h"

@@ -2,11 +2,12 @@
 // serve, replay) and `--algorithm-file FILE.py:CLASS` (influence run) load a dmlkit.cluster.Policy
 // or dmlkit.influence.Algorithm subclass and register it by its name (docs/python.md).
 //
-// The CLI does not link libpython: the first such option loads build/lib/libdmlkit_python.so with
-// dlopen (as learn/ loads libtorch), which starts an embedded interpreter, imports the `dmlkit`
-// package of build/python and asks its extension for the registry entry of the class. Inside a
-// Python process (the module runs the CLI in-process), the module installs its own loader instead,
-// so no second interpreter is ever loaded.
+// The CLI does not link libpython: the first such option loads build/lib/libdmlkit_python.so
+// (installed: PREFIX/lib/dmlkit/) with dlopen (as learn/ loads libtorch), which starts an embedded
+// interpreter, imports the `dmlkit` package of build/python (installed: the installed package) and
+// asks its extension for the registry entry of the class. Inside a Python process (the module runs
+// the CLI in-process), the module installs its own loader instead, so no second interpreter is ever
+// loaded. Loading a Python file runs it, with the user's rights (docs/python.md).
 #pragma once
 #include <string>
 #include <vector>
