@@ -13,6 +13,7 @@
 #include "core/suggest.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
+#include "dmlkit/python_plugin.h"
 
 namespace dmlkit::app {
 namespace {
@@ -155,9 +156,23 @@ void build_app(CLI::App& app, Context& ctx) {
   reject_negative_unsigned(app);
 }
 
+// The Python files (FILE.py:CLASS) the parsed command line names, over the chosen subcommands.
+std::vector<std::string> python_files_given(const CLI::App& app) {
+  std::vector<std::string> specs;
+  for (const CLI::App* sub = &app; sub != nullptr;) {
+    for (const CLI::Option* opt : sub->get_options())
+      for (const char* name : kPythonFileOptions)
+        if (opt->check_lname(name))
+          for (const auto& v : opt->results()) specs.push_back(v);
+    const auto chosen = sub->get_subcommands();
+    sub = chosen.empty() ? nullptr : chosen.front();
+  }
+  return specs;
+}
+
 }  // namespace
 
-int check_cli(const std::vector<std::string>& args, std::string& error) {
+int check_cli(const std::vector<std::string>& args, std::string& error, UserCode code) {
   std::ostringstream out, err;
   CLI::App app{"dmlkit"};
   Context ctx{out, err, {}, {}, false, {}};
@@ -181,6 +196,12 @@ int check_cli(const std::vector<std::string>& args, std::string& error) {
   }
   try {
     if (!ctx.own_output_check) check_output_folder(app);
+    const std::vector<std::string> python_files = python_files_given(app);
+    if (code == UserCode::Never && !python_files.empty()) {
+      // Loading a Python file runs it: only what can be checked without running it.
+      for (const auto& spec : python_files) check_python_spec(spec);
+      return 0;
+    }
     if (ctx.validate) ctx.validate();
     return 0;
   } catch (const std::exception& e) {
@@ -243,17 +264,22 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return 2;
   } catch (const Error& e) {  // a subcommand's callback rejecting a combination of options
     err << "dmlkit: " << e.what() << "\n";
-    return 2;
+    return e.exit_status();
   }
   try {
     if (!ctx.own_output_check) check_output_folder(app);
     return ctx.run ? ctx.run() : 0;
   } catch (const Error& e) {
     err << "dmlkit: " << e.what() << "\n";
-    return 2;
+    return e.exit_status();  // 2: bad input; 3: the environment failed (disk full, I/O, permission)
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file-system call without its own message: a full disk or a permission is the environment's.
+    const bool environment = is_environment_failure(e.code());
+    err << "dmlkit: " << (environment ? "" : "internal error: ") << e.what() << "\n";
+    return environment ? kExitEnvironment : kExitInternal;
   } catch (const std::exception& e) {
     err << "dmlkit: internal error: " << e.what() << "\n";
-    return 1;
+    return kExitInternal;
   }
 }
 

@@ -109,7 +109,12 @@ std::string man_page(const CLI::App& app, const std::string& version) {
          "next to the installed program, or the source checkout's data/).\n"
       << ".TP\n\\fBDMLKIT_EXPERIMENTS_DIR\\fR\nThe experiment presets (default: experiments/ beside the data folder).\n"
       << ".TP\n\\fBDMLKIT_TORCH_PLUGIN\\fR\nThe libtorch plugin (default: ../lib/dmlkit/libdmlkit_torch.so next to the "
-         "installed program, or the build's).\n";
+         "installed program, or the build's).\n"
+      << ".TP\n\\fBDMLKIT_PYTHON_PLUGIN\\fR\nThe Python plugin (default: ../lib/dmlkit/libdmlkit_python.so next to "
+         "the installed program, or the build's).\n"
+      << ".SH \"EXIT STATUS\"\n.TP\n0\nSuccess.\n.TP\n1\nAn internal error (a bug).\n.TP\n2\nBad input: a file, "
+         "option or value is refused; the same input fails again.\n.TP\n3\nThe environment failed: a full disk, an I/O "
+         "error, a permission denied; running again may succeed (dmlkit sweep retries it).\n.TP\n130\nInterrupted.\n";
   return out.str();
 }
 

@@ -2,12 +2,16 @@
 #include "dmlkit/python_plugin.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 
+#include "core/data_dir.h"
 #include "core/error.h"
 
 #ifndef DMLKIT_PYTHON_PLUGIN_PATH
@@ -19,9 +23,16 @@ namespace {
 
 const PythonLoader* g_in_process = nullptr;
 
+// $DMLKIT_PYTHON_PLUGIN; else, installed (make install), PREFIX/lib/dmlkit/ beside PREFIX/bin;
+// else the build's.
+std::string plugin_path() {
+  if (const char* env = std::getenv("DMLKIT_PYTHON_PLUGIN"); env && *env) return env;
+  if (std::string installed = installed_path("lib/dmlkit/libdmlkit_python.so"); !installed.empty()) return installed;
+  return DMLKIT_PYTHON_PLUGIN_PATH;
+}
+
 const PythonLoader* load_plugin() {
-  std::string path = DMLKIT_PYTHON_PLUGIN_PATH;
-  if (const char* env = std::getenv("DMLKIT_PYTHON_PLUGIN"); env && *env) path = env;
+  const std::string path = plugin_path();
   if (path.empty()) throw Error("Python files need the Python plugin: rebuild with -DDMLKIT_BUILD_PYTHON=ON");
   // RTLD_GLOBAL: libpython's symbols must be visible to the extension modules the interpreter loads
   // (numpy, dmlkit's own), which do not link libpython. Never closed.
@@ -63,6 +74,17 @@ const PythonLoader& loader() {
 }  // namespace
 
 void set_python_loader(const PythonLoader* l) { g_in_process = l; }
+
+void check_python_spec(const std::string& spec) {
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
+    throw Error(spec + ": expected FILE.py:CLASS");
+  const std::string path = spec.substr(0, colon);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": no such file");
+  if (::access(path.c_str(), R_OK) != 0)
+    throw Error::from_system(path, "cannot read file", {errno, std::generic_category()});
+}
 
 std::string register_python_policy(const std::string& spec) {
   cluster::PolicyEntry entry = loader().load_policy(spec);

@@ -2,11 +2,12 @@
 // serve, replay) and `--algorithm-file FILE.py:CLASS` (influence run) load a dmlkit.cluster.Policy
 // or dmlkit.influence.Algorithm subclass and register it by its name (docs/python.md).
 //
-// The CLI does not link libpython: the first such option loads build/lib/libdmlkit_python.so with
-// dlopen (as learn/ loads libtorch), which starts an embedded interpreter, imports the `dmlkit`
-// package of build/python and asks its extension for the registry entry of the class. Inside a
-// Python process (the module runs the CLI in-process), the module installs its own loader instead,
-// so no second interpreter is ever loaded.
+// The CLI does not link libpython: the first such option loads build/lib/libdmlkit_python.so
+// (installed: PREFIX/lib/dmlkit/) with dlopen (as learn/ loads libtorch), which starts an embedded
+// interpreter, imports the `dmlkit` package of build/python (installed: the installed package) and
+// asks its extension for the registry entry of the class. Inside a Python process (the module runs
+// the CLI in-process), the module installs its own loader instead, so no second interpreter is ever
+// loaded. Loading a Python file runs it, with the user's rights (docs/python.md).
 #pragma once
 #include <string>
 #include <vector>
@@ -32,6 +33,13 @@ std::string register_python_policy(const std::string& spec);
 std::string register_python_algorithm(const std::string& spec);
 // The module's in-process loader (python/src/bridge.cpp); replaces the plugin.
 void set_python_loader(const PythonLoader* loader);
+
+// The options that name a Python file (without dashes): loading such a file runs its code with
+// the user's rights.
+inline constexpr const char* kPythonFileOptions[] = {"policy-file", "algorithm-file"};
+// Checks FILE.py:CLASS without loading (running) the file: the form, and that FILE is a readable
+// regular file. Throws Error as loading would for these. What `sweep plan` checks (cli.h).
+void check_python_spec(const std::string& spec);
 
 // Registers every FILE.py:CLASS of `specs`; returns their names in order.
 std::vector<std::string> register_python_policies(const std::vector<std::string>& specs);

@@ -36,7 +36,7 @@ std::string joined(const std::vector<std::string>& words, const char* sep = " ")
 
 // Every argument and axis names an option of the command (knobs need its knob option), then every
 // cell's command line passes the command's own checks. Error (exit 2) before anything runs.
-void check_sweep(const sw::SweepFile& f, const sw::Plan& plan, const std::string& dir) {
+void check_sweep(const sw::SweepFile& f, const sw::Plan& plan, const std::string& dir, UserCode code) {
   std::vector<std::string> options;
   if (!command_options(f.command, options))
     throw Error(f.path, f.command_line, "command",
@@ -72,7 +72,7 @@ void check_sweep(const sw::SweepFile& f, const sw::Plan& plan, const std::string
     args.push_back("--out");
     args.push_back(sw::cell_dir(dir, c.name));
     std::string error;
-    if (check_cli(args, error) != 0) throw Error(f.path, 0, "", "cell " + c.name + ": " + error);
+    if (check_cli(args, error, code) != 0) throw Error(f.path, 0, "", "cell " + c.name + ": " + error);
   }
 }
 
@@ -95,7 +95,7 @@ void add_plan(CLI::App& sweep, Context& ctx) {
     ctx.run = [&] {
       const sw::SweepFile f = sw::load_sweep_file(file);
       const sw::Plan plan = sw::make_plan(f);
-      check_sweep(f, plan, default_out(file));
+      check_sweep(f, plan, default_out(file), UserCode::Never);  // a plan runs no code, no Python file
       if (format == "json") {
         ctx.out << sw::plan_json(plan).dump(2) << "\n";
         return 0;
@@ -178,7 +178,7 @@ int run_sweep(const SweepRunOptions& o, Context& ctx) {
     const fs::path d = fs::weakly_canonical(fs::absolute(dir, ec), ec);
     if (a.string().rfind(d.string() + "/", 0) == 0) throw Error("--out " + dir + ": holds the input '" + o.file + "'");
   }
-  check_sweep(f, plan, dir);
+  check_sweep(f, plan, dir, UserCode::Load);
   sw::prepare_sweep_dir(dir, plan);
   sw::RunOptions run = runner_options(o);
   sw::RunReport rep;

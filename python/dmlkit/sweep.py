@@ -15,11 +15,16 @@ def plan(file, **options):
 
 def _program():
     """The dmlkit program the cells run: $DMLKIT_BINARY, else build/bin/dmlkit beside this package
-    (inside Python, "this program" would be the Python interpreter)."""
+    (build/python/dmlkit), else, installed, PREFIX/bin/dmlkit (the package is
+    PREFIX/lib/python3.X/dist-packages/dmlkit); inside Python, "this program" would be the Python
+    interpreter."""
     env = os.environ.get("DMLKIT_BINARY")
     if env:
         return env
-    return os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "bin", "dmlkit"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    built = os.path.normpath(os.path.join(here, "..", "..", "bin", "dmlkit"))
+    installed = os.path.normpath(os.path.join(here, "..", "..", "..", "..", "bin", "dmlkit"))
+    return installed if not os.path.exists(built) and os.path.exists(installed) else built
 
 
 def run(file, out, **options):

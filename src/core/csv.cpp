@@ -33,7 +33,8 @@ CsvTable CsvTable::parse(std::string text, const std::string& path) {
   CsvTable t;
   t.path_ = path;
   t.text_ = std::move(text);
-  normalise_text(t.text_);  // a spreadsheet's BOM and CRLF read as the plain file does
+  decode_text(t.text_, path);  // a spreadsheet's Latin-1 reads as UTF-8 (core/output_dir.h)
+  normalise_text(t.text_);     // and its BOM and CRLF as the plain file does
   const std::string& s = t.text_;
   size_t pos = 0;
   long line = 0;

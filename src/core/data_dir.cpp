@@ -11,11 +11,26 @@ std::string program_path() {
   return ec ? std::string() : p.string();
 }
 
+namespace {
+
+std::string& host_prefix() {
+  static std::string prefix;
+  return prefix;
+}
+
+}  // namespace
+
+void set_installed_prefix(std::string prefix) { host_prefix() = std::move(prefix); }
+
 std::string installed_path(std::string_view relative) {
-  const std::string program = program_path();
-  if (program.empty()) return {};
   namespace fs = std::filesystem;
-  const fs::path candidate = fs::path(program).parent_path().parent_path() / relative;
+  fs::path prefix = host_prefix();
+  if (prefix.empty()) {
+    const std::string program = program_path();
+    if (program.empty()) return {};
+    prefix = fs::path(program).parent_path().parent_path();
+  }
+  const fs::path candidate = prefix / relative;
   std::error_code ec;
   return fs::exists(candidate, ec) ? candidate.lexically_normal().string() : std::string();
 }

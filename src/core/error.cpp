@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include <cerrno>
+
 namespace dmlkit {
 namespace {
 std::string format_message(const std::string& file, long line, const std::string& field, const std::string& message) {
@@ -24,12 +26,37 @@ std::string format_message(const std::string& file, long line, const std::string
 }
 }  // namespace
 
-Error::Error(std::string file, long line, std::string field, const std::string& message)
+Error::Error(std::string file, long line, std::string field, const std::string& message, Kind kind)
     : std::runtime_error(format_message(file, line, field, message)),
       file_(std::move(file)),
       line_(line),
-      field_(std::move(field)) {}
+      field_(std::move(field)),
+      kind_(kind) {}
 
-Error::Error(const std::string& message) : std::runtime_error(message) {}
+Error::Error(const std::string& message, Kind kind) : std::runtime_error(message), kind_(kind) {}
+
+bool is_environment_failure(std::error_code ec) {
+  if (!ec) return false;
+  if (ec.category() != std::generic_category() && ec.category() != std::system_category()) return true;
+  switch (ec.value()) {
+    case ENOENT:
+    case ENOTDIR:
+    case EISDIR:
+    case ENAMETOOLONG:
+    case ELOOP:
+    case EEXIST:
+    case ENOTEMPTY:
+      return false;
+    default:
+      return true;
+  }
+}
+
+Error Error::from_system(const std::string& path, const std::string& what, std::error_code ec) {
+  const Kind kind = is_environment_failure(ec) ? Kind::Environment : Kind::BadInput;
+  return Error(path, 0, "", ec ? what + ": " + ec.message() : what, kind);
+}
+
+int Error::exit_status() const { return kind_ == Kind::Environment ? kExitEnvironment : kExitBadInput; }
 
 }  // namespace dmlkit

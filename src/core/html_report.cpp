@@ -727,6 +727,12 @@ const nlohmann::json& field(const nlohmann::json& j, const char* key, const std:
   return j[key];
 }
 
+const nlohmann::json& array_field(const nlohmann::json& j, const char* key, const std::string& where) {
+  const nlohmann::json& a = field(j, key, where);
+  if (!a.is_array()) throw std::invalid_argument(where + "." + key + ": not an array");
+  return a;
+}
+
 template <class T>
 T get_field(const nlohmann::json& j, const char* key, const std::string& where) {
   try {
@@ -799,9 +805,10 @@ nlohmann::json HtmlReport::to_json() const {
 }
 
 HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
-  if (!model.is_object() || model.value("schema", "") != kReportModelSchema)
+  // Compared, never converted: a field of the wrong type is a refusal, not a json exception.
+  if (!model.is_object() || !model.contains("schema") || model["schema"] != kReportModelSchema)
     throw std::invalid_argument(std::string("schema: expected \"") + kReportModelSchema + "\"");
-  if (model.value("schema_version", 0) != kReportModelVersion)
+  if (!model.contains("schema_version") || model["schema_version"] != kReportModelVersion)
     throw std::invalid_argument("schema_version: this dmlkit reads version " + std::to_string(kReportModelVersion));
   HtmlReport rep(get_field<std::string>(model, "title", "report"));
   const nlohmann::json& blocks = field(model, "blocks", "report");
@@ -834,7 +841,7 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
       c.y_max = optional_field(b, "y_max");
       c.y_integer = get_field<bool>(b, "y_integer", where);
       c.x_log = get_field<bool>(b, "x_log", where);
-      const nlohmann::json& series = field(b, "series", where);
+      const nlohmann::json& series = array_field(b, "series", where);
       for (size_t k = 0; k < series.size(); ++k) {
         const std::string w = where + ".series[" + std::to_string(k) + "]";
         ChartSeries s;
@@ -845,6 +852,9 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
         s.points_only = get_field<bool>(series[k], "points_only", w);
         s.y_low = get_field<std::vector<double>>(series[k], "y_low", w);
         s.y_high = get_field<std::vector<double>>(series[k], "y_high", w);
+        if (s.y.size() != s.x.size()) throw std::invalid_argument(w + ".y: not as long as x");
+        if (s.y_low.size() != s.y_high.size() || (!s.y_low.empty() && s.y_low.size() != s.x.size()))
+          throw std::invalid_argument(w + ".y_low: y_low and y_high are not both empty or as long as x");
         c.series.push_back(std::move(s));
       }
       rep.add_chart(std::move(c));
@@ -856,13 +866,13 @@ HtmlReport HtmlReport::from_json(const nlohmann::json& model) {
       g.x_min = optional_field(b, "x_min");
       g.x_max = optional_field(b, "x_max");
       g.rows = get_field<std::vector<std::string>>(b, "rows", where);
-      const nlohmann::json& bars = field(b, "bars", where);
+      const nlohmann::json& bars = array_field(b, "bars", where);
       for (size_t k = 0; k < bars.size(); ++k) {
         const nlohmann::json& bar = bars[k];
         if (!bar.is_array() || bar.size() != 5 || !bar[0].is_number_unsigned() || !bar[1].is_string() ||
-            !bar[2].is_number() || !bar[3].is_number() || !bar[4].is_string())
+            !bar[2].is_number() || !bar[3].is_number() || !bar[4].is_string() || bar[0].get<size_t>() >= g.rows.size())
           throw std::invalid_argument(where + ".bars[" + std::to_string(k) +
-                                      "]: expected [row, category, start, end, name]");
+                                      "]: expected [row, category, start, end, name], row < the number of rows");
         g.bars.push_back({bar[0].get<size_t>(), bar[2].get<double>(), bar[3].get<double>(), bar[1].get<std::string>(),
                           bar[4].get<std::string>()});
       }

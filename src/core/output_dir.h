@@ -65,9 +65,15 @@ void prepare_incremental_output(const std::string& path, const std::vector<std::
 void write_file_atomic(const std::string& path, const std::string& content);
 // Reads a whole file; throws Error(path, 0, "", "cannot open file") if it cannot.
 std::string read_file(const std::string& path);
-// Reads a text file as read_file does, then normalise_text: what every text reader of the toolkit
-// uses, so a file saved by a spreadsheet program (BOM, CRLF) reads as the plain file does.
+// Reads a text file as read_file does, then decode_text and normalise_text: what every text reader
+// of the toolkit uses, so a file saved by a spreadsheet program (Latin-1, BOM, CRLF) reads as the
+// plain UTF-8 file does.
 std::string read_text_file(const std::string& path);
+// Text in UTF-8 is kept as it is; text that is not valid UTF-8 and holds no UTF-8 multi-byte
+// character is read as Windows-1252 (Latin-1 and its printable 0x80-0x9F) and converted to UTF-8.
+// A byte Windows-1252 leaves undefined, or a file mixing UTF-8 with single-byte text: Error(path,
+// line) asking for UTF-8. Every string a run writes (JSON, CSV, HTML) is then valid UTF-8.
+void decode_text(std::string& text, const std::string& path);
 // Drops a leading UTF-8 byte-order mark and turns CRLF line ends into LF (in place).
 void normalise_text(std::string& text);
 

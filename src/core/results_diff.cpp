@@ -20,12 +20,41 @@ std::string group_key(const ordered_json& g) {
   return g.value("name", "") + "\n" + (g.contains("params") ? g["params"].dump() : "{}");
 }
 
+// A statistic of a metric: 0 when absent, NaN when null (results.json writes a NaN as null).
+double number_or_nan(const ordered_json& m, const char* key) {
+  if (!m.contains(key)) return 0;
+  return m[key].is_null() ? std::nan("") : m[key].get<double>();
+}
+
 Stat stat_of(const ordered_json& group, const ordered_json& m) {
   Stat s;
-  s.mean = m.value("mean", 0.0);
-  s.sd = m.value("sd", 0.0);
+  s.mean = number_or_nan(m, "mean");
+  s.sd = number_or_nan(m, "sd");
   s.n = m.contains("n") ? m["n"].get<size_t>() : group.value("runs", size_t{1});
   return s;
+}
+
+// The shape of results.json's summary that diff_results reads, checked before it reads it: every
+// group an object with a string name, a count of runs and an object of metrics, each metric an
+// object with numbers (or null) for mean and sd and a count n. Error(path, field) otherwise.
+void check_summary(const ordered_json& summary, const std::string& path) {
+  for (size_t i = 0; i < summary.size(); ++i) {
+    const ordered_json& g = summary[i];
+    const std::string where = "summary[" + std::to_string(i) + "]";
+    if (!g.is_object()) throw Error(path, 0, where, "not an object");
+    if (g.contains("name") && !g["name"].is_string()) throw Error(path, 0, where + ".name", "not a string");
+    if (g.contains("runs") && !g["runs"].is_number_unsigned()) throw Error(path, 0, where + ".runs", "not a count");
+    if (!g.contains("metrics") || !g["metrics"].is_object())
+      throw Error(path, 0, where + ".metrics", "missing or not an object");
+    for (const auto& [metric, m] : g["metrics"].items()) {
+      const std::string at = where + ".metrics." + metric;
+      if (!m.is_object()) throw Error(path, 0, at, "not an object");
+      for (const char* key : {"mean", "sd"})
+        if (m.contains(key) && !m[key].is_number() && !m[key].is_null())
+          throw Error(path, 0, at + "." + key, "not a number");
+      if (m.contains("n") && !m["n"].is_number_unsigned()) throw Error(path, 0, at + ".n", "not a count");
+    }
+  }
 }
 
 const ordered_json* find_group(const ordered_json& summary, const std::string& key) {
@@ -59,12 +88,16 @@ ordered_json load_results_json(const std::string& path) {
   } catch (const ordered_json::parse_error& e) {
     throw Error(path, 0, "", std::string("not valid JSON: ") + e.what());
   }
-  if (!j.is_object() || j.value("tool", "") != "dmlkit" || !j.contains("summary") || !j["summary"].is_array())
+  // Compared, never converted: a field of the wrong type is a refusal, not an exception.
+  if (!j.is_object() || !j.contains("tool") || j["tool"] != "dmlkit" || !j.contains("summary") ||
+      !j["summary"].is_array())
     throw Error(path, 0, "", "not a dmlkit results.json (no tool \"dmlkit\" and summary)");
-  if (j.value("schema_version", 0) != kResultsSchemaVersion)
+  if (!j.contains("schema_version") || j["schema_version"] != kResultsSchemaVersion)
     throw Error(path, 0, "schema_version",
                 "is " + j.value("schema_version", ordered_json(0)).dump() + ", this dmlkit reads " +
                     std::to_string(kResultsSchemaVersion));
+  if (j.contains("command") && !j["command"].is_string()) throw Error(path, 0, "command", "not a string");
+  check_summary(j["summary"], path);
   return j;
 }
 

@@ -165,18 +165,20 @@ std::string run_in_child(const std::function<std::string()>& work) {
 namespace dmlkit {
 
 std::string run_in_child_rethrowing(const std::function<std::string()>& work) {
-  // One tag character: 'o' the result follows, 'e' a bad-input message, 'i' an internal one.
+  // One tag character: 'o' the result follows, 'e' a bad-input message, 'v' an environment
+  // failure's (core/error.h), 'i' an internal one.
   const std::string data = run_in_child([&]() -> std::string {
     try {
       return "o" + work();
     } catch (const Error& e) {
-      return std::string("e") + e.what();
+      return std::string(e.kind() == Error::Kind::Environment ? "v" : "e") + e.what();
     } catch (const std::exception& e) {
       return std::string("i") + e.what();
     }
   });
   if (data.empty()) throw std::runtime_error("child process returned nothing");
   if (data[0] == 'e') throw Error(data.substr(1));
+  if (data[0] == 'v') throw Error(data.substr(1), Error::Kind::Environment);
   if (data[0] == 'i') throw std::runtime_error(data.substr(1));
   return data.substr(1);
 }

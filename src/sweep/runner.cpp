@@ -2,6 +2,7 @@
 #include "sweep/runner.h"
 
 #include "core/data_dir.h"
+#include "core/error.h"
 
 #include <unistd.h>
 
@@ -110,7 +111,8 @@ CellState run_cell(const std::string& dir, const Cell& cell, const RunOptions& o
     else
       s.error = last_line(r.err).empty() ? "exit status " + std::to_string(r.exit_code) : last_line(r.err);
     write_state(dir, cell.name, s);
-    if (r.started && !r.timed_out && r.exit_code == 2) break;  // bad input: it would fail again
+    // Bad input would fail again; an environment failure (exit 3: disk full, I/O) and a crash may not.
+    if (r.started && !r.timed_out && r.exit_code == kExitBadInput) break;
   }
   return s;
 }

@@ -1,7 +1,8 @@
 // Running cells: each cell is one subprocess of the dmlkit binary (core/subprocess.h) with
 // `--out DIR/cells/NAME` added to its argument vector. Finished cells are skipped (resume); a cell
 // that fails is tried again up to `retries` more times, then reported as failed (never dropped).
-// A failure with exit status 2 (bad input: the same input fails again) is not retried.
+// A failure with exit status 2 (bad input: the same input fails again) is not retried; one with
+// exit status 3 (the environment failed: a full disk, an I/O error, a permission) is.
 // Used by `sweep run` (N cells at once on this machine) and by each Slurm array task (its chunk,
 // one after the other).
 #pragma once

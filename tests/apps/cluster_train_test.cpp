@@ -1,6 +1,8 @@
 // `dmlkit cluster train dl2` on a tiny preset: the files it writes, the SL loss falling, resuming
 // from a checkpoint, determinism for a seed, a trained model used by `cluster compare`, bad input.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -134,6 +136,27 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
   EXPECT_EQ(sl, 40);
   EXPECT_EQ(last_rl, 250);
   EXPECT_TRUE(in_order);
+}
+
+// Issue 36, item 13: a run cut short while it wrote its checkpoint (a full disk, a kill) leaves
+// `checkpoint.json.tmp-PID` beside the last complete checkpoint; --resume continues from that
+// checkpoint and removes the stale file instead of refusing the folder.
+TEST(ClusterTrain, ResumeIgnoresAStaleCheckpointTmp) {
+  TempDir dir("train-stale-tmp");
+  const std::string preset = tiny_preset(dir);
+  ASSERT_EQ(run_cli(train_args(preset, dir.path("a"))).status, 0);
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string stale = dir.path("a/checkpoint.json.tmp-" + std::to_string(dead));
+  std::ofstream(stale) << "{\"nets\": {\"pol";  // half a checkpoint
+  auto args = train_args(preset, dir.path("a"));
+  args[10] = "250";  // --rl-steps
+  args.push_back("--resume");
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir.path("a/checkpoint.json")))["meta"]["step"], "250");
+  EXPECT_FALSE(std::filesystem::exists(stale));
 }
 
 TEST(ClusterTrain, ParallelActorsAreDeterministicForASeedAndANumberOfActors) {

@@ -145,3 +145,26 @@ TEST(FootballCli, SpottingScoresSoccerNetFilesOverTheWholeDictionary) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("not a prediction file"), std::string::npos);
 }
+
+// Issue 36, item 12: live text saved as Latin-1 (Windows-1252) by a spreadsheet program reads as
+// its UTF-8 equivalent (it was an "internal error", exit 1, when its text reached a JSON file); a
+// byte no encoding explains is refused with the file and line, exit 2.
+TEST(FootballCli, Latin1LiveTextReadsAsUtf8) {
+  TempDir dir("football-latin1");
+  const auto lines = dir.write("lines.csv",
+                               "minute,text,label\n"
+                               "10',\"Goal! M\xFCller scores \x96 a header.\",goal\n"
+                               "22',Bj\xF6rn is booked for a late tackle.,card\n"
+                               "60',G\xF6tze replaces M\xFCller.,substitution\n");
+  auto r = run_cli({"football", "segments", "--lines", lines, "--tagger", "keywords", "--kickoffs", "0,3000", "--out",
+                    dir.path("o"), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("M\xC3\xBCller scores \xE2\x80\x93 a header"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(dir.path("o/segments.json")).find("M\xC3\xBCller"), std::string::npos);
+  r = run_cli({"football", "tag", "--lines", lines});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Bj\xC3\xB6rn"), std::string::npos) << r.out;
+  const auto bad = dir.write("bad.csv", "minute,text,label\n10',fine,goal\n22',a \x81 byte,card\n");
+  expect_bad_input({"football", "evaluate", "--lines", bad, "--tagger", "keywords", "--out", dir.path("out")}, dir,
+                   {bad + ":3", "0x81", "UTF-8"});
+}
