@@ -1,11 +1,16 @@
 #include "core/error.h"
 
+#include "core/text_safety.h"
+
 namespace dmlkit {
 namespace {
+// The one error formatter: what comes from input (a path, a key, a value echoed in the message) is
+// shown terminal-safe (core/text_safety.h: no line break, no escape sequence) and capped, so an
+// error is always one short line.
 std::string format_message(const std::string& file, long line, const std::string& field, const std::string& message) {
   std::string out;
   if (!file.empty()) {
-    out += file;
+    out += terminal_safe(file, kMaxMessageBytes);
     if (line > 0) {
       // (appended piecewise: GCC 12 warns falsely (-Wrestrict) about `":" + std::to_string(...)`
       // and `"field '" + field` here)
@@ -16,10 +21,10 @@ std::string format_message(const std::string& file, long line, const std::string
   }
   if (!field.empty()) {
     out += "field '";
-    out += field;
+    out += terminal_safe(field, kMaxEchoBytes);
     out += "': ";
   }
-  out += message;
+  out += terminal_safe(message, kMaxMessageBytes);
   return out;
 }
 }  // namespace
@@ -30,6 +35,6 @@ Error::Error(std::string file, long line, std::string field, const std::string& 
       line_(line),
       field_(std::move(field)) {}
 
-Error::Error(const std::string& message) : std::runtime_error(message) {}
+Error::Error(const std::string& message) : std::runtime_error(format_message("", 0, "", message)) {}
 
 }  // namespace dmlkit

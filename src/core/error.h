@@ -1,5 +1,8 @@
 // One error type for every bad input: it names the file, the line and the field, so the CLI can
-// print a single line and exit with status 2.
+// print a single line and exit with status 2. what() shows the file, field and message through
+// terminal_safe() (core/text_safety.h): control characters escaped, an echoed piece of input capped
+// (the field at kMaxEchoBytes, the message at kMaxMessageBytes), so it is one short line whatever
+// the input held; file(), field() keep the full text.
 #pragma once
 #include <stdexcept>
 #include <string>
