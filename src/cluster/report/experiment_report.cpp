@@ -82,8 +82,10 @@ HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, co
         a.x.push_back(static_cast<double>(r.seed));
         a.y.push_back(r.metrics["avg_jct_s"].get<double>());
       }
-      b.x.push_back(static_cast<double>(r.seed));
-      b.y.push_back(r.metrics["makespan_s"].get<double>());
+      if (r.metrics["makespan_s"].is_number()) {
+        b.x.push_back(static_cast<double>(r.seed));
+        b.y.push_back(r.metrics["makespan_s"].get<double>());
+      }
     }
     jct.series.push_back(a);
     mk.series.push_back(b);
