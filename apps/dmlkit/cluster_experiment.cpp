@@ -20,6 +20,7 @@
 #include "core/progress.h"
 #include "core/results.h"
 #include "core/table.h"
+#include "core/text_safety.h"
 
 namespace dmlkit::app {
 
@@ -80,8 +81,8 @@ int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
   } else {
     std::string seeds;
     for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
-    ctx.out << "experiment " << e.name << ": " << e.workload.num_jobs << " PS jobs on " << cluster.num_servers()
-            << " servers, speed model " << e.speed_model
+    ctx.out << "experiment " << terminal_safe(e.name) << ": " << e.workload.num_jobs << " PS jobs on "
+            << cluster.num_servers() << " servers, speed model " << e.speed_model
             << (e.interference != "none" ? ", interference " + e.interference : std::string()) << ", seeds " << seeds
             << "\n\n"
             << cl::seed_summary_table(res, e.round_s).render();
@@ -104,8 +105,8 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
       if (format == "json") {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& e : cl::list_experiments(dir)) {
-          nlohmann::ordered_json j{{"name", e.name},         {"description", e.description}, {"file", e.path},
-                                   {"engine", e.engine},     {"policies", e.policies},       {"seeds", e.seeds}};
+          nlohmann::ordered_json j{{"name", e.name},     {"description", e.description}, {"file", e.path},
+                                   {"engine", e.engine}, {"policies", e.policies},       {"seeds", e.seeds}};
           if (e.engine == "sim") {
             j["cluster"] = e.cluster;
             j["speed_model"] = e.speed_model;
@@ -127,7 +128,9 @@ void add_cluster_experiments_command(CLI::App& cluster, Context& ctx) {
           if (!seeds.empty()) seeds += ',';
           seeds += std::to_string(s);
         }
-        ctx.out << e.name << "\t" << e.description << "\t[policies " << pol << "; seeds " << seeds << "]\n";
+        // Names and descriptions come from preset files: shown terminal-safe (core/text_safety.h).
+        ctx.out << terminal_safe(e.name) << "\t" << terminal_safe(e.description) << "\t[policies " << terminal_safe(pol)
+                << "; seeds " << seeds << "]\n";
         if (verbose) {
           ctx.out << "\tfile " << e.path << "\n\tengine " << e.engine << "\n";
           if (e.engine == "sim")

@@ -6,6 +6,7 @@
 
 #include "cluster/oasis/oasis_experiment.h"
 #include "core/table.h"
+#include "core/text_safety.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
@@ -49,10 +50,10 @@ int run_oasis_experiment_cli(const std::string& path, const ExperimentCliOptions
   } else {
     std::string seeds;
     for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
-    ctx.out << "experiment " << e.name << " (engine oasis): "
-            << (e.shared_pool ? std::to_string(e.worker_servers + e.ps_servers) + " servers (shared pool)"
-                              : std::to_string(e.worker_servers) + " worker + " + std::to_string(e.ps_servers) +
-                                    " PS servers")
+    ctx.out << "experiment " << terminal_safe(e.name) << " (engine oasis): "
+            << (e.shared_pool
+                    ? std::to_string(e.worker_servers + e.ps_servers) + " servers (shared pool)"
+                    : std::to_string(e.worker_servers) + " worker + " + std::to_string(e.ps_servers) + " PS servers")
             << ", " << e.horizon_slots << " slots, seeds " << seeds << "\n";
     if (!runs.empty())
       for (const auto& r : runs)

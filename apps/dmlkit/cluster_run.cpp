@@ -168,9 +168,11 @@ void validate_cluster_run(const ClusterRunOptions& o) {
   if (o.workload != "synthetic") (void)cl::resolve_workload_path(o.workload, o.data_dir);
   (void)cl::make_interference_model(o.interference, o.data_dir, o.interference_file);
   if (cl::parse_calibration_statistic(o.calibration_statistic) == cl::CalibrationStatistic::Sample)
-    throw Error("--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
-                "simulator adds one constant per start: mean or median");
+    throw Error(
+        "--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
+        "simulator adds one constant per start: mean or median");
   if (!o.calibration.empty()) (void)cl::read_calibration(o.calibration);
+  if (o.calibration_time_scale != 0) cl::check_time_scale(o.calibration_time_scale, "--calibration-time-scale");
 }
 
 int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
@@ -190,11 +192,13 @@ int run_cluster_policies(const ClusterRunOptions& o, Context& ctx) {
   const cl::ClusterSpec cluster = cl::ClusterSpec::parse(o.cluster);
   if (cluster.total_gpus() <= 0) throw Error(o.cluster + ": the cluster has no GPUs");
   if (cl::parse_calibration_statistic(o.calibration_statistic) == cl::CalibrationStatistic::Sample)
-    throw Error("--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
-                "simulator adds one constant per start: mean or median");
+    throw Error(
+        "--calibration-statistic: 'sample' (a draw per event) applies to `cluster replay --fake`; the "
+        "simulator adds one constant per start: mean or median");
   const cl::CalibrationStatistic statistic = cl::parse_calibration_statistic(o.calibration_statistic);
   const cl::Calibration calibration =
       o.calibration.empty() ? cl::Calibration{} : cl::read_calibration(o.calibration);  // bad file: exit 2 first
+  if (o.calibration_time_scale != 0) cl::check_time_scale(o.calibration_time_scale, "--calibration-time-scale");
   const cl::Workload workload = load(o, cluster);
   if (workload.jobs.empty()) throw Error(workload.path + ": the workload has no jobs");
 

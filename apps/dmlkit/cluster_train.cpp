@@ -18,6 +18,7 @@
 #include "core/results.h"
 #include "core/results_table.h"
 #include "core/table.h"
+#include "core/text_safety.h"
 #include "dmlkit/cluster_train_harmony_common.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
@@ -33,7 +34,7 @@ namespace {
 struct TrainOptions : TrainCliOptions {
   std::string exploration = "code";
   bool no_replay = false;
-  std::string sl_option_given;  // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
+  std::string sl_option_given;              // "--sl-steps" / "--sl-lr" when given (no effect with --init-model)
   std::vector<std::string> teacher_params;  // --teacher-param KEY=VALUE
   cl::Dl2TrainConfig c;
 };
@@ -99,7 +100,8 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
     add_validation_record(res, c.seed, name, jct, file, step);
   };
   add(c.teacher, r.teacher_val_avg_jct_s, "", 0);
-  add(c.init_model.empty() ? "dl2-sl" : "dl2-init", r.sl_val_avg_jct_s, r.sl_model, c.init_model.empty() ? c.sl_steps : 0);
+  add(c.init_model.empty() ? "dl2-sl" : "dl2-init", r.sl_val_avg_jct_s, r.sl_model,
+      c.init_model.empty() ? c.sl_steps : 0);
   add("dl2-best", r.best_val_avg_jct_s, r.best_model, r.best_step);
   add("dl2-last", r.last_val_avg_jct_s, r.last_model, c.rl_steps);
   res.derived()["slots_simulated"] = r.slots_simulated;
@@ -147,7 +149,7 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
   } else if (o.format == "csv") {
     ctx.out << res.records_table().to_csv();
   } else {
-    ctx.out << "DL2 on " << c.experiment.name << " (validation: " << c.experiment.seeds.size()
+    ctx.out << "DL2 on " << terminal_safe(c.experiment.name) << " (validation: " << c.experiment.seeds.size()
             << " evaluation seeds)\n\n"
             << rounded_records_table(res).render();
   }
@@ -157,11 +159,12 @@ int run_train_dl2(TrainOptions& o, Context& ctx, const std::vector<std::string>&
 
 }  // namespace
 
-void add_cluster_train_harmony_command(CLI::App& train, Context& ctx);  // cluster_train_harmony.cpp
+void add_cluster_train_harmony_command(CLI::App& train, Context& ctx);          // cluster_train_harmony.cpp
 void add_cluster_train_harmony_seq2seq_command(CLI::App& train, Context& ctx);  // cluster_train_harmony_seq2seq.cpp
 
 void add_cluster_train_command(CLI::App& cluster, Context& ctx) {
-  auto* train = cluster.add_subcommand("train", "Train a learned scheduler (dl2, harmony, harmony-seq2seq) on an experiment preset");
+  auto* train = cluster.add_subcommand(
+      "train", "Train a learned scheduler (dl2, harmony, harmony-seq2seq) on an experiment preset");
   add_cluster_train_harmony_command(*train, ctx);
   add_cluster_train_harmony_seq2seq_command(*train, ctx);
   train->require_subcommand(1);

@@ -36,7 +36,8 @@ struct GnnCompareCli {
 
 void add_list(CLI::App& gnn, Context& ctx) {
   auto& verbose = ctx.make<bool>();
-  auto* cmd = gnn.add_subcommand("list", "List the placement and scheduling policies and the partitioners")->alias("policies");
+  auto* cmd =
+      gnn.add_subcommand("list", "List the placement and scheduling policies and the partitioners")->alias("policies");
   cmd->add_flag("-v,--verbose", verbose,
                 "Also print each one's summary and knobs (--placement-param, --scheduler-param, --partitioner-param)");
   auto& format = ctx.make<std::string>();
@@ -45,10 +46,13 @@ void add_list(CLI::App& gnn, Context& ctx) {
     ctx.run = [&] {
       if (format == "json") {  // one array; "role" says placement or scheduler
         std::ostringstream p, q;
-        gnn::placement_registry().print_json(p, [](const auto&) { return std::string("placement"); }, {}, "role");
-        gnn::scheduler_registry().print_json(q, [](const auto&) { return std::string("scheduler"); }, {}, "role");
+        gnn::placement_registry().print_json(
+            p, [](const auto&) { return std::string("placement"); }, {}, "role");
+        gnn::scheduler_registry().print_json(
+            q, [](const auto&) { return std::string("scheduler"); }, {}, "role");
         std::ostringstream r;
-        gnn::partitioner_registry().print_json(r, [](const auto&) { return std::string("partitioner"); }, {}, "role");
+        gnn::partitioner_registry().print_json(
+            r, [](const auto&) { return std::string("partitioner"); }, {}, "role");
         auto all = nlohmann::ordered_json::parse(p.str());
         for (auto& e : nlohmann::ordered_json::parse(q.str())) all.push_back(std::move(e));
         for (auto& e : nlohmann::ordered_json::parse(r.str())) all.push_back(std::move(e));
@@ -158,7 +162,8 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   in["seeds"] = nlohmann::ordered_json::array({o.seed});
   gnn::add_records(res, cmp, o.seed);
   res.write(out);
-  for (const auto& r : cmp.runs) out.write("spans-" + r.placement + "-" + r.scheduler + ".csv", gnn::spans_table(r).to_csv());
+  for (const auto& r : cmp.runs)
+    out.write("spans-" + r.placement + "-" + r.scheduler + ".csv", gnn::spans_table(r).to_csv());
   out.write("placements.csv", gnn::placement_table(cmp).to_csv());
   gnn::report(o, cmp).write(out);
   const std::string path = commit_output(out);
@@ -167,9 +172,9 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   } else if (c.format == "csv") {
     ctx.out << gnn::summary_table(cmp).to_csv();
   } else {
-    ctx.out << cmp.graph.name << " (" << cmp.graph.nodes << " nodes), " << o.partitions << " partitions (" << o.partitioner
-            << "), " << o.cluster.machines << " machines " << o.cluster.devices << ", " << c.bandwidth << ", "
-            << cmp.job.trainers << " trainers, " << (cmp.runs.empty() ? 0 : cmp.runs[0].total_iterations)
+    ctx.out << cmp.graph.name << " (" << cmp.graph.nodes << " nodes), " << o.partitions << " partitions ("
+            << o.partitioner << "), " << o.cluster.machines << " machines " << o.cluster.devices << ", " << c.bandwidth
+            << ", " << cmp.job.trainers << " trainers, " << (cmp.runs.empty() ? 0 : cmp.runs[0].total_iterations)
             << " iterations (" << (cmp.runs.empty() ? 0 : cmp.runs[0].simulated_iterations) << " simulated)\n\n"
             << gnn::summary_table(cmp).render();
   }
@@ -180,46 +185,65 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
 void add_compare(CLI::App& gnn, Context& ctx) {
   auto& c = ctx.make<GnnCompareCli>();
   auto& o = c.o;
-  auto* cmd = gnn.add_subcommand("compare", "Compare task placements x schedulers of distributed GNN training (SimGrid)");
+  auto* cmd =
+      gnn.add_subcommand("compare", "Compare task placements x schedulers of distributed GNN training (SimGrid)");
   cmd->add_option("--graph", o.graph, "Graph: NetHEPT, cora, citeseer, pubmed, rmat:nodes=N,edge_factor=F, or a file")
       ->capture_default_str();
   cmd->add_option("--graph-format", o.graph_format, "File format: auto, header (NetHEPT's) or edges (SNAP text)")
       ->capture_default_str();
-  cmd->add_option("--partitions", o.partitions, "Graph partitions = graph-store servers")->capture_default_str()->check(at_least(1));
-  cmd->add_option("--partitioner", o.partitioner, "metis, random or hash (see `dmlkit gnn list`)")->capture_default_str();
+  cmd->add_option("--max-nodes", o.max_nodes, dmlkit::kMaxNodesHelp);
+  cmd->add_option("--partitions", o.partitions, "Graph partitions = graph-store servers")
+      ->capture_default_str()
+      ->check(at_least(1));
+  cmd->add_option("--partitioner", o.partitioner, "metis, random or hash (see `dmlkit gnn list`)")
+      ->capture_default_str();
   cmd->add_option("--partitioner-param", c.partitioner_params,
                   "Partitioner knob key=value (repeatable), e.g. metis.coarse_nodes=500000");
   cmd->add_option("--machines", o.cluster.machines, "Machines")->capture_default_str()->check(at_least(1));
   cmd->add_option("--devices", o.cluster.devices,
                   "Machines per GPU type, in order: type:count,... (k80, p100, v100, none = no GPU)")
       ->capture_default_str();
-  cmd->add_option("--gpus-per-machine", o.cluster.gpus_per_machine, "GPUs of a GPU machine")->capture_default_str()->check(at_least(1));
+  cmd->add_option("--gpus-per-machine", o.cluster.gpus_per_machine, "GPUs of a GPU machine")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd->add_option("--cores", o.cluster.cores, "CPU cores per machine")->capture_default_str()->check(at_least(1));
   cmd->add_option("--memory-GB", o.cluster.memory_GB, "Memory per machine, GB")->capture_default_str()->check(above(0));
-  cmd->add_option("--bandwidth", c.bandwidth, "NIC bandwidth per direction, e.g. 10Gbps, 25Gbit/s")->capture_default_str();
+  cmd->add_option("--bandwidth", c.bandwidth, "NIC bandwidth per direction, e.g. 10Gbps, 25Gbit/s")
+      ->capture_default_str();
   cmd->add_option("--slow-nic", c.slow_nics, "I:F - machine I's NIC has fraction F of --bandwidth (repeatable)");
-  cmd->add_option("--racks", o.cluster.racks, "Racks (machines spread evenly, in order)")->capture_default_str()->check(at_least(1));
+  cmd->add_option("--racks", o.cluster.racks, "Racks (machines spread evenly, in order)")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd->add_option("--uplink-bandwidth", c.uplink, "Rack uplink per direction (default: sum of its NICs)");
-  cmd->add_option("--latency-us", c.latency_us, "Latency per hop, microseconds")->capture_default_str()->check(at_least(0));
+  cmd->add_option("--latency-us", c.latency_us, "Latency per hop, microseconds")
+      ->capture_default_str()
+      ->check(at_least(0));
   cmd->add_option("--store-machines", o.cluster.store_machines,
                   "Machine of each partition's graph-store server (default: partition q on q x machines / partitions)")
       ->delimiter(',');
-  cmd->add_option("--speed-model", o.cluster.speed_model,
-                  "GPU speed ratios from the Gavel throughputs: geomean or a job type, e.g. 'ResNet-50 (batch size 64)'")
+  cmd->add_option(
+         "--speed-model", o.cluster.speed_model,
+         "GPU speed ratios from the Gavel throughputs: geomean or a job type, e.g. 'ResNet-50 (batch size 64)'")
       ->capture_default_str();
   cmd->add_option("--fanouts", o.sampler.fanouts, "Neighbours sampled per hop, from the seeds outward")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--batch", o.sampler.batch, "Seed nodes per trainer and iteration")->capture_default_str();
-  cmd->add_option("--train-fraction", o.sampler.train_fraction, "Share of nodes that are training seeds")->capture_default_str();
-  cmd->add_option("--feature-dim", o.job.feature_dim, "Node feature dimension (0 = the data set's, else 256)")->capture_default_str();
+  cmd->add_option("--train-fraction", o.sampler.train_fraction, "Share of nodes that are training seeds")
+      ->capture_default_str();
+  cmd->add_option("--feature-dim", o.job.feature_dim, "Node feature dimension (0 = the data set's, else 256)")
+      ->capture_default_str();
   cmd->add_option("--bytes-per-feature", o.job.bytes_per_feature, "Bytes per feature value")->capture_default_str();
   cmd->add_option("--hidden", o.job.hidden, "Hidden dimension of the GraphSAGE model")->capture_default_str();
   cmd->add_option("--classes", o.job.classes, "Output classes")->capture_default_str();
   cmd->add_option("--v100-TFLOPS", o.job.v100_TFLOPS, "Effective GNN throughput of a V100 (others scale by speed)")
       ->capture_default_str();
-  cmd->add_option("--overhead-ms", c.overhead_ms, "Fixed GPU time per compute task, ms")->capture_default_str()->check(at_least(0));
-  cmd->add_option("--pcie-GBps", c.pcie_GBps, "Host-to-GPU copy of the input features, GB/s")->capture_default_str()->check(above(0));
+  cmd->add_option("--overhead-ms", c.overhead_ms, "Fixed GPU time per compute task, ms")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd->add_option("--pcie-GBps", c.pcie_GBps, "Host-to-GPU copy of the input features, GB/s")
+      ->capture_default_str()
+      ->check(above(0));
   cmd->add_option("--sample-us-per-edge", c.sample_us_per_edge, "CPU microseconds per sampled edge")
       ->capture_default_str()
       ->check(at_least(0));
@@ -240,16 +264,20 @@ void add_compare(CLI::App& gnn, Context& ctx) {
                   "Trailing simulated iterations left out of the steady-state mean (they drain the pipeline); "
                   "-1 = prefetch + 1")
       ->capture_default_str();
-  cmd->add_option("--gantt-iterations", o.gantt_iterations, "Iterations drawn in the report's Gantt")->capture_default_str();
+  cmd->add_option("--gantt-iterations", o.gantt_iterations, "Iterations drawn in the report's Gantt")
+      ->capture_default_str();
   cmd->add_option("--placements", o.placements, "Comma-separated placements (see `dmlkit gnn list`)")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--schedulers", o.schedulers, "Comma-separated schedulers (see `dmlkit gnn list`)")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--placement-param", c.placement_params, "Placement knob key=value (repeatable), e.g. explore.candidates=50");
-  cmd->add_option("--scheduler-param", c.scheduler_params, "Scheduler knob key=value (repeatable), e.g. online.chunks=4");
-  cmd->add_option("--seed", o.seed, "Random seed (sampling, partitioning, random placement, explore)")->capture_default_str();
+  cmd->add_option("--placement-param", c.placement_params,
+                  "Placement knob key=value (repeatable), e.g. explore.candidates=50");
+  cmd->add_option("--scheduler-param", c.scheduler_params,
+                  "Scheduler knob key=value (repeatable), e.g. online.chunks=4");
+  cmd->add_option("--seed", o.seed, "Random seed (sampling, partitioning, random placement, explore)")
+      ->capture_default_str();
   cmd->add_option("--threads", o.threads,
                   "Threads for R-MAT generation, the metis pre-step (at most 8) and sampling (0 = all cores); "
                   "the results do not depend on it")

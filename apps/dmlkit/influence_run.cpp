@@ -25,6 +25,7 @@ namespace {
 struct InfluenceRunOptions {
   std::string graph = "NetHEPT";
   std::string graph_format = "auto";
+  uint64_t max_nodes = 0;  // --max-nodes (core/edge_file.h)
   std::string data_dir = inf::default_graph_data_dir();
   std::string dynamics = "trivalency";
   std::vector<std::string> algorithms{"rsb", "random", "static-greedy", "cucb", "oracle"};
@@ -53,7 +54,7 @@ int run(InfluenceRunOptions& o, Context& ctx) {
   c.algorithms = o.algorithms;
   c.best_fixed = !o.no_best_fixed;
   const inf::GraphFormat format = inf::parse_graph_format(o.graph_format);
-  const inf::EdgeList graph = inf::load_graph(o.graph, format, o.data_dir, c.seed);
+  const inf::EdgeList graph = inf::load_graph(o.graph, format, o.data_dir, c.seed, o.max_nodes);
   inf::validate(c, graph);
 
   ProgressBar bar("influence", static_cast<double>(c.runs) * c.steps);
@@ -103,6 +104,7 @@ void add_influence_run_command(CLI::App& influence, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--graph-format", o.graph_format, "Graph file format: auto, header ('n m' first line) or edges")
       ->capture_default_str();
+  cmd->add_option("--max-nodes", o.max_nodes, dmlkit::kMaxNodesHelp);
   cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
   cmd->add_option("--dynamics", o.dynamics, "Probability dynamics: trivalency, weighted-cascade, fluctuating or static")
       ->capture_default_str();

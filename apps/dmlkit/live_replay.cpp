@@ -163,6 +163,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   if (o.jobs < 0) throw Error("--jobs: must not be negative");
   if (!(o.poll_s > 0)) throw Error("--poll: must be positive");
   if (!(o.restart_delay_s >= 0)) throw Error("--restart-delay: must not be negative");
+  cluster::check_time_scale(o.time_scale, "--time-scale");
   live::ReplayOptions ro;
   ro.workload = o.workload;
   ro.policy = o.policy;
@@ -234,6 +235,12 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
 
   const double gap = st.gap_avg_jct_s;
   const double gap_rel = st.gap_avg_jct_rel;
+  // The averages and gaps are over the jobs finished in both runs: null (blank) when there are none,
+  // never 0, which would read as a perfect prediction.
+  const bool any_both = std::any_of(r.jobs.begin(), r.jobs.end(),
+                                    [](const live::ReplayJob& j) { return j.sim_jct_s >= 0 && j.real_jct_s >= 0; });
+  auto over_both = [any_both](double v) { return any_both ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
+  auto both_cell = [any_both](double v, int digits) { return any_both ? fixed(v, digits) : std::string(); };
   Results res("cluster replay", "policy");
   res.inputs() = {{"backend", o.fake.empty() ? "slurm" : "fake " + o.fake},
                   {"calibration", o.calibration},
@@ -254,13 +261,13 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   ResultRecord& rec = res.add(o.policy, o.seed);
   rec.metrics = {{"complete", r.complete},
                  {"failed_jobs", r.failed},
-                 {"sim_avg_jct_s", r.sim_avg_jct_s},
-                 {"real_avg_jct_s", r.real_avg_jct_s},
-                 {"gap_avg_jct_s", gap},
-                 {"gap_avg_jct_rel", gap_rel},
-                 {"mean_abs_job_gap_s", st.mean_abs_job_gap_s},
-                 {"mean_rel_job_gap", st.mean_rel_job_gap},
-                 {"median_abs_rel_job_gap", st.median_abs_rel_job_gap},
+                 {"sim_avg_jct_s", over_both(r.sim_avg_jct_s)},
+                 {"real_avg_jct_s", over_both(r.real_avg_jct_s)},
+                 {"gap_avg_jct_s", over_both(gap)},
+                 {"gap_avg_jct_rel", over_both(gap_rel)},
+                 {"mean_abs_job_gap_s", over_both(st.mean_abs_job_gap_s)},
+                 {"mean_rel_job_gap", over_both(st.mean_rel_job_gap)},
+                 {"median_abs_rel_job_gap", over_both(st.median_abs_rel_job_gap)},
                  {"sim_makespan_s", r.sim_makespan_s},
                  {"real_makespan_s", r.real_makespan_s},
                  {"rounds", r.rounds.size()},
@@ -302,10 +309,11 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
        {"Workload", o.workload + " (" + std::to_string(r.jobs.size()) + " jobs)"},
        {"Cluster", std::to_string(r.cluster_nodes) + " Slurm nodes, " + std::to_string(r.cluster_gpus) + " GPUs"},
        {"Time scale", fixed(o.time_scale, 4) + " wall s per model s"},
-       {"Average JCT, simulator", fixed(r.sim_avg_jct_s, 1) + " s"},
-       {"Average JCT, Slurm", fixed(r.real_avg_jct_s, 1) + " s"},
-       {"Sim-to-real gap of average JCT", fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)"},
-       {"Mean |per-job gap|", fixed(st.mean_abs_job_gap_s, 1) + " s"},
+       {"Average JCT, simulator", any_both ? fixed(r.sim_avg_jct_s, 1) + " s" : "no job finished in both"},
+       {"Average JCT, Slurm", any_both ? fixed(r.real_avg_jct_s, 1) + " s" : "no job finished in both"},
+       {"Sim-to-real gap of average JCT",
+        any_both ? fixed(gap, 1) + " s (" + fixed(100 * gap_rel, 1) + " %)" : "no job finished in both"},
+       {"Mean |per-job gap|", any_both ? fixed(st.mean_abs_job_gap_s, 1) + " s" : "no job finished in both"},
        {"Decision latency per round (mean)", fixed(st.decide_ms_mean, 3) + " ms"},
        {"scontrol time per applied decision (mean)", fixed(st.apply_ms_per_action_mean, 1) + " ms"},
        {"Release to RUNNING (mean)", fixed(st.start_latency_s_mean, 2) + " wall s"},
@@ -352,9 +360,9 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   } else {
     TextTable summary(
         {"policy", "jobs", "sim_avg_jct_s", "real_avg_jct_s", "gap_s", "gap_pct", "decide_ms", "start_latency_s"});
-    summary.add_row({o.policy, std::to_string(r.jobs.size()), fixed(r.sim_avg_jct_s, 1), fixed(r.real_avg_jct_s, 1),
-                     fixed(gap, 1), fixed(100 * gap_rel, 1), fixed(st.decide_ms_mean, 3),
-                     fixed(st.start_latency_s_mean, 2)});
+    summary.add_row({o.policy, std::to_string(r.jobs.size()), both_cell(r.sim_avg_jct_s, 1),
+                     both_cell(r.real_avg_jct_s, 1), both_cell(gap, 1), both_cell(100 * gap_rel, 1),
+                     fixed(st.decide_ms_mean, 3), fixed(st.start_latency_s_mean, 2)});
     ctx.out << (o.format == "csv" ? summary.to_csv() : summary.render());
   }
   print_output_location(ctx, o.format, path);

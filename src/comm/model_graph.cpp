@@ -90,7 +90,9 @@ void parse_attributes(std::string_view attrs, GraphNode& node, const std::string
       double v = 0;
       if (!parse_number_or_list(value, v))
         throw Error(path, line, key, "not a number or [a; b; ...] list: '" + std::string(value) + "'");
-      if (v < 0) throw Error(path, line, key, "must be >= 0");
+      const double max = k < 2 ? kMaxLayerCompute_ms : kMaxLayerBytes;
+      if (v < 0 || v > max)
+        throw Error(path, line, key, "must be in [0, " + fmt::format("{:g}", max) + "], got " + std::string(value));
       values[k] = v;
       seen[k] = true;
     }
@@ -247,7 +249,8 @@ ModelGraph load_model(const std::string& name, const std::string& dir) {
   if (names.empty()) throw Error(dir, 0, "", "this folder holds no model graphs (NAME.txt)");
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     throw Error(dir, 0, "model",
-                "unknown model '" + name + "'" + did_you_mean(name, names) + " (known: " + fmt::to_string(fmt::join(names, ", ")) + ")");
+                "unknown model '" + name + "'" + did_you_mean(name, names) +
+                    " (known: " + fmt::to_string(fmt::join(names, ", ")) + ")");
   }
   return read_model_graph(dir + "/" + name + ".txt", name);
 }

@@ -10,6 +10,12 @@
 
 namespace dmlkit::comm {
 
+// Physical bounds of one node of a model graph (docs/comm.md), refused beyond: a forward or
+// backward compute time at most an hour (in the file's milliseconds), an activation or parameter
+// size at most 1 TB (the largest layers of today's models are a few GB).
+inline constexpr double kMaxLayerCompute_ms = 3.6e6;
+inline constexpr double kMaxLayerBytes = 1e12;
+
 struct GraphNode {
   std::string id;    // "node12"
   std::string op;    // module description, e.g. "Conv2d(128, 256, ...)"

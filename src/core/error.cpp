@@ -2,12 +2,17 @@
 
 #include <cerrno>
 
+#include "core/text_safety.h"
+
 namespace dmlkit {
 namespace {
+// The one error formatter: what comes from input (a path, a key, a value echoed in the message) is
+// shown terminal-safe (core/text_safety.h: no line break, no escape sequence) and capped, so an
+// error is always one short line.
 std::string format_message(const std::string& file, long line, const std::string& field, const std::string& message) {
   std::string out;
   if (!file.empty()) {
-    out += file;
+    out += terminal_safe(file, kMaxMessageBytes);
     if (line > 0) {
       // (appended piecewise: GCC 12 warns falsely (-Wrestrict) about `":" + std::to_string(...)`
       // and `"field '" + field` here)
@@ -18,10 +23,10 @@ std::string format_message(const std::string& file, long line, const std::string
   }
   if (!field.empty()) {
     out += "field '";
-    out += field;
+    out += terminal_safe(field, kMaxEchoBytes);
     out += "': ";
   }
-  out += message;
+  out += terminal_safe(message, kMaxMessageBytes);
   return out;
 }
 }  // namespace
@@ -33,7 +38,8 @@ Error::Error(std::string file, long line, std::string field, const std::string& 
       field_(std::move(field)),
       kind_(kind) {}
 
-Error::Error(const std::string& message, Kind kind) : std::runtime_error(message), kind_(kind) {}
+Error::Error(const std::string& message, Kind kind)
+    : std::runtime_error(format_message("", 0, "", message)), kind_(kind) {}
 
 bool is_environment_failure(std::error_code ec) {
   if (!ec) return false;

@@ -1,7 +1,11 @@
 // One error type for every failure the user can act on: it names the file, the line and the field,
 // so the CLI can print a single line. Its kind picks the exit status: bad input (2, the same input
 // fails again) or a failing environment (3: a full disk, an I/O error, a permission denied;
-// nothing is wrong with the input and a retry may succeed, so sweeps retry it).
+// nothing is wrong with the input and a retry may succeed, so sweeps retry it). what() shows the
+// file, field and message through terminal_safe() (core/text_safety.h): control characters
+// escaped, an echoed piece of input capped (the field at kMaxEchoBytes, the message at
+// kMaxMessageBytes), so it is one short line whatever the input held; file(), field() keep the
+// full text.
 #pragma once
 #include <stdexcept>
 #include <string>

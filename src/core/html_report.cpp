@@ -311,8 +311,8 @@ nlohmann::json gantt_spec(const GanttChart& chart, size_t max_bars) {
 std::string column_title(std::string_view name) {
   // Longest suffixes first; each maps to the unit shown.
   static const std::pair<std::string_view, std::string_view> kUnits[] = {
-      {"_bytes", "bytes"}, {"_Bps", "bytes/s"}, {"_pct", "%"}, {"_deg", "degrees"}, {"_ms", "ms"}, {"_us", "µs"},
-      {"_MB", "MB"},       {"_GB", "GB"},       {"_MiB", "MiB"}, {"_s", "s"},       {"_h", "h"}};
+      {"_bytes", "bytes"}, {"_Bps", "bytes/s"}, {"_pct", "%"},   {"_deg", "degrees"}, {"_ms", "ms"}, {"_us", "µs"},
+      {"_MB", "MB"},       {"_GB", "GB"},       {"_MiB", "MiB"}, {"_s", "s"},         {"_h", "h"}};
   std::string_view stem = name;
   std::string_view unit;
   for (const auto& [suffix, shown] : kUnits)
@@ -553,8 +553,8 @@ void HtmlReport::add_table(const TextTable& table, std::string caption) {
 
 void HtmlReport::add_chart(LineChart chart) {
   for (const auto& s : chart.series)
-    if (s.x.size() != s.y.size() || ((!s.y_low.empty() || !s.y_high.empty()) &&
-                                     (s.y_low.size() != s.x.size() || s.y_high.size() != s.x.size())))
+    if (s.x.size() != s.y.size() ||
+        ((!s.y_low.empty() || !s.y_high.empty()) && (s.y_low.size() != s.x.size() || s.y_high.size() != s.x.size())))
       throw std::invalid_argument("chart '" + chart.title + "', series '" + s.label +
                                   "': x, y and the band (when given) differ in size");
   blocks_.push_back(ChartRef{charts_.size()});
@@ -631,7 +631,8 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
         if (key.empty() || key == b->header[c])
           put({"<th scope=\"col\">", html_escape(b->header[c]), "</th>"});
         else
-          put({"<th scope=\"col\">", html_escape(b->header[c]), "<code class=\"key\">", html_escape(key), "</code></th>"});
+          put({"<th scope=\"col\">", html_escape(b->header[c]), "<code class=\"key\">", html_escape(key),
+               "</code></th>"});
       }
       put({"</tr></thead>\n<tbody>\n"});
       for (const auto& row : b->rows) {
@@ -658,7 +659,8 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
     }
   }
   // How to regenerate this page (core/provenance.h): version, command line, input checksums.
-  const nlohmann::json inv = invocation_.empty() ? nlohmann::json(invocation_json()) : nlohmann::json::parse(invocation_);
+  const nlohmann::json inv =
+      invocation_.empty() ? nlohmann::json(invocation_json()) : nlohmann::json::parse(invocation_);
   if (inv.is_object() && inv.contains("command_line") && inv["command_line"].is_string()) {
     put({"<footer class=\"provenance\">\n<h2>How to regenerate</h2>\n<p>dmlkit ", DMLKIT_VERSION,
          ", run as:</p>\n<pre><code>", html_escape(inv["command_line"].get<std::string>()), "</code></pre>\n"});
@@ -666,10 +668,11 @@ std::string HtmlReport::render(const std::string& chartjs_path) const {
       // Folded: a run may read dozens of files (every application profile).
       put({"<details><summary>Input files read (", std::to_string(inv["input_files"].size()),
            ", with their SHA-256)</summary>\n<div class=\"table-wrap\"><table>\n<thead><tr><th "
-           "scope=\"col\">file</th><th scope=\"col\">bytes</th><th scope=\"col\">SHA-256</th></tr></thead>\n<tbody>\n"});
+           "scope=\"col\">file</th><th scope=\"col\">bytes</th><th "
+           "scope=\"col\">SHA-256</th></tr></thead>\n<tbody>\n"});
       for (const auto& f : inv["input_files"])
         put({"<tr><td>", html_escape(f["path"].get<std::string>()), "</td><td class=\"num\">",
-             std::to_string(f["bytes"].get<uint64_t>()), "</td><td><code>", f["sha256"].get<std::string>(),
+             std::to_string(f["bytes"].get<uint64_t>()), "</td><td><code>", html_escape(f["sha256"].get<std::string>()),
              "</code></td></tr>\n"});
       put({"</tbody>\n</table></div>\n</details>\n"});
     }
@@ -768,8 +771,8 @@ nlohmann::json HtmlReport::to_json() const {
       for (const auto& [k, v] : b->items) items.push_back({k, v});
       blocks.push_back({{"kind", "facts"}, {"items", std::move(items)}});
     } else if (const auto* b = std::get_if<Table>(&block)) {
-      blocks.push_back({{"kind", "table"}, {"header", b->header}, {"keys", b->keys}, {"rows", b->rows},
-                        {"caption", b->caption}});
+      blocks.push_back(
+          {{"kind", "table"}, {"header", b->header}, {"keys", b->keys}, {"rows", b->rows}, {"caption", b->caption}});
     } else if (const auto* b = std::get_if<ChartRef>(&block)) {
       const auto& any_chart = charts_[b->index];
       if (const auto* g = std::get_if<GanttChart>(&any_chart)) {
@@ -781,26 +784,45 @@ nlohmann::json HtmlReport::to_json() const {
         for (const auto& bar : g->bars)
           if (std::find(categories.begin(), categories.end(), bar.category) == categories.end())
             categories.push_back(bar.category);
-        blocks.push_back({{"kind", "gantt"}, {"title", g->title}, {"x_title", g->x_title}, {"y_title", g->y_title},
-                          {"x_min", optional_number(g->x_min)}, {"x_max", optional_number(g->x_max)},
-                          {"rows", g->rows}, {"categories", categories}, {"bars", std::move(bars)}});
+        blocks.push_back({{"kind", "gantt"},
+                          {"title", g->title},
+                          {"x_title", g->x_title},
+                          {"y_title", g->y_title},
+                          {"x_min", optional_number(g->x_min)},
+                          {"x_max", optional_number(g->x_max)},
+                          {"rows", g->rows},
+                          {"categories", categories},
+                          {"bars", std::move(bars)}});
         continue;
       }
       const LineChart& c = std::get<LineChart>(any_chart);
       nlohmann::json series = nlohmann::json::array();
       for (const ChartSeries& s : c.series) {
         const ChartSeries r = reduce_series(s, max_points_);
-        series.push_back({{"label", r.label}, {"x", rounded(r.x)}, {"y", rounded(r.y)}, {"step", r.step},
-                          {"points_only", r.points_only}, {"y_low", rounded(r.y_low)},
+        series.push_back({{"label", r.label},
+                          {"x", rounded(r.x)},
+                          {"y", rounded(r.y)},
+                          {"step", r.step},
+                          {"points_only", r.points_only},
+                          {"y_low", rounded(r.y_low)},
                           {"y_high", rounded(r.y_high)}});
       }
-      blocks.push_back({{"kind", "line"}, {"title", c.title}, {"x_title", c.x_title}, {"y_title", c.y_title},
-                        {"x_min", optional_number(c.x_min)}, {"x_max", optional_number(c.x_max)},
-                        {"y_min", optional_number(c.y_min)}, {"y_max", optional_number(c.y_max)},
-                        {"y_integer", c.y_integer}, {"x_log", c.x_log}, {"series", std::move(series)}});
+      blocks.push_back({{"kind", "line"},
+                        {"title", c.title},
+                        {"x_title", c.x_title},
+                        {"y_title", c.y_title},
+                        {"x_min", optional_number(c.x_min)},
+                        {"x_max", optional_number(c.x_max)},
+                        {"y_min", optional_number(c.y_min)},
+                        {"y_max", optional_number(c.y_max)},
+                        {"y_integer", c.y_integer},
+                        {"x_log", c.x_log},
+                        {"series", std::move(series)}});
     }
   }
-  return {{"schema", kReportModelSchema}, {"schema_version", kReportModelVersion}, {"title", title_},
+  return {{"schema", kReportModelSchema},
+          {"schema_version", kReportModelVersion},
+          {"title", title_},
           {"blocks", std::move(blocks)}};
 }
 

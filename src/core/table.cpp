@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "core/csv.h"
+#include "core/text_safety.h"
 
 namespace dmlkit {
 
@@ -86,9 +87,20 @@ std::string csv_escape(const std::string& s) {
 }
 
 std::string TextTable::render() const {
-  std::vector<size_t> width(header_.size(), 0);
-  for (size_t c = 0; c < header_.size(); ++c) width[c] = header_[c].size();
-  for (const auto& r : rows_)
+  // Cells come from files (feed text, job names): shown terminal-safe, one line each.
+  auto safe = [](const std::vector<std::string>& cells) {
+    std::vector<std::string> out;
+    out.reserve(cells.size());
+    for (const auto& c : cells) out.push_back(terminal_safe(c));
+    return out;
+  };
+  const std::vector<std::string> header = safe(header_);
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(rows_.size());
+  for (const auto& r : rows_) rows.push_back(safe(r));
+  std::vector<size_t> width(header.size(), 0);
+  for (size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& r : rows)
     for (size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
   auto line = [&](const std::vector<std::string>& cells, bool is_header) {
     std::string out;
@@ -103,11 +115,11 @@ std::string TextTable::render() const {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
   };
-  std::string out = line(header_, true);
+  std::string out = line(header, true);
   size_t total = 0;
   for (auto w : width) total += w;
   out += std::string(total + 2 * (width.empty() ? 0 : width.size() - 1), '-') + "\n";
-  for (const auto& r : rows_) out += line(r, false);
+  for (const auto& r : rows) out += line(r, false);
   return out;
 }
 

@@ -15,7 +15,8 @@ class TextTable {
   void add_row(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   const std::vector<std::string>& header() const { return header_; }
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
-  std::string render() const;  // aligned text, one line per row, trailing newline
+  // Aligned text, one line per row, trailing newline; cells terminal-safe (core/text_safety.h).
+  std::string render() const;
   std::string to_csv() const;  // RFC 4180 CSV with header
 
  private:

@@ -2,8 +2,12 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
+#include <vector>
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "core/csv.h"
 #include "core/error.h"
@@ -20,14 +24,77 @@ std::string num(double v) {
   return s.str();
 }
 
+long line_of(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
+
+// Refuses a mapping that names a key twice: yaml-cpp keeps both entries and every lookup finds the
+// first, so the second would be silently ignored. Runs on the parser's events, where an alias is
+// one event (a document of nested aliases is never expanded).
+class DuplicateKeyCheck : public YAML::EventHandler {
+ public:
+  explicit DuplicateKeyCheck(const std::string& path) : path_(path) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { node(nullptr, {}); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { node(nullptr, {}); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
+    node(&value, mark);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(nullptr, {});
+    frames_.push_back({false, true, {}});
+  }
+  void OnSequenceEnd() override { frames_.pop_back(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(nullptr, {});
+    frames_.push_back({true, true, {}});
+  }
+  void OnMapEnd() override { frames_.pop_back(); }
+
+ private:
+  struct Frame {
+    bool mapping;
+    bool at_key;                       // the next node of a mapping is a key
+    std::map<std::string, long> keys;  // scalar key -> its line
+  };
+
+  // A node starts: in a mapping, keys and values alternate; a scalar key must be new.
+  void node(const std::string* scalar, const YAML::Mark& mark) {
+    if (frames_.empty() || !frames_.back().mapping) return;
+    Frame& f = frames_.back();
+    const bool key = f.at_key;
+    f.at_key = !f.at_key;
+    if (!key || scalar == nullptr) return;
+    const long line = line_of(mark);
+    const auto [it, added] = f.keys.emplace(*scalar, line);
+    if (!added)
+      throw Error(path_, line, *scalar,
+                  "duplicate key (first on line " + std::to_string(it->second) +
+                      "); YAML would silently keep the first, so give each key once");
+  }
+
+  const std::string& path_;
+  std::vector<Frame> frames_;
+};
+
+void check_duplicate_keys(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DuplicateKeyCheck check(path);
+  parser.HandleNextDocument(check);  // YAML::Load reads the first document only
+}
+
 }  // namespace
 
 YAML::Node load(const std::string& text, const std::string& path) {
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw Error(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "invalid YAML: " + e.msg);
+    throw Error(path, line_of(e.mark), "", "invalid YAML: " + e.msg);
   }
+  check_duplicate_keys(text, path);
+  return root;
 }
 
 YAML::Node load_file(const std::string& path) {
@@ -84,7 +151,8 @@ void check_keys(const std::string& path, const YAML::Node& map, const std::set<s
   for (const auto& kv : map) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
     if (!known.count(key)) {
-      throw Error(path, line_of(kv.first), key, "unknown field (known: " + fmt::to_string(fmt::join(known, ", ")) + ")");
+      throw Error(path, line_of(kv.first), key,
+                  "unknown field (known: " + fmt::to_string(fmt::join(known, ", ")) + ")");
     }
   }
 }

@@ -10,7 +10,9 @@
 namespace dmlkit::yaml {
 
 // Parses `path`. Error(path, 0, "", "cannot open file") if it cannot be read,
-// Error(path, line, "", "invalid YAML: ...") on a syntax error.
+// Error(path, line, "", "invalid YAML: ...") on a syntax error, Error(path, line, key, "duplicate
+// key ...") for a mapping that gives a key twice (anywhere in the document: every reader of presets,
+// sweep files, cluster files refuses it, where yaml-cpp alone would keep the first).
 YAML::Node load_file(const std::string& path);
 // Parses `text` as if it were the file `path`.
 YAML::Node load(const std::string& text, const std::string& path);

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/subprocess.h"
 #include "core/table.h"
+#include "core/text_safety.h"
 #include "football/labels.h"
 
 namespace dmlkit::football {
@@ -34,9 +35,9 @@ VideoInfo probe_video(const std::string& path, double timeout_s) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, 0, "", "no such video file");
   VideoInfo info;
-  ProcessResult r = run_tool({"ffprobe", "-v", "error", "-show_entries", "format=duration", "-of",
-                              "default=noprint_wrappers=1:nokey=1", path},
-                             timeout_s);
+  ProcessResult r = run_tool(
+      {"ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", path},
+      timeout_s);
   if (!r.ok() || !parse_double(first_line(r.out), info.duration_s) || !(info.duration_s > 0))
     throw Error(path, 0, "", "not a readable video (ffprobe: " + first_line(r.err.empty() ? r.out : r.err) + ")");
   r = run_tool({"ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of",
@@ -84,10 +85,20 @@ std::vector<Clip> cut_segments(const std::string& video, const VideoInfo& info, 
   }
   for (const auto& c : clips) {
     const std::string dest = out.staged_path(c.file);
-    std::vector<std::string> argv{"ffmpeg", "-nostdin", "-v", "error", "-y", "-ss", seconds_text(c.start_s), "-i", video,
-                                  "-t", seconds_text(c.end_s - c.start_s)};
+    std::vector<std::string> argv{"ffmpeg",
+                                  "-nostdin",
+                                  "-v",
+                                  "error",
+                                  "-y",
+                                  "-ss",
+                                  seconds_text(c.start_s),
+                                  "-i",
+                                  video,
+                                  "-t",
+                                  seconds_text(c.end_s - c.start_s)};
     if (c.stream_copy) {
-      for (const char* a : {"-map", "0:v:0", "-map", "0:a?", "-c", "copy", "-avoid_negative_ts", "make_zero"}) argv.push_back(a);
+      for (const char* a : {"-map", "0:v:0", "-map", "0:a?", "-c", "copy", "-avoid_negative_ts", "make_zero"})
+        argv.push_back(a);
     } else {
       for (const char* a : {"-map", "0:v:0", "-map", "0:a?", "-c:v", "libx264", "-preset", "veryfast", "-crf", "18",
                             "-pix_fmt", "yuv420p", "-c:a", "aac"})
@@ -96,14 +107,17 @@ std::vector<Clip> cut_segments(const std::string& video, const VideoInfo& info, 
     argv.push_back(dest);
     const ProcessResult r = run_tool(argv, o.timeout_s);
     if (!r.ok())
-      throw Error(video, 0, "", "ffmpeg failed on " + c.file + (r.timed_out ? " (timed out)" : "") + ": " + first_line(r.err));
+      throw Error(video, 0, "",
+                  "ffmpeg failed on " + c.file + (r.timed_out ? " (timed out)" : "") + ": " + first_line(r.err));
   }
   std::string m3u = "#EXTM3U\n", concat, csv = "file,label,minute,start_s,end_s,duration_s,stream_copy,clamped,text\n";
   for (const auto& c : clips) {
     const std::string label = coarse_labels()[c.segment.label];
-    m3u += "#EXTINF:" + std::to_string(static_cast<long>(std::lround(c.end_s - c.start_s))) + "," + label +
-           (c.segment.minute.empty() ? "" : " " + c.segment.minute) + (c.segment.text.empty() ? "" : ": " + c.segment.text) +
-           "\n" + c.file + "\n";
+    // The title holds feed text: one line, whatever the feed held (core/text_safety.h).
+    const std::string title = label + (c.segment.minute.empty() ? "" : " " + c.segment.minute) +
+                              (c.segment.text.empty() ? "" : ": " + c.segment.text);
+    m3u += "#EXTINF:" + std::to_string(static_cast<long>(std::lround(c.end_s - c.start_s))) + "," +
+           playlist_line(title) + "\n" + c.file + "\n";
     concat += "file '" + c.file + "'\n";
     csv += csv_escape(c.file) + "," + label + "," + csv_escape(c.segment.minute) + "," + seconds_text(c.start_s) + "," +
            seconds_text(c.end_s) + "," + seconds_text(c.end_s - c.start_s) + "," + (c.stream_copy ? "1" : "0") + "," +

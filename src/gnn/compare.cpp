@@ -76,7 +76,7 @@ Comparison run_compare(const CompareOptions& o) {
   const GraphFormat format = parse_graph_format(o.graph_format);
 
   Comparison c;
-  c.graph = load_graph(o.graph, format, o.data_dir, o.seed, o.threads);
+  c.graph = load_graph(o.graph, format, o.data_dir, o.seed, o.threads, o.max_nodes);
   c.cluster = build_cluster(o.cluster, o.partitions);
   const auto t0 = std::chrono::steady_clock::now();
   c.parts = partition_graph(c.graph, o.partitions, o.partitioner, o.partitioner_params, o.seed, o.threads);
@@ -191,8 +191,9 @@ TextTable summary_table(const Comparison& c) {
     const int busiest = r.sim.busiest_link();
     t.add_row({r.placement, r.scheduler, fixed(r.epoch_s, 3), fixed(r.iteration_mean_s * 1e3, 3),
                fixed(r.gpu_utilization, 3), fixed(r.network_utilization, 3),
-               busiest >= 0 ? r.sim.link_names[busiest] : "", busiest >= 0 ? fixed(r.sim.link_utilization(busiest), 3) : "",
-               fixed(r.sim.network_bytes / 1e9, 3), ours ? fixed(100 * speedup(*ours, r), 1) : ""});
+               busiest >= 0 ? r.sim.link_names[busiest] : "",
+               busiest >= 0 ? fixed(r.sim.link_utilization(busiest), 3) : "", fixed(r.sim.network_bytes / 1e9, 3),
+               ours ? fixed(100 * speedup(*ours, r), 1) : ""});
   }
   return t;
 }
@@ -273,8 +274,8 @@ GanttChart gantt(const Comparison& c, const PairRun& r) {
     std::string name = "iteration " + std::to_string(s.iteration);
     if (s.trainer >= 0) name += ", trainer " + std::to_string(s.trainer);
     if (s.source >= 0) name += ", from m" + std::to_string(s.source) + ", " + fixed(s.bytes / 1e6, 2) + " MB";
-    chart.bars.push_back({first_row[s.machine] + lane, (s.start_s - t0) * 1e3, (s.end_s - t0) * 1e3,
-                          to_string(s.kind), std::move(name)});
+    chart.bars.push_back({first_row[s.machine] + lane, (s.start_s - t0) * 1e3, (s.end_s - t0) * 1e3, to_string(s.kind),
+                          std::move(name)});
   }
   return chart;
 }
@@ -286,31 +287,37 @@ HtmlReport report(const CompareOptions& o, const Comparison& c) {
                  std::to_string(c.cluster.machines.size()) + " machines");
   std::string fanouts;
   for (int f : o.sampler.fanouts) fanouts += (fanouts.empty() ? "" : ",") + std::to_string(f);
-  rep.add_facts({{"Graph", c.graph.name + " (" + std::to_string(c.graph.nodes) + " nodes, " +
-                               std::to_string(c.graph.undirected_edges()) + " undirected edges)"},
-                 {"Partitioning", o.partitioner + ", " + std::to_string(c.parts.parts) + " parts, " +
-                                      std::to_string(c.parts.cut_edges) + " cut edges" +
-                                      (c.parts.coarse_nodes > 0
-                                           ? " (multilevel pre-step: " + std::to_string(c.parts.coarse_nodes) + " supernodes)"
-                                           : std::string())},
-                 {"Cluster", std::to_string(c.cluster.machines.size()) + " machines, devices " + o.cluster.devices +
-                                 ", NIC " + fixed(o.cluster.nic_Bps * 8 / 1e9, 1) + " Gbps"},
-                 {"Job", std::to_string(c.job.trainers) + " trainers, fanouts " + fanouts + ", batch " +
-                             std::to_string(o.sampler.batch) + ", feature dim " + std::to_string(c.job.feature_dim) +
-                             ", sync " + to_string(o.job.sync) + ", prefetch " + std::to_string(o.job.prefetch)},
-                 {"Iterations", c.runs.empty() ? "" : std::to_string(c.runs[0].total_iterations) + " in " +
-                                                          std::to_string(o.epochs) + " epoch(s), " +
-                                                          std::to_string(c.runs[0].simulated_iterations) + " simulated" +
-                                                          (c.runs[0].extrapolated ? " (the rest extrapolated from the steady-state mean)" : "")}});
-  rep.add_paragraph("The system model, the online scheduler and the exploratory placement are our reconstruction from "
-                    "the abstracts of Luo, Bao and Wu (INFOCOM 2022, TNET 2024), not the papers' exact algorithms; "
-                    "see docs/gnn.md.");
+  rep.add_facts(
+      {{"Graph", c.graph.name + " (" + std::to_string(c.graph.nodes) + " nodes, " +
+                     std::to_string(c.graph.undirected_edges()) + " undirected edges)"},
+       {"Partitioning", o.partitioner + ", " + std::to_string(c.parts.parts) + " parts, " +
+                            std::to_string(c.parts.cut_edges) + " cut edges" +
+                            (c.parts.coarse_nodes > 0
+                                 ? " (multilevel pre-step: " + std::to_string(c.parts.coarse_nodes) + " supernodes)"
+                                 : std::string())},
+       {"Cluster", std::to_string(c.cluster.machines.size()) + " machines, devices " + o.cluster.devices + ", NIC " +
+                       fixed(o.cluster.nic_Bps * 8 / 1e9, 1) + " Gbps"},
+       {"Job", std::to_string(c.job.trainers) + " trainers, fanouts " + fanouts + ", batch " +
+                   std::to_string(o.sampler.batch) + ", feature dim " + std::to_string(c.job.feature_dim) + ", sync " +
+                   to_string(o.job.sync) + ", prefetch " + std::to_string(o.job.prefetch)},
+       {"Iterations",
+        c.runs.empty() ? ""
+                       : std::to_string(c.runs[0].total_iterations) + " in " + std::to_string(o.epochs) +
+                             " epoch(s), " + std::to_string(c.runs[0].simulated_iterations) + " simulated" +
+                             (c.runs[0].extrapolated ? " (the rest extrapolated from the steady-state mean)" : "")}});
+  rep.add_paragraph(
+      "The system model, the online scheduler and the exploratory placement are our reconstruction from "
+      "the abstracts of Luo, Bao and Wu (INFOCOM 2022, TNET 2024), not the papers' exact algorithms; "
+      "see docs/gnn.md.");
   rep.add_heading("Epoch time per placement and scheduler");
-  rep.add_table(summary_table(c), "explore_online_speedup_pct = 100 x (T(this) / T(explore+online) - 1). gpu_utilization: mean busy share of "
-                                  "the trainers' GPUs; network_utilization: bytes on the network / (sum of NIC bandwidths x time).");
+  rep.add_table(
+      summary_table(c),
+      "explore_online_speedup_pct = 100 x (T(this) / T(explore+online) - 1). gpu_utilization: mean busy share of "
+      "the trainers' GPUs; network_utilization: bytes on the network / (sum of NIC bandwidths x time).");
   rep.add_heading("Placements");
-  rep.add_table(placement_table(c), "T = trainer, S = sampler, PS = parameter-server shard; stores = graph-store "
-                                    "partitions (fixed).");
+  rep.add_table(placement_table(c),
+                "T = trainer, S = sampler, PS = parameter-server shard; stores = graph-store "
+                "partitions (fixed).");
   for (const auto& r : c.runs)
     if (r.placement == "explore" && !r.search.trace_s.empty()) {
       rep.add_heading("Exploratory search (" + r.scheduler + ")", 3);

@@ -23,6 +23,7 @@ namespace dmlkit::gnn {
 struct CompareOptions {
   std::string graph = "NetHEPT";
   std::string graph_format = "auto";
+  uint64_t max_nodes = 0;  // a graph file's node limit (--max-nodes; 0: core/edge_file.h's default)
   int partitions = 4;
   std::string partitioner = "metis";
   ClusterOptions cluster;

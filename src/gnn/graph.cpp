@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/suggest.h"
+#include "core/edge_file.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
@@ -66,39 +67,30 @@ std::vector<Line> data_lines(const std::string& text) {
   return out;
 }
 
-// Edge lines lines[first..]; declared_nodes > 0: ids must be below it (header format).
-Graph parse_edge_lines(const std::vector<Line>& lines, size_t first, uint64_t declared_nodes, const std::string& path) {
-  std::vector<std::string_view> f;
-  const bool header = declared_nodes > 0;
-  uint64_t nodes = declared_nodes;
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  pairs.reserve(lines.size());
-  uint64_t max_id = 0;
-  for (size_t i = first; i < lines.size(); ++i) {
-    split_fields(lines[i].text, f);
-    if (f.size() < 2 || f.size() > 3)
-      throw Error(path, lines[i].number, "", "expected 'u v' or 'u v weight', got " + std::to_string(f.size()) + " fields");
-    const uint64_t u = parse_id(f[0], path, lines[i].number, "u");
-    const uint64_t v = parse_id(f[1], path, lines[i].number, "v");
-    if (header && u >= nodes)
-      throw Error(path, lines[i].number, "u", "node id " + std::to_string(u) + " out of range (the header declares " +
-                                                  std::to_string(nodes) + " nodes: ids 0.." + std::to_string(nodes - 1) + ")");
-    if (header && v >= nodes)
-      throw Error(path, lines[i].number, "v", "node id " + std::to_string(v) + " out of range (the header declares " +
-                                                  std::to_string(nodes) + " nodes: ids 0.." + std::to_string(nodes - 1) + ")");
-    max_id = std::max({max_id, u, v});
-    pairs.push_back({static_cast<uint32_t>(u), static_cast<uint32_t>(v)});
-  }
-  if (!header) nodes = pairs.empty() ? 0 : max_id + 1;
-  if (nodes == 0) throw Error(path, 0, "", "the graph has no nodes");
-  const std::string name = std::filesystem::path(path).stem().string();
-  return build_graph(name, static_cast<uint32_t>(nodes), pairs);
+// The graph of an edge file (core/edge_file.h: the reader influence uses too); a third field is a
+// weight, which the CSR does not keep.
+Graph graph_of(EdgeFile file, const std::string& path) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs(file.edges());
+  for (size_t e = 0; e < pairs.size(); ++e) pairs[e] = {file.src[e], file.dst[e]};
+  const uint64_t nodes = file.nodes;
+  file = EdgeFile{};
+  return build_graph(std::filesystem::path(path).stem().string(), static_cast<uint32_t>(nodes), pairs);
+}
+
+EdgeFileOptions edge_options(GraphFormat format, uint64_t max_nodes) {
+  EdgeFileOptions o;
+  o.format = format;
+  o.third_field = "weight";
+  o.max_nodes = max_nodes;
+  o.hard_max_nodes = 0xFFFFFFFFULL;  // uint32_t ids
+  return o;
 }
 
 }  // namespace
 
 double Graph::memory_bytes() const {
-  return static_cast<double>(offsets.size()) * sizeof(uint64_t) + static_cast<double>(neighbours.size()) * sizeof(uint32_t);
+  return static_cast<double>(offsets.size()) * sizeof(uint64_t) +
+         static_cast<double>(neighbours.size()) * sizeof(uint32_t);
 }
 
 Graph build_graph(std::string name, uint32_t nodes, std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
@@ -129,47 +121,14 @@ Graph build_graph(std::string name, uint32_t nodes, std::vector<std::pair<uint32
   return g;
 }
 
-GraphFormat parse_graph_format(const std::string& name) {
-  if (name == "auto") return GraphFormat::Auto;
-  if (name == "header") return GraphFormat::Header;
-  if (name == "edges") return GraphFormat::Edges;
-  throw Error("", 0, "graph-format", "unknown graph format '" + name + "' (known: auto, header, edges)");
+GraphFormat parse_graph_format(const std::string& name) { return parse_edge_file_format(name); }
+
+Graph parse_graph_text(const std::string& text, const std::string& path, GraphFormat format, uint64_t max_nodes) {
+  return graph_of(parse_edge_file(text, path, edge_options(format, max_nodes)), path);
 }
 
-Graph parse_graph_text(const std::string& text, const std::string& path, GraphFormat format) {
-  const auto lines = data_lines(text);
-  std::vector<std::string_view> f;
-  if (format == GraphFormat::Auto) {
-    format = GraphFormat::Edges;
-    if (!lines.empty()) {
-      split_fields(lines[0].text, f);
-      uint64_t declared = 0;
-      if (f.size() == 2 && std::from_chars(f[1].data(), f[1].data() + f[1].size(), declared).ec == std::errc() &&
-          declared == lines.size() - 1)
-        format = GraphFormat::Header;
-    }
-  }
-  size_t first = 0;
-  uint64_t nodes = 0;
-  bool header = format == GraphFormat::Header;
-  if (header) {
-    if (lines.empty()) throw Error(path, 0, "", "empty graph file (expected a '<nodes> <edges>' header)");
-    split_fields(lines[0].text, f);
-    if (f.size() != 2) throw Error(path, lines[0].number, "header", "expected '<nodes> <edges>'");
-    nodes = parse_id(f[0], path, lines[0].number, "nodes");
-    const uint64_t edges = parse_id(f[1], path, lines[0].number, "edges");
-    if (edges != lines.size() - 1)
-      throw Error(path, lines[0].number, "edges",
-                  "header declares " + std::to_string(edges) + " edges but the file has " +
-                      std::to_string(lines.size() - 1) + " edge lines");
-    first = 1;
-  }
-  return parse_edge_lines(lines, first, header ? nodes : 0, path);
-}
-
-Graph read_graph_file(const std::string& path, GraphFormat format) {
-  if (!std::filesystem::is_regular_file(path)) throw Error(path, 0, "graph", "no such graph file");
-  return parse_graph_text(read_text_file(path), path, format);
+Graph read_graph_file(const std::string& path, GraphFormat format, uint64_t max_nodes) {
+  return graph_of(read_edge_file(path, edge_options(format, max_nodes)), path);
 }
 
 RmatParams parse_rmat(const std::string& spec) {
@@ -231,7 +190,7 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
         bits >>= 16;
         // Branch-free (a quadrant is a coin flip the predictor cannot learn): quadrant a below ta,
         // b below tb, c below tc, d above.
-        const uint64_t bu = static_cast<uint64_t>(r >= tb);                                    // c, d: lower half
+        const uint64_t bu = static_cast<uint64_t>(r >= tb);                            // c, d: lower half
         const uint64_t bv = static_cast<uint64_t>((r >= ta) ^ (r >= tb) ^ (r >= tc));  // b, d: right half
         uu = (uu << 1) | bu;
         vv = (vv << 1) | bv;
@@ -258,7 +217,9 @@ Graph generate_rmat(const RmatParams& p, uint64_t seed, int threads) {
   constexpr uint32_t kBlockNodes = 1u << kBlockBits;
   const int T = resolve_threads(threads);
   const size_t blocks = (static_cast<size_t>(n) + kBlockNodes - 1) >> kBlockBits;
-  auto chunk_range = [&](size_t k) { return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks}; };
+  auto chunk_range = [&](size_t k) {
+    return std::pair<uint64_t, uint64_t>{edges * k / kChunks, edges * (k + 1) / kChunks};
+  };
   // Chunk k's edges without self-loops, each as fn(u, v) then fn(v, u): the same on both passes.
   auto for_each_entry = [&](size_t k, auto&& fn) {
     Rng rng = Rng(seed).split(100 + k);
@@ -356,8 +317,8 @@ std::string graph_input_path(const std::string& spec, const std::string& data_di
   return spec;
 }
 
-Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed,
-                 int threads) {
+Graph load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed, int threads,
+                 uint64_t max_nodes) {
   if (spec.rfind("rmat:", 0) == 0 || spec == "rmat") return generate_rmat(parse_rmat(spec), seed, threads);
   const std::string path = graph_input_path(spec, data_dir);
   if (spec == "cora" || spec == "citeseer" || spec == "pubmed") {
@@ -370,11 +331,13 @@ Graph load_graph(const std::string& spec, GraphFormat format, const std::string&
     for (const auto& l : data_lines(meta)) {
       split_fields(l.text, f);
       if (f.size() == 2 && f[0] == "num_nodes") nodes = parse_id(f[1], meta_path, l.number, "num_nodes");
-      if (f.size() == 2 && f[0] == "num_features") features = static_cast<int>(parse_id(f[1], meta_path, l.number, "num_features"));
+      if (f.size() == 2 && f[0] == "num_features")
+        features = static_cast<int>(parse_id(f[1], meta_path, l.number, "num_features"));
     }
     if (nodes == 0) throw Error(meta_path, 0, "num_nodes", "missing");
-    const std::string text = read_text_file(path);
-    Graph out = parse_edge_lines(data_lines(text), 0, nodes, path);
+    EdgeFileOptions o = edge_options(GraphFormat::Edges, max_nodes);
+    o.declared_nodes = nodes;
+    Graph out = graph_of(read_edge_file(path, o), path);
     out.name = spec;
     out.default_feature_dim = features;
     return out;
@@ -383,7 +346,7 @@ Graph load_graph(const std::string& spec, GraphFormat format, const std::string&
     throw Error(path, 0, "graph",
                 "no such graph file" + did_you_mean(spec, bundled_graph_names()) +
                     " (bundled: NetHEPT, cora, citeseer, pubmed; generated: rmat:nodes=N,edge_factor=F)");
-  Graph g = read_graph_file(path, format);
+  Graph g = read_graph_file(path, format, max_nodes);
   if (spec == "NetHEPT") g.name = "NetHEPT";
   return g;
 }

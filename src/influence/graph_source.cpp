@@ -59,7 +59,8 @@ void check_keys(const std::map<std::string, double>& p, std::initializer_list<co
 
 std::string default_graph_data_dir() { return default_data_dir(); }
 
-EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed) {
+EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed,
+                    uint64_t max_nodes) {
   if (spec.empty()) throw Error("--graph: empty");
   Rng rng = Rng(seed).split(0x6772617068ULL);  // "graph"
   if (spec.rfind("er:", 0) == 0) {
@@ -87,7 +88,7 @@ EdgeList load_graph(const std::string& spec, GraphFormat format, const std::stri
     throw Error(spec, 0, "",
                 "no such graph file" + did_you_mean(spec, {"NetHEPT"}) +
                     " (bundled: NetHEPT; generated: er:nodes=N,degree=D, ba:nodes=N,m=M)");
-  return read_graph(spec, format);
+  return read_graph(spec, format, max_nodes);
 }
 
 }  // namespace dmlkit::influence

@@ -13,6 +13,8 @@ namespace dmlkit::influence {
 std::string default_graph_data_dir();
 
 // Generated graphs use `seed` (the same graph for every run of an experiment).
-EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed);
+// max_nodes: a graph file's node limit (read_graph; 0: the default).
+EdgeList load_graph(const std::string& spec, GraphFormat format, const std::string& data_dir, uint64_t seed,
+                    uint64_t max_nodes = 0);
 
 }  // namespace dmlkit::influence

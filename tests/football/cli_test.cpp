@@ -41,8 +41,8 @@ TEST(FootballCli, ListsTaggersLabelsAndKnobs) {
 TEST(FootballCli, EvaluateKeywordsOnACsvGivesMacroF1AsJson) {
   TempDir dir("football-eval");
   const auto lines = dir.write("lines.csv", kLines);
-  auto r = run_cli({"football", "evaluate", "--lines", lines, "--tagger", "keywords", "--format", "json", "--out",
-                    dir.path("o")});
+  auto r = run_cli(
+      {"football", "evaluate", "--lines", lines, "--tagger", "keywords", "--format", "json", "--out", dir.path("o")});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["command"], "football evaluate");
@@ -56,8 +56,8 @@ TEST(FootballCli, EvaluateKeywordsOnACsvGivesMacroF1AsJson) {
 TEST(FootballCli, TrainIsDeterministicAndItsModelTags) {
   TempDir dir("football-train");
   const auto lines = dir.write("lines.csv", kLines);
-  const std::vector<std::string> tiny{"--tagger-param", "ngram-mlp.dim=256", "--tagger-param", "ngram-mlp.hidden=8",
-                                      "--tagger-param", "ngram-mlp.epochs=20"};
+  const std::vector<std::string> tiny{"--tagger-param",     "ngram-mlp.dim=256", "--tagger-param",
+                                      "ngram-mlp.hidden=8", "--tagger-param",    "ngram-mlp.epochs=20"};
   auto train = [&](const std::string& out) {
     std::vector<std::string> a{"football", "train", "--lines", lines, "--seed", "3", "--out", dir.path(out)};
     a.insert(a.end(), tiny.begin(), tiny.end());
@@ -93,27 +93,28 @@ TEST(FootballCli, SegmentsFromAFeedRefinedByItsOwnEvents) {
 TEST(FootballCli, BadInputIsOneLineExit2) {
   TempDir dir("football-bad");
   const auto bad_minute = dir.write("bad.csv", "minute,text,label\n12',ok,other\n4x',broken,goal\n");
-  expect_bad_input({"football", "evaluate", "--lines", bad_minute, "--tagger", "keywords", "--out", dir.path("out")}, dir,
-                   {bad_minute, ":3", "minute", "4x'"});
+  expect_bad_input({"football", "evaluate", "--lines", bad_minute, "--tagger", "keywords", "--out", dir.path("out")},
+                   dir, {bad_minute, ":3", "minute", "4x'"});
   const auto lines = dir.write("lines.csv", kLines);
   expect_bad_input({"football", "evaluate", "--lines", lines, "--tagger", "keywrods", "--out", dir.path("out")}, dir,
                    {"unknown tagger 'keywrods'", "keywords"});
-  expect_bad_input({"football", "evaluate", "--lines", lines, "--tagger", "keywords", "--tagger-param", "ngram-mlp.hmm=1",
-                    "--out", dir.path("out")},
+  expect_bad_input({"football", "evaluate", "--lines", lines, "--tagger", "keywords", "--tagger-param",
+                    "ngram-mlp.hmm=1", "--out", dir.path("out")},
                    dir, {"ngram-mlp.hmm"});
   expect_bad_input({"football", "segments", "--lines", lines, "--tagger", "keywords", "--out", dir.path("out")}, dir,
                    {"--kickoffs"});
-  expect_bad_input({"football", "segments", "--lines", lines, "--tagger", "keywords", "--kickoffs", "0", "--out",
-                    dir.path("out")},
-                   dir, {"period 2"});
+  expect_bad_input(
+      {"football", "segments", "--lines", lines, "--tagger", "keywords", "--kickoffs", "0", "--out", dir.path("out")},
+      dir, {"period 2"});
   expect_bad_input({"football", "evaluate", "--lines", dir.path("none.csv"), "--out", dir.path("out")}, dir,
                    {"none.csv", "no such file"});
 }
 
 TEST(FootballCli, TheShippedModelIsTheDefaultTagger) {
   TempDir dir("football-default");
-  const auto lines = dir.write("l.csv", "minute,text\n12',Corner awarded to Eintracht Frankfurt.\n"
-                                        "30',Andre Silva (Eintracht Frankfurt) has received a yellow card.\n");
+  const auto lines = dir.write("l.csv",
+                               "minute,text\n12',Corner awarded to Eintracht Frankfurt.\n"
+                               "30',Andre Silva (Eintracht Frankfurt) has received a yellow card.\n");
   auto r = run_cli({"football", "tag", "--lines", lines});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("12',corner,"), std::string::npos) << r.out;
@@ -167,4 +168,20 @@ TEST(FootballCli, Latin1LiveTextReadsAsUtf8) {
   const auto bad = dir.write("bad.csv", "minute,text,label\n10',fine,goal\n22',a \x81 byte,card\n");
   expect_bad_input({"football", "evaluate", "--lines", bad, "--tagger", "keywords", "--out", dir.path("out")}, dir,
                    {bad + ":3", "0x81", "UTF-8"});
+}
+
+// Issue 36 item 8: escape codes in feed text reach the terminal escaped (core/text_safety.h), never
+// raw: a feed cannot clear the screen or retitle the window of whoever reads the table.
+TEST(FootballCli, FeedEscapeCodesNeverReachTheTerminalRaw) {
+  TempDir dir("football-escape");
+  const auto lines = dir.write("lines.csv",
+                               "minute,text\n12',\"Goal! \x1b[2J\x1b]0;pwned\x07 Smith scores\"\n"
+                               "30',Corner for the home side\n");
+  auto r = run_cli({"football", "segments", "--lines", lines, "--tagger", "keywords", "--kickoffs", "0,3000", "--out",
+                    dir.path("out")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Smith scores"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << r.out;
 }

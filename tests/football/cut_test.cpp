@@ -22,10 +22,30 @@ bool have_ffmpeg() { return dmlkit::run_process({"ffmpeg", "-version"}, {}, 30).
 // decodes to the full-range gray level N * 255 / 219.
 std::string make_video(const TempDir& dir) {
   const std::string path = dir.path("match.mp4");
-  const auto r = dmlkit::run_process({"ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-                                      "testsrc=size=64x64:rate=10:duration=20", "-vf", "geq=lum='N+16':cb=128:cr=128",
-                                      "-c:v", "libx264", "-qp", "0", "-g", "20", "-keyint_min", "20", "-sc_threshold",
-                                      "0", "-pix_fmt", "yuv420p", path},
+  const auto r = dmlkit::run_process({"ffmpeg",
+                                      "-nostdin",
+                                      "-v",
+                                      "error",
+                                      "-y",
+                                      "-f",
+                                      "lavfi",
+                                      "-i",
+                                      "testsrc=size=64x64:rate=10:duration=20",
+                                      "-vf",
+                                      "geq=lum='N+16':cb=128:cr=128",
+                                      "-c:v",
+                                      "libx264",
+                                      "-qp",
+                                      "0",
+                                      "-g",
+                                      "20",
+                                      "-keyint_min",
+                                      "20",
+                                      "-sc_threshold",
+                                      "0",
+                                      "-pix_fmt",
+                                      "yuv420p",
+                                      path},
                                      {}, 120);
   EXPECT_TRUE(r.ok()) << r.err;
   return path;
@@ -33,9 +53,8 @@ std::string make_video(const TempDir& dir) {
 
 // Mean luma of the first frame and the number of frames of a clip.
 std::pair<double, int> first_luma_and_frames(const std::string& clip) {
-  const auto r = dmlkit::run_process({"ffmpeg", "-nostdin", "-v", "error", "-i", clip, "-f", "rawvideo", "-pix_fmt",
-                                      "gray", "-"},
-                                     {}, 60);
+  const auto r = dmlkit::run_process(
+      {"ffmpeg", "-nostdin", "-v", "error", "-i", clip, "-f", "rawvideo", "-pix_fmt", "gray", "-"}, {}, 60);
   EXPECT_TRUE(r.ok()) << r.err;
   const size_t frame = 64 * 64;
   if (r.out.size() < frame) return {-1, 0};
@@ -60,7 +79,8 @@ TEST(FootballCut, CutsAtTheRightTimesWithCopyOrReencode) {
     {"label": "goal", "start_s": 4.0, "end_s": 6.0, "minute": "5'", "text": "a goal"},
     {"label": "card", "start_s": 7.3, "end_s": 9.1},
     {"label": "corner", "start_s": -3, "end_s": 1.5})");
-  auto r = run_cli({"football", "cut", "--video", video, "--segments", segs, "--out", dir.path("out"), "--format", "json"});
+  auto r =
+      run_cli({"football", "cut", "--video", video, "--segments", segs, "--out", dir.path("out"), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 3u);
@@ -96,4 +116,23 @@ TEST(FootballCut, SegmentOutsideTheVideoOrMissingVideoIsOneLineExit2) {
   const auto bad = dir.write("bad.json", R"({"segments": [{"label": "goal", "start_s": 5, "end_s": 2}]})");
   expect_bad_input({"football", "cut", "--video", video, "--segments", bad, "--out", dir.path("out")}, dir,
                    {"segments[0].end_s", "after start_s"});
+}
+
+// Issue 36 item 8: feed text with line breaks goes into the playlist as one title line, so it can
+// add no entry (a URL, /etc/passwd) or directive.
+TEST(FootballCut, FeedTextCannotAddPlaylistEntries) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg not installed (scripts/install-deps.sh installs it)";
+  TempDir dir("football-cut-inject");
+  const auto video = make_video(dir);
+  const auto segs = segments_file(dir, R"({"label": "goal", "start_s": 4.0, "end_s": 6.0, "minute": "5'\r\n#EXTINF:1,x",
+              "text": "a goal\nhttp://evil.example/x.mp4\n/etc/passwd\u001b[2J"})");
+  auto r = run_cli({"football", "cut", "--video", video, "--segments", segs, "--out", dir.path("out")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto m3u = slurp(dir.path("out/highlights.m3u"));
+  EXPECT_EQ(std::count(m3u.begin(), m3u.end(), '\n'), 3) << "#EXTM3U, one #EXTINF and one file:\n" << m3u;
+  EXPECT_EQ(m3u.find("\n/etc/passwd"), std::string::npos) << m3u;
+  EXPECT_EQ(m3u.find("\nhttp://"), std::string::npos) << m3u;
+  EXPECT_EQ(m3u.find('\x1b'), std::string::npos) << m3u;
+  EXPECT_NE(m3u.find("\nclip-001-goal.mp4\n"), std::string::npos) << m3u;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "the terminal table shows the text escaped";
 }

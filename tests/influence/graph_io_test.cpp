@@ -70,7 +70,7 @@ TEST(InfluenceGraphIo, NonNumericOrOutOfRangeIds) {
   expect_error("0 1\n1 -2\n", GraphFormat::Edges, 2, "target", "'-2'");
   expect_error("3 2\n0 1 0.5\n1 7 0.5\n", GraphFormat::Auto, 3, "target", "outside 0..2");
   expect_error("0 1\n1 99999999999\n", GraphFormat::Edges, 2, "target", "too large");
-  expect_error("99999999999 0\n", GraphFormat::Header, 1, "nodes", "node count must be in");
+  expect_error("99999999999 0\n", GraphFormat::Header, 1, "nodes", "declares 99999999999 nodes");
 }
 
 TEST(InfluenceGraphIo, WrongFieldCountsAndMixedProbabilities) {

@@ -78,10 +78,14 @@ HtmlReport experiment_report(const Experiment& e, const ClusterSpec& cluster, co
     ChartSeries a{g.name, {}, {}, false, true}, b{g.name, {}, {}, false, true};
     for (const auto& r : results.records()) {
       if (r.name != g.name) continue;
-      a.x.push_back(static_cast<double>(r.seed));
-      a.y.push_back(r.metrics["avg_jct_s"].get<double>());
-      b.x.push_back(static_cast<double>(r.seed));
-      b.y.push_back(r.metrics["makespan_s"].get<double>());
+      if (r.metrics["avg_jct_s"].is_number()) {  // null: the run finished no job, no point
+        a.x.push_back(static_cast<double>(r.seed));
+        a.y.push_back(r.metrics["avg_jct_s"].get<double>());
+      }
+      if (r.metrics["makespan_s"].is_number()) {
+        b.x.push_back(static_cast<double>(r.seed));
+        b.y.push_back(r.metrics["makespan_s"].get<double>());
+      }
     }
     jct.series.push_back(a);
     mk.series.push_back(b);

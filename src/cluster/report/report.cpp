@@ -112,9 +112,12 @@ TextTable summary_table(const std::vector<SimResult>& results, const std::vector
                "gpu_utilization", "preemptions", "finished", "jobs"});
   for (size_t i = 0; i < results.size() && i < metrics.size(); ++i) {
     const auto& m = metrics[i];
-    t.add_row({results[i].policy, fixed(m.avg_jct_s, 4), fixed(m.median_jct_s, 1), fixed(m.p95_jct_s, 1),
-               fixed(m.p99_jct_s, 1), fixed(m.makespan_s, 1), fixed(m.avg_queue_s, 1), fixed(m.gpu_utilization, 3),
-               std::to_string(m.preemptions), std::to_string(m.finished), std::to_string(m.jobs)});
+    // Statistics over finished jobs, the makespan and the utilization over it: blank when none
+    // finished (never 0).
+    auto jct = [&m](double v, int digits) { return m.finished > 0 ? fixed(v, digits) : std::string(); };
+    t.add_row({results[i].policy, jct(m.avg_jct_s, 4), jct(m.median_jct_s, 1), jct(m.p95_jct_s, 1), jct(m.p99_jct_s, 1),
+               jct(m.makespan_s, 1), jct(m.avg_queue_s, 1), jct(m.gpu_utilization, 3), std::to_string(m.preemptions),
+               std::to_string(m.finished), std::to_string(m.jobs)});
   }
   return t;
 }

@@ -11,15 +11,18 @@ std::string run_file_stem(const std::string& policy, uint64_t seed) { return pol
 void add_run_record(Results& results, const SimResult& run, const Metrics& m, uint64_t seed) {
   ResultRecord& r = results.add(run.policy, seed);
   auto& j = r.metrics;
+  // Statistics over the finished jobs (and the makespan, last finish - first arrival, and the GPU
+  // utilization over it) are null when none finished: never 0, which reads as perfect.
+  auto over_finished = [&m](double v) { return m.finished > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
   j["jobs"] = m.jobs;
   j["finished"] = m.finished;
-  j["avg_jct_s"] = m.avg_jct_s;
-  j["median_jct_s"] = m.median_jct_s;
-  j["p95_jct_s"] = m.p95_jct_s;
-  j["p99_jct_s"] = m.p99_jct_s;
-  j["makespan_s"] = m.makespan_s;
-  j["avg_queue_s"] = m.avg_queue_s;
-  j["gpu_utilization"] = m.gpu_utilization;
+  j["avg_jct_s"] = over_finished(m.avg_jct_s);
+  j["median_jct_s"] = over_finished(m.median_jct_s);
+  j["p95_jct_s"] = over_finished(m.p95_jct_s);
+  j["p99_jct_s"] = over_finished(m.p99_jct_s);
+  j["makespan_s"] = over_finished(m.makespan_s);
+  j["avg_queue_s"] = over_finished(m.avg_queue_s);
+  j["gpu_utilization"] = over_finished(m.gpu_utilization);
   j["preemptions"] = m.preemptions;
   j["timed_out"] = run.timed_out;
   const std::string stem = run_file_stem(run.policy, seed);
@@ -73,9 +76,11 @@ TextTable seed_summary_table(const Results& results, double round_s) {
     const MetricSummary* mk = g.find("makespan_s");
     const Summary j = jct ? jct->stats : Summary{};
     const Summary k = mk ? mk->stats : Summary{};
-    t.add_row({g.name, std::to_string(g.runs), fixed(j.mean, 1), fixed(j.sd, 1), fixed(j.mean / round_s, 3),
-               fixed(k.mean, 1), fixed(k.sd, 1), std::to_string(total(g, "finished")),
-               std::to_string(total(g, "jobs"))});
+    // No run of the group finished a job: blank, never 0.
+    auto jct_cell = [jct](double v, int digits) { return jct ? fixed(v, digits) : std::string(); };
+    auto mk_cell = [mk](double v) { return mk ? fixed(v, 1) : std::string(); };
+    t.add_row({g.name, std::to_string(g.runs), jct_cell(j.mean, 1), jct_cell(j.sd, 1), jct_cell(j.mean / round_s, 3),
+               mk_cell(k.mean), mk_cell(k.sd), std::to_string(total(g, "finished")), std::to_string(total(g, "jobs"))});
   }
   return t;
 }

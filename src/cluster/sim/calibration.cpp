@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -25,15 +26,26 @@ ordered_json stat_json(const LatencyStat& s) {
   return j;
 }
 
-double number_field(const std::string& path, const ordered_json& obj, const std::string& field,
-                    const std::string& key) {
-  const std::string name = field + "." + key;
-  if (!obj.contains(key)) throw Error(path, 0, name, "missing");
-  const auto& v = obj.at(key);
+std::string shown(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// A number in [0, max] (a latency, a count), checked before it sizes any simulated time.
+double checked(const std::string& path, const std::string& name, const ordered_json& v, double max) {
   if (!v.is_number()) throw Error(path, 0, name, "must be a number");
   const double x = v.get<double>();
-  if (!std::isfinite(x) || x < 0) throw Error(path, 0, name, "must be a finite number >= 0");
+  if (!std::isfinite(x) || x < 0 || x > max)
+    throw Error(path, 0, name, "must be a number in [0, " + shown(max) + "], got " + shown(x));
   return x;
+}
+
+double number_field(const std::string& path, const ordered_json& obj, const std::string& field, const std::string& key,
+                    double max = kMaxCalibrationLatency_s) {
+  const std::string name = field + "." + key;
+  if (!obj.contains(key)) throw Error(path, 0, name, "missing");
+  return checked(path, name, obj.at(key), max);
 }
 
 LatencyStat read_stat(const std::string& path, const ordered_json& lat, const std::string& key) {
@@ -46,17 +58,13 @@ LatencyStat read_stat(const std::string& path, const ordered_json& lat, const st
   s.p50_s = o.contains("p50_s") ? number_field(path, o, field, "p50_s") : s.mean_s;
   s.p90_s = o.contains("p90_s") ? number_field(path, o, field, "p90_s") : s.mean_s;
   s.max_s = o.contains("max_s") ? number_field(path, o, field, "max_s") : s.mean_s;
-  s.samples = o.contains("samples") ? static_cast<int>(number_field(path, o, field, "samples")) : 0;
+  s.samples = o.contains("samples") ? static_cast<int>(number_field(path, o, field, "samples", 1e9)) : 0;
   if (o.contains("samples_s")) {
     const auto& a = o.at("samples_s");
     if (!a.is_array()) throw Error(path, 0, field + ".samples_s", "must be an array of numbers");
-    for (size_t i = 0; i < a.size(); ++i) {
-      const std::string name = field + ".samples_s[" + std::to_string(i) + "]";
-      if (!a[i].is_number()) throw Error(path, 0, name, "must be a number");
-      const double x = a[i].get<double>();
-      if (!std::isfinite(x) || x < 0) throw Error(path, 0, name, "must be a finite number >= 0");
-      s.samples_s.push_back(x);
-    }
+    for (size_t i = 0; i < a.size(); ++i)
+      s.samples_s.push_back(
+          checked(path, field + ".samples_s[" + std::to_string(i) + "]", a[i], kMaxCalibrationLatency_s));
   }
   return s;
 }
@@ -67,7 +75,16 @@ LatencyStat read_optional_stat(const std::string& path, const ordered_json& lat,
   return lat.contains(key) ? read_stat(path, lat, key) : LatencyStat{};
 }
 
+std::string time_scale_range() {
+  return "must be in [" + shown(kMinTimeScale) + ", " + shown(kMaxTimeScale) + "] wall seconds per model second";
+}
+
 }  // namespace
+
+void check_time_scale(double scale, const std::string& option) {
+  if (!(scale >= kMinTimeScale && scale <= kMaxTimeScale))
+    throw Error(option + ": " + time_scale_range() + ", got " + shown(scale));
+}
 
 LatencyStat latency_stat(std::vector<double> wall_s) {
   LatencyStat s;
@@ -128,8 +145,8 @@ Calibration read_calibration(const std::string& path) {
   if (!doc.contains("time_scale") || !doc.at("time_scale").is_number())
     throw Error(path, 0, "time_scale", "missing or not a number");
   c.time_scale = doc.at("time_scale").get<double>();
-  if (!(c.time_scale > 0) || !std::isfinite(c.time_scale))
-    throw Error(path, 0, "time_scale", "must be a positive number (wall seconds per model second)");
+  if (!(c.time_scale >= kMinTimeScale && c.time_scale <= kMaxTimeScale))
+    throw Error(path, 0, "time_scale", time_scale_range() + ", got " + shown(c.time_scale));
   if (!doc.contains("latencies_wall_s") || !doc.at("latencies_wall_s").is_object())
     throw Error(path, 0, "latencies_wall_s", "missing or not an object");
   const auto& lat = doc.at("latencies_wall_s");
@@ -166,6 +183,7 @@ LatencyDraw latency_draw(const LatencyStat& s, CalibrationStatistic statistic) {
 }
 
 void apply_calibration(SimConfig& config, const Calibration& c, double time_scale, CalibrationStatistic statistic) {
+  if (time_scale != 0) check_time_scale(time_scale, "--calibration-time-scale");
   const double ts = time_scale > 0 ? time_scale : c.time_scale;
   auto of = [statistic](const LatencyStat& s) { return latency_value(s, statistic); };
   const double restart = c.restart.samples > 0 ? of(c.restart) : of(c.start);

@@ -29,6 +29,17 @@
 
 namespace dmlkit::cluster {
 
+// Physical bounds (docs/live-mode.md), checked when a file or option is read, before any work: a
+// time scale (wall seconds per model second, a replay's --time-scale, a calibration file's and
+// --calibration-time-scale) in [kMinTimeScale, kMaxTimeScale]; a latency at most a day of wall time
+// (a calibration latency of 1e300 s would otherwise run the simulator's rounds until memory runs out).
+inline constexpr double kMinTimeScale = 1e-4;
+inline constexpr double kMaxTimeScale = 1e3;
+inline constexpr double kMaxCalibrationLatency_s = 86400;
+// Error("<option>: must be in [1e-04, 1000] wall seconds per model second, got ...") unless
+// kMinTimeScale <= scale <= kMaxTimeScale.
+void check_time_scale(double scale, const std::string& option);
+
 // Summary of the samples of one latency (wall seconds).
 struct LatencyStat {
   double mean_s = 0;
@@ -65,7 +76,8 @@ LatencyStat latency_stat(std::vector<double> wall_s);
 // The calibration file (JSON, schema_version 1; docs/live-mode.md documents the schema).
 std::string calibration_json(const Calibration& c);
 // Throws Error naming the file and the field for a missing file, bad JSON, a wrong schema or
-// version, a non-positive time scale, or a negative or non-finite latency.
+// version, a time scale outside [kMinTimeScale, kMaxTimeScale], or a latency outside
+// [0, kMaxCalibrationLatency_s].
 Calibration read_calibration(const std::string& path);
 
 // Which statistic of the samples is applied [A]: the mean (right for average JCTs), the median

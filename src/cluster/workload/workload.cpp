@@ -14,6 +14,7 @@
 #include "core/csv.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "core/table.h"
 
 namespace dmlkit::cluster {
 
@@ -137,12 +138,16 @@ bool parse_timestamp(std::string_view s, double& out_s) {
   return true;
 }
 
-// Row readers shared by the formats.
-double read_nonneg(const CsvTable& t, size_t r, int col, const char* what) {
+// Row readers shared by the formats. A value in [0, max] (workload.h: kMaxTraceTime_s for times,
+// kMaxDemandPerGpu for demands): a time of 1e308 s would give a run that finishes no job.
+double read_nonneg(const CsvTable& t, size_t r, int col, const char* what, double max) {
   double v = 0;
   if (!parse_double(t.str(r, col), v))
     t.fail(r, col, std::string("not a number: '") + std::string(t.str(r, col)) + "'");
   if (v < 0) t.fail(r, col, std::string("negative ") + what + ": " + std::string(t.str(r, col)));
+  if (v > max)
+    t.fail(r, col,
+           std::string(what) + " " + std::string(t.str(r, col)) + " is out of range (at most " + fixed(max, 0) + ")");
   return v;
 }
 
@@ -165,8 +170,10 @@ struct DemandColumns {
     const AppDemand& d = demand_of(job.application);
     job.cpus_per_gpu = d.cpus_per_gpu;
     job.mem_gb_per_gpu = d.mem_gb_per_gpu;
-    if (cpus >= 0 && !t.str(r, cpus).empty()) job.cpus_per_gpu = read_nonneg(t, r, cpus, "CPU demand");
-    if (mem >= 0 && !t.str(r, mem).empty()) job.mem_gb_per_gpu = read_nonneg(t, r, mem, "memory demand");
+    if (cpus >= 0 && !t.str(r, cpus).empty())
+      job.cpus_per_gpu = read_nonneg(t, r, cpus, "CPU demand", kMaxDemandPerGpu);
+    if (mem >= 0 && !t.str(r, mem).empty())
+      job.mem_gb_per_gpu = read_nonneg(t, r, mem, "memory demand", kMaxDemandPerGpu);
   }
 };
 
@@ -195,7 +202,7 @@ ReadJobs read_pollux(const CsvTable& t, const std::string& data_dir) {
     Job j;
     j.kind = WorkKind::Profile;
     j.name = require_name(t, r, c_name);
-    j.arrival_s = read_nonneg(t, r, c_time, "time");
+    j.arrival_s = read_nonneg(t, r, c_time, "time", kMaxTraceTime_s);
     j.application = std::string(t.str(r, c_app));
     if (!apps.count(j.application))
       t.fail(r, c_app,
@@ -233,9 +240,9 @@ ReadJobs read_duration_trace(const CsvTable& t, const TraceColumns& cols) {
     Job j;
     j.kind = WorkKind::FixedDuration;
     j.name = require_name(t, r, c_name);
-    j.arrival_s = read_nonneg(t, r, c_time, cols.time);
+    j.arrival_s = read_nonneg(t, r, c_time, cols.time, kMaxTraceTime_s);
     j.num_gpus = read_count(t, r, c_gpus);
-    j.duration_s = read_nonneg(t, r, c_dur, cols.duration);
+    j.duration_s = read_nonneg(t, r, c_dur, cols.duration, kMaxTraceTime_s);
     if (c_label >= 0) j.application = std::string(t.str(r, c_label));
     demand.apply(t, r, j);
     j.source_file = t.path();
@@ -266,7 +273,7 @@ ReadJobs read_philly(const CsvTable& t, const WorkloadOptions& options, const st
     double ts = 0;
     if (!parse_timestamp(t.str(r, c_ts), ts))
       t.fail(r, c_ts, "not a timestamp 'YYYY-MM-DD HH:MM:SS': '" + std::string(t.str(r, c_ts)) + "'");
-    read_nonneg(t, r, c_dur, "duration");
+    read_nonneg(t, r, c_dur, "duration", kMaxTraceTime_s);
     read_count(t, r, c_gpus);
     if (filter_vc && !vcs.count(t.str(r, c_vc))) continue;
     rows.push_back({ts, r});
@@ -287,7 +294,7 @@ ReadJobs read_philly(const CsvTable& t, const WorkloadOptions& options, const st
     j.name = stem + "-" + std::to_string(r);
     j.arrival_s = row.ts_s;  // made relative below
     j.num_gpus = read_count(t, r, c_gpus);
-    j.duration_s = read_nonneg(t, r, c_dur, "duration");
+    j.duration_s = read_nonneg(t, r, c_dur, "duration", kMaxTraceTime_s);
     demand.apply(t, r, j);
     j.source_file = t.path();
     j.source_line = t.line_of(r);

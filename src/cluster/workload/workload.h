@@ -11,6 +11,12 @@
 
 namespace dmlkit::cluster {
 
+// Physical bounds of a trace row (docs/cluster-workloads.md): an arrival time or duration is at most
+// kMaxTraceTime_s (about 31.7 years; the simulator stops at 1e10 s), a CPU or memory demand per GPU
+// at most kMaxDemandPerGpu. A value beyond is refused (file, line, column), never simulated.
+inline constexpr double kMaxTraceTime_s = 1e9;
+inline constexpr double kMaxDemandPerGpu = 1e6;
+
 struct WorkloadOptions {
   std::string data_dir;  // bundled data folder (default: DMLKIT_DATA_DIR)
   // Philly trace: keep jobs submitted in [window_start_s, window_end_s) counted from the first
