@@ -143,14 +143,14 @@ TEST(ClusterTrain, DeterministicForASeedAndResumable) {
 // checkpoint and removes the stale file instead of refusing the folder.
 TEST(ClusterTrain, ResumeIgnoresAStaleCheckpointTmp) {
   TempDir dir("train-stale-tmp");
-  const std::string preset = tiny_preset(dir);
-  ASSERT_EQ(run_cli(train_args(preset, dir.path("a"))).status, 0);
+  const std::string preset = dl2_tiny_preset(dir);
+  ASSERT_EQ(run_cli(dl2_train_args(preset, dir.path("a"))).status, 0);
   const pid_t dead = ::fork();
   if (dead == 0) ::_exit(0);
   ::waitpid(dead, nullptr, 0);
   const std::string stale = dir.path("a/checkpoint.json.tmp-" + std::to_string(dead));
   std::ofstream(stale) << "{\"nets\": {\"pol";  // half a checkpoint
-  auto args = train_args(preset, dir.path("a"));
+  auto args = dl2_train_args(preset, dir.path("a"));
   args[10] = "250";  // --rl-steps
   args.push_back("--resume");
   const auto r = run_cli(args);
