@@ -27,11 +27,11 @@ awk -v top="$top" '
     for (p in dur) {
       total += dur[p]
       part = p
-      if (p ~ /\.o$/) {
+      if (p ~ /\.(o|gch)$/) {
         sub(/\/CMakeFiles\/.*/, "", part)
         if (part ~ /^src\//) { split(part, a, "/"); part = a[1] "/" a[2] }
         else { split(part, a, "/"); part = a[1] }
-        if (p ~ /cmake_pch/) part = part " (precompiled headers)"
+        if (p ~ /\.gch$/) part = part " (precompiled headers)"
       } else if (p ~ /\.(so|a)$|^bin\/|^tests\/test_|^bench\/[a-z_]+$/) {
         part = "link / archive"
       } else {

@@ -92,7 +92,7 @@ TEST(ClusterReport, PageHasFactsMetricsWarningsAndThreeCharts) {
   EXPECT_NE(page.find("<td class=\"num\">3</td><td class=\"num\">4</td></tr>"), std::string::npos);
   EXPECT_NE(page.find("<code class=\"key\">gpu_utilization</code>"), std::string::npos);
   EXPECT_NE(page.find("<td>&lt;srtf&gt;</td>"), std::string::npos);
-  EXPECT_NE(page.find("Warning: policy fifo left 1 report_job(s) unfinished"), std::string::npos);
+  EXPECT_NE(page.find("Warning: policy fifo left 1 job(s) unfinished"), std::string::npos);
   EXPECT_EQ(page.find("<srtf>"), std::string::npos);
 }
 
