@@ -26,7 +26,8 @@ std::string calibration(double start_mean_s, double time_scale = 0.01) {
   return j.dump(2);
 }
 
-std::vector<std::string> calibrated_simulate(const TempDir& dir, const std::string& out, std::vector<std::string> extra) {
+std::vector<std::string> calibrated_simulate(const TempDir& dir, const std::string& out,
+                                             std::vector<std::string> extra) {
   std::vector<std::string> args = {"cluster", "simulate", "--workload", "pollux-6", "--jobs",  "6",     "--cluster",
                                    "8x4",     "--policy", "fifo",      "--out",    dir.path(out), "--format", "json", "--drop-oversized"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -54,7 +55,8 @@ TEST(CalibrationCli, AStartLatencyLengthensEveryJobOfAnUncrowdedRun) {
   const std::string cal = dir.write("cal.json", calibration(0.5));  // 0.5 wall s at 0.01: 50 model s
   const auto calibrated = run_cli(calibrated_simulate(dir, "cal", {"--calibration", cal}));
   ASSERT_EQ(calibrated.status, 0) << calibrated.err;
-  const auto scaled = run_cli(calibrated_simulate(dir, "scaled", {"--calibration", cal, "--calibration-time-scale", "0.05"}));
+  const auto scaled =
+      run_cli(calibrated_simulate(dir, "scaled", {"--calibration", cal, "--calibration-time-scale", "0.05"}));
   ASSERT_EQ(scaled.status, 0) << scaled.err;
   const auto a = jcts(dir.path("plain/results.json")), b = jcts(dir.path("cal/results.json")),
              c = jcts(dir.path("scaled/results.json"));

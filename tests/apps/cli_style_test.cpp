@@ -19,9 +19,9 @@ namespace {
 TEST(CliStyle, CompareExperimentRejectsOptionsThePresetSets) {
   TempDir dir("style-exp");
   for (const std::vector<std::string>& extra : {std::vector<std::string>{"--round", "60"},
-                                               {"--cluster", "4x4"},
-                                               {"--workload", "pollux-1"},
-                                               {"--profile", "tiresias-sim"}}) {
+                                                {"--cluster", "4x4"},
+                                                {"--workload", "pollux-1"},
+                                                {"--profile", "tiresias-sim"}}) {
     std::vector<std::string> args = {"cluster", "compare", "--experiment", "dl2-96", "--out", dir.path("out")};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_cli(args);

@@ -13,7 +13,9 @@ namespace dmlkit::testing {
 namespace {
 
 // 10 Harmony jobs on 3 GPU servers under contention: they co-locate and interfere.
-std::string harmony3_tiny_preset(const TempDir& dir) { return harmony_tiny_preset(dir, "harmony-tiny", "h3.yaml", "h3", 3, false); }
+std::string harmony3_tiny_preset(const TempDir& dir) {
+  return harmony_tiny_preset(dir, "harmony-tiny", "h3.yaml", "h3", 3, false);
+}
 
 std::vector<std::string> harmony_train_args(const std::string& preset, const std::string& out) {
   return {"cluster",        "train", "harmony",     "--experiment", preset,      "--out",   out,          "--jobs",

@@ -45,7 +45,9 @@ TEST(Install, TheInstalledProgramUsesItsOwnDataAndShipsCompletionAndManPage) {
   ASSERT_TRUE(bash.ok()) << bash.err;
   EXPECT_EQ(bash.out, "compare\n");
   const auto man = run_process({"man", "-l", "-P", "cat", prefix + "/share/man/man1/dmlkit.1"}, {}, 30);
-  if (man.started && man.exit_code == 0) { EXPECT_NE(man.out.find("cluster compare"), std::string::npos); }
+  if (man.started && man.exit_code == 0) {
+    EXPECT_NE(man.out.find("cluster compare"), std::string::npos);
+  }
 }
 
 // The file of `dir` whose name starts with `stem` ("" if none): the extension's name carries the

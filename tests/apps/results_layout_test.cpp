@@ -82,7 +82,8 @@ TEST(ResultsLayout, ExperimentThreadsGiveByteIdenticalFolders) {
 TEST(ResultsLayout, BothComparePathsWriteTheSameLayout) {
   TempDir dir("layout");
   ASSERT_EQ(run_cli(compare_workload(dir, "w", "2")).status, 0);
-  ASSERT_EQ(run_cli({"cluster", "compare", "--experiment", write_layout_experiment(dir), "--out", dir.path("e")}).status, 0);
+  ASSERT_EQ(
+      run_cli({"cluster", "compare", "--experiment", write_layout_experiment(dir), "--out", dir.path("e")}).status, 0);
   const auto w = nlohmann::json::parse(slurp(dir.path("w/results.json")));
   const auto e = nlohmann::json::parse(slurp(dir.path("e/results.json")));
   EXPECT_EQ(keys(w), keys(e));

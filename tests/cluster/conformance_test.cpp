@@ -101,7 +101,8 @@ TEST(PolicyConformance, EveryRegisteredPolicyKeepsTheInvariants) {
       PolicyOptions explicit_defaults = options;
       for (const auto& k : entry.knobs)
         if (k.shown_default.empty()) explicit_defaults.params[k.name] = k.default_value;
-      expect_same_conformance(a, run_conformance(entry.name, explicit_defaults, in), "declared defaults given explicitly");
+      expect_same_conformance(a, run_conformance(entry.name, explicit_defaults, in),
+                              "declared defaults given explicitly");
     }
   }
 }

@@ -338,10 +338,14 @@ TEST(Dl2Reward, NormalisedProgressOrSpeedUpOverOnePsAndOneWorker) {
     const Job& job = w.jobs[static_cast<size_t>(got[0][k].first)];
     const double r = got[1][k].second / got[0][k].second;
     EXPECT_GT(r, 0.0);
-    if (ratio.count(job.id)) { EXPECT_NEAR(r, ratio[job.id], 1e-9 * r); }
+    if (ratio.count(job.id)) {
+      EXPECT_NEAR(r, ratio[job.id], 1e-9 * r);
+    }
     ratio[job.id] = r;
     const double t = r / job.ps->total_epochs;
-    if (per_type.count(job.ps->type)) { EXPECT_NEAR(t, per_type[job.ps->type], 1e-9 * t); }
+    if (per_type.count(job.ps->type)) {
+      EXPECT_NEAR(t, per_type[job.ps->type], 1e-9 * t);
+    }
     per_type[job.ps->type] = t;
   }
   EXPECT_EQ(ratio.size(), 4u);

@@ -100,7 +100,7 @@ TEST(HarmonyState, MasksNeverAllowAServerWithoutRoom) {
     std::vector<PsJobSpec> jobs;
     for (int i = 0; i < 4; ++i)
       jobs.push_back(learn_job(static_cast<int>(rng.uniform_int(0, 7)), static_cast<int>(rng.uniform_int(1, 3)),
-                         static_cast<int>(rng.uniform_int(1, 2)), 1, rng.uniform(1, 6), rng.uniform(1, 6)));
+                               static_cast<int>(rng.uniform_int(1, 2)), 1, rng.uniform(1, 6), rng.uniform(1, 6)));
     for (const auto& j : jobs) b.add_new(j, j.user_workers, j.user_ps);
     for (;;) {
       b.mask(mask.data());

@@ -332,7 +332,8 @@ TEST(Seq2SeqJobExploration, PlacesWholeJobsOnOneServerWithRoomNeverOnAFullOne) {
   // Server 1 is full (8 GPUs), server 3 holds one small job; 0 and 2 are empty.
   const std::vector<S2sRunningJob> running = {{&big, Placement{Slice{1, 8, 8, 0}}},
                                               {&small, Placement{Slice{3, 1, 1, 1}}}};
-  std::vector<PsJobSpec> specs = {seq2seq_job(0, 2, 1), seq2seq_job(3, 3, 1), seq2seq_job(5, 4, 2), seq2seq_job(6, 1, 1)};
+  std::vector<PsJobSpec> specs = {seq2seq_job(0, 2, 1), seq2seq_job(3, 3, 1), seq2seq_job(5, 4, 2),
+                                  seq2seq_job(6, 1, 1)};
   std::vector<const PsJobSpec*> fresh;
   for (const auto& s : specs) fresh.push_back(&s);
   for (const JobExploration mode : {JobExploration::occupied, JobExploration::any}) {
@@ -363,7 +364,9 @@ TEST(Seq2SeqJobExploration, PlacesWholeJobsOnOneServerWithRoomNeverOnAFullOne) {
         EXPECT_EQ(s.workers, fresh[k]->user_workers);
         EXPECT_EQ(s.ps, fresh[k]->user_ps);
         EXPECT_NE(s.server, 1) << "placed on the full server";
-        if (mode == JobExploration::occupied) { EXPECT_GT(gpus_used[s.server], 0) << "an empty server"; }
+        if (mode == JobExploration::occupied) {
+          EXPECT_GT(gpus_used[s.server], 0) << "an empty server";
+        }
         if (gpus_used[s.server] == 0) landed_on_empty = true;
         gpus_used[s.server] += s.workers;
         EXPECT_LE(gpus_used[s.server], 8);

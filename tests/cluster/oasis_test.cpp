@@ -215,7 +215,9 @@ TEST(OasisWorkload, DeterministicForASeedAndScaledByLoad) {
     EXPECT_EQ(a[i].utility.priority, b[i].utility.priority);
     check_job(a[i], c.horizon_slots, "gen", 0);
     EXPECT_LT(a[i].arrival_slot, spec.arrival_slots);
-    if (i > 0) { EXPECT_LE(a[i - 1].arrival_slot, a[i].arrival_slot); }
+    if (i > 0) {
+      EXPECT_LE(a[i - 1].arrival_slot, a[i].arrival_slot);
+    }
   }
   spec.load = 3;
   EXPECT_GT(oasis_workload(spec, c, 7, data).size(), 2 * a.size());

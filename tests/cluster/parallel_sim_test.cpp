@@ -89,7 +89,8 @@ TEST(ParallelSimulation, ThreadsSharingInputsGiveTheSerialResults) {
     const SimResult serial = simulate_one(runs[i]);
     ASSERT_FALSE(serial.timed_out);
     EXPECT_EQ(serial.jobs.size(), workload.jobs.size());
-    expect_same_parallel(serial, parallel[i], runs[i].policy + (runs[i].profile == SimProfile::Pollux ? " pollux" : ""));
+    expect_same_parallel(serial, parallel[i],
+                         runs[i].policy + (runs[i].profile == SimProfile::Pollux ? " pollux" : ""));
   }
 }
 

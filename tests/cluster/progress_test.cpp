@@ -40,7 +40,8 @@ Job profile_job(const std::string& app, int batch_size, int num_gpus = 1) {
   return j;
 }
 
-ProfileProgress make_profile(const std::string& app, int batch_size, bool pollux, const std::string& data = kProgressData) {
+ProfileProgress make_profile(const std::string& app, int batch_size, bool pollux,
+                             const std::string& data = kProgressData) {
   ProgressOptions o;
   o.data_dir = data;
   o.pollux_semantics = pollux;

@@ -39,8 +39,8 @@ Workload tiresias_60() {
   return load_workload("tiresias-60", wo);
 }
 
-SimResult run_tiresias_sim(const Workload& w, const ClusterSpec& cluster, const std::string& policy, const PolicyOptions& popts,
-              const SimConfig& config) {
+SimResult run_tiresias_sim(const Workload& w, const ClusterSpec& cluster, const std::string& policy,
+                           const PolicyOptions& popts, const SimConfig& config) {
   auto p = make_policy(policy, popts);
   return simulate(cluster, w, policy, *p, config);
 }
@@ -97,7 +97,8 @@ TEST(TiresiasSim, ReproducesTheAuthorsFiguresOnTheir60JobTrace) {
   const Workload w = tiresias_60();
   for (const std::string policy : {"tiresias", "fifo"}) {
     SCOPED_TRACE(policy);
-    const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), policy, authors_options(), tiresias_sim_config());
+    const SimResult r =
+        run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), policy, authors_options(), tiresias_sim_config());
     const Metrics m = compute_metrics(r);
     EXPECT_EQ(m.finished, 60u);
     EXPECT_NEAR(m.avg_jct_s, 178.42, 0.005);
@@ -113,7 +114,8 @@ TEST(TiresiasSim, ReproducesTheAuthorsFiguresOnTheir60JobTrace) {
   PolicyOptions gpu = authors_options();
   gpu.params["tiresias.service"] = "gpu-time";
   gpu.params["tiresias.promote_knob"] = "2";
-  const Metrics m = compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", gpu, tiresias_sim_config()));
+  const Metrics m =
+      compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", gpu, tiresias_sim_config()));
   EXPECT_NEAR(m.avg_jct_s, 178.42, 0.005);
   EXPECT_EQ(m.preemptions, 0);
 }
@@ -139,7 +141,7 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
   const auto r = dmlkit::testing::run_cli(
       {"cluster",  "simulate", "--profile",  "tiresias-sim", "--workload", "tiresias-60",     "--cluster",
        "16x4",     "--policy", "tiresias",   "--round",      "60",         "--restart-delay", "30",
-       "--format", "csv",      "--data-dir", kTiresiasData,          "--out",      dir.path("out")});
+       "--format", "csv",      "--data-dir", kTiresiasData,  "--out",      dir.path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("tiresias,178.4167,"), std::string::npos) << r.out;  // first starts stay free
   std::ifstream f(dir.path("out/results.json"));
@@ -152,7 +154,8 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
 // the delay once: the average JCT is 30 s (17%) higher.
 TEST(TiresiasSim, DefaultProfileChargesTheFirstStart) {
   const Workload w = tiresias_60();
-  const Metrics m = compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", PolicyOptions{}, SimConfig{}));
+  const Metrics m =
+      compute_metrics(run_tiresias_sim(w, ClusterSpec::homogeneous(16, 4), "tiresias", PolicyOptions{}, SimConfig{}));
   EXPECT_NEAR(m.avg_jct_s, 178.42 + 30, 0.005);
 }
 
@@ -165,7 +168,8 @@ TEST(TiresiasSim, DefaultProfileChargesTheFirstStart) {
 TEST(TiresiasSim, MatchesTheAuthorsDlasOnAHandWorkedCase) {
   Workload w;
   w.jobs = {trace_job(0, 0, 4, 5000), trace_job(1, 10, 4, 100), trace_job(2, 4000, 1, 20)};
-  const SimResult r = run_tiresias_sim(w, ClusterSpec::homogeneous(1, 4), "tiresias", authors_options(), tiresias_sim_config());
+  const SimResult r =
+      run_tiresias_sim(w, ClusterSpec::homogeneous(1, 4), "tiresias", authors_options(), tiresias_sim_config());
   EXPECT_DOUBLE_EQ(r.jobs[1].first_start_s, 3250);
   EXPECT_DOUBLE_EQ(r.jobs[1].finish_s, 3350);
   EXPECT_DOUBLE_EQ(r.jobs[2].first_start_s, 4000);

@@ -69,7 +69,8 @@ void expect_sorted_dense(const Workload& w) {
 
 TEST(Workload, ResolvesBundledNames) {
   EXPECT_EQ(resolve_workload_path("pollux-6", kWorkloadData), kWorkloadData + "/workloads/workloads/workload-6.csv");
-  EXPECT_EQ(resolve_workload_path("pollux-0.5-3", kWorkloadData), kWorkloadData + "/workloads/workloads-0.5/workload-3.csv");
+  EXPECT_EQ(resolve_workload_path("pollux-0.5-3", kWorkloadData),
+            kWorkloadData + "/workloads/workloads-0.5/workload-3.csv");
   EXPECT_EQ(resolve_workload_path("philly", kWorkloadData), kWorkloadData + "/traces/philly.csv");
   const std::string direct = kWorkloadData + "/workloads/workloads/workload-1.csv";
   EXPECT_EQ(resolve_workload_path(direct, kWorkloadData), direct);

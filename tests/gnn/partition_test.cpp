@@ -143,8 +143,12 @@ TEST(GnnCoarsen, SecondLevelKeepsWeightsAndProjectsThroughBothLevels) {
   for (uint32_t v = 0; v < g.nodes; ++v) {
     ASSERT_LT(p0[v], 4);
     ++after[p0[v]];
-    if (g.degree(v) > 0 && top(v) != kNoCluster) { EXPECT_EQ(p0[v], p2[top(v)]); }
-    if (g.degree(v) > 0) { EXPECT_EQ(p0[v], p1[l1.cluster_of[v]]); }
+    if (g.degree(v) > 0 && top(v) != kNoCluster) {
+      EXPECT_EQ(p0[v], p2[top(v)]);
+    }
+    if (g.degree(v) > 0) {
+      EXPECT_EQ(p0[v], p1[l1.cluster_of[v]]);
+    }
   }
   // The fill puts each degree-0 node on the lightest part: no part ends above the larger of its
   // projected count and nodes / parts + 1.

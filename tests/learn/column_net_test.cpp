@@ -116,37 +116,40 @@ TEST(ColumnNet, IncrementalForwardEqualsTheReferenceBitForBit) {
 TEST(ColumnNet, NamedColumnIsBitForBitAndIncrementalProbabilitiesMatchTheSoftmax) {
   // One block of columns (the draw's block sums), three.
   for (const ColumnNetShape& s : {small_column_shape(), small_column_shape(20)})
-  for (const float weight_scale : {1.0f, 400.0f}) {
-    const int L = s.window;
-    Rng rng(8);
-    const std::vector<float> p = random_parameters(s, rng, weight_scale);
-    ColumnNetForward named(s, p), fast(s, p);
-    std::vector<float> x = random_state(rng, 5, L);
-    std::vector<unsigned char> mask(s.outputs(), 1);
-    std::vector<double> probs(s.outputs()), want;
-    int col = -1;
-    for (int step = 0; step < 80; ++step) {
-      if (step % 20 == 19) {
-        x = random_state(rng, 1 + static_cast<int>(rng.uniform_int(0, L - 1)), L);  // the window moved
-        for (int i = 0; i < 3 * L; ++i) mask[i] = x[i / 3] > 0 && rng.uniform() < 0.8;
-        col = -1;
-      } else if (step > 0) {
-        col = static_cast<int>(rng.uniform_int(0, L - 1));
-        x[0 * L + col] = static_cast<float>(1 + rng.uniform_int(0, 3));
-        x[3 * L + col] = static_cast<float>(rng.uniform(0, 1));
-        x[4 * L + col] += 1.0f;
-        for (int a = 0; a < 3; ++a) mask[3 * col + a] = rng.uniform() < 0.7;
-      }
-      const std::vector<float> ref = column_net_reference(s, p, x.data());
-      ASSERT_EQ(named.run_column(x.data(), col), ref) << "step " << step;
-      ASSERT_TRUE(masked_softmax(ref, mask, want));
-      ASSERT_TRUE(fast.probabilities(x.data(), col, mask.data(), probs.data()));
-      for (int i = 0; i < s.outputs(); ++i) {
-        ASSERT_NEAR(probs[i], want[i], 1e-6 * want[i] + 1e-12) << "L " << L << " scale " << weight_scale << " step " << step;
-        if (!mask[i]) { ASSERT_EQ(probs[i], 0.0); }
+    for (const float weight_scale : {1.0f, 400.0f}) {
+      const int L = s.window;
+      Rng rng(8);
+      const std::vector<float> p = random_parameters(s, rng, weight_scale);
+      ColumnNetForward named(s, p), fast(s, p);
+      std::vector<float> x = random_state(rng, 5, L);
+      std::vector<unsigned char> mask(s.outputs(), 1);
+      std::vector<double> probs(s.outputs()), want;
+      int col = -1;
+      for (int step = 0; step < 80; ++step) {
+        if (step % 20 == 19) {
+          x = random_state(rng, 1 + static_cast<int>(rng.uniform_int(0, L - 1)), L);  // the window moved
+          for (int i = 0; i < 3 * L; ++i) mask[i] = x[i / 3] > 0 && rng.uniform() < 0.8;
+          col = -1;
+        } else if (step > 0) {
+          col = static_cast<int>(rng.uniform_int(0, L - 1));
+          x[0 * L + col] = static_cast<float>(1 + rng.uniform_int(0, 3));
+          x[3 * L + col] = static_cast<float>(rng.uniform(0, 1));
+          x[4 * L + col] += 1.0f;
+          for (int a = 0; a < 3; ++a) mask[3 * col + a] = rng.uniform() < 0.7;
+        }
+        const std::vector<float> ref = column_net_reference(s, p, x.data());
+        ASSERT_EQ(named.run_column(x.data(), col), ref) << "step " << step;
+        ASSERT_TRUE(masked_softmax(ref, mask, want));
+        ASSERT_TRUE(fast.probabilities(x.data(), col, mask.data(), probs.data()));
+        for (int i = 0; i < s.outputs(); ++i) {
+          ASSERT_NEAR(probs[i], want[i], 1e-6 * want[i] + 1e-12)
+              << "L " << L << " scale " << weight_scale << " step " << step;
+          if (!mask[i]) {
+            ASSERT_EQ(probs[i], 0.0);
+          }
+        }
       }
     }
-  }
 }
 
 // probabilities() keeps per column action a running sum of the allowed columns' e^score, updated

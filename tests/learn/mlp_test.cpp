@@ -263,7 +263,9 @@ TEST(Mlp, FloatExpIsWithinTwoTenMillionthsAndItsSoftmaxWithinTwoMillionths) {
     for (size_t i = 0; i < a.size(); ++i) {
       // logit - max rounded to float: about |logit - max| x 6e-8 relative, negligible where it is large.
       ASSERT_NEAR(b[i], a[i], 2e-6 * a[i] + 1e-12) << "trial " << trial << " action " << i;
-      if (!mask[i]) { ASSERT_EQ(b[i], 0.0); }
+      if (!mask[i]) {
+        ASSERT_EQ(b[i], 0.0);
+      }
     }
   }
   std::vector<double> none;

@@ -680,7 +680,9 @@ TEST(LiveController, RestartedFromItsStateFileItLosesAndDuplicatesNothing) {
   for (const auto& j : st.jobs) {
     running += j.status == "running";
     waiting += j.status == "waiting";
-    if (j.status == "running") { EXPECT_EQ(j.placement.find(":4"), j.placement.size() - 2) << j.placement; }
+    if (j.status == "running") {
+      EXPECT_EQ(j.placement.find(":4"), j.placement.size() - 2) << j.placement;
+    }
   }
   EXPECT_EQ(running, 4);
   EXPECT_EQ(waiting, 4);
