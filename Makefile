@@ -7,7 +7,7 @@ DEMO_OUT ?= out/demo
 
 # CI (CI=true) turns warnings into errors: the build stays at zero (cmake/DmlkitBuild.cmake).
 CMAKE_FLAGS ?= $(if $(CI),-DDMLKIT_WERROR=ON)
-# ctest's arguments: `make test CTEST_ARGS="-L quick"` is the one-minute smoke run.
+# ctest's arguments: `make test CTEST_ARGS="-L quick"` is the half-minute smoke run.
 CTEST_ARGS ?=
 
 .PHONY: all deps deps-demo configure build demo test test-quick bench tsan install clean build-budget
