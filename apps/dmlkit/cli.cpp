@@ -187,8 +187,8 @@ int check_cli(const std::vector<std::string>& args, std::string& error, UserCode
       error = "asks for help or the version instead of running";
       return 2;
     }
-    error = dmlkit_style(e, explain_parse_error(app, argc, argv.data(), e.what()),
-                         command_path(app, argc, argv.data()));
+    error =
+        dmlkit_style(e, explain_parse_error(app, argc, argv.data(), e.what()), command_path(app, argc, argv.data()));
     return 2;
   } catch (const std::exception& e) {  // a callback rejecting a combination of options
     error = e.what();
@@ -259,8 +259,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       out << e.what();
       return 0;
     }
-    err << "dmlkit: "
-        << dmlkit_style(e, explain_parse_error(app, argc, argv, e.what()), command_path(app, argc, argv)) << "\n";
+    err << "dmlkit: " << dmlkit_style(e, explain_parse_error(app, argc, argv, e.what()), command_path(app, argc, argv))
+        << "\n";
     return 2;
   } catch (const Error& e) {  // a subcommand's callback rejecting a combination of options
     err << "dmlkit: " << e.what() << "\n";

@@ -17,7 +17,8 @@ std::vector<const CLI::App*> subcommands(const CLI::App& app) {
 void walk(const CLI::App& app, const std::string& path,
           const std::function<void(const CLI::App&, const std::string&)>& visit) {
   visit(app, path);
-  for (const CLI::App* sub : subcommands(app)) walk(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), visit);
+  for (const CLI::App* sub : subcommands(app))
+    walk(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), visit);
 }
 
 std::vector<std::string> option_names(const CLI::App& app) {

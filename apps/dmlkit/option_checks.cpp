@@ -67,7 +67,8 @@ void add_runs_option(CLI::App& cmd, int& runs, const std::string& help) {
       ->group("")  // hidden
       ->check(CLI::Validator(
           [](std::string&) -> std::string {
-            return "--seeds: is a list of seeds in dmlkit (cluster compare --experiment); the number of independent runs "
+            return "--seeds: is a list of seeds in dmlkit (cluster compare --experiment); the number of independent "
+                   "runs "
                    "here is --runs N";
           },
           "", ""));

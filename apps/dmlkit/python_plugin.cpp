@@ -48,8 +48,9 @@ const PythonLoader* load_plugin() {
   if (!entry) throw Error(path, 0, "", "not a dmlkit Python plugin (no dmlkit_python_plugin symbol)");
   const PythonLoader* table = entry();
   if (!table)
-    throw Error(path, 0, "", "the embedded Python could not import the dmlkit package (message above; "
-                             "set DMLKIT_PYTHONPATH to the folder holding dmlkit/)");
+    throw Error(path, 0, "",
+                "the embedded Python could not import the dmlkit package (message above; "
+                "set DMLKIT_PYTHONPATH to the folder holding dmlkit/)");
   if (table->abi_version != kPythonLoaderAbi)
     throw Error(path, 0, "", "Python plugin of another version (rebuild the project)");
   return table;

@@ -51,9 +51,9 @@ void check_sweep(const sw::SweepFile& f, const sw::Plan& plan, const std::string
   auto check = [&](const std::string& section, const std::string& name, long line, bool knob) {
     if (knob) {
       if (!has(knob_option))
-        throw Error(f.path, line, section + "." + name,
-                    "a knob (a name with a '.') is passed with " + f.knob_option + ", which " + command +
-                        " does not take");
+        throw Error(
+            f.path, line, section + "." + name,
+            "a knob (a name with a '.') is passed with " + f.knob_option + ", which " + command + " does not take");
       return;
     }
     if (!has(name))
@@ -199,13 +199,11 @@ int run_sweep(const SweepRunOptions& o, Context& ctx) {
         if (sub.job_id == 0)
           ctx.out << "every cell is finished already\n";
         else
-          ctx.out << "submitted job array " << sub.job_id << ": " << sub.tasks.size() << " tasks for "
-                  << [&] {
-                       size_t n = 0;
-                       for (const auto& t : sub.tasks) n += t.size();
-                       return n;
-                     }()
-                  << " cells\n";
+          ctx.out << "submitted job array " << sub.job_id << ": " << sub.tasks.size() << " tasks for " << [&] {
+            size_t n = 0;
+            for (const auto& t : sub.tasks) n += t.size();
+            return n;
+          }() << " cells\n";
       } else {
         ctx.out << "the sweep's job array is still queued or running (" << active << " tasks): waiting for it\n";
       }
@@ -308,8 +306,8 @@ void add_status(CLI::App& sweep, Context& ctx) {
         } else {
           ++waiting;
         }
-        cells.add_row({c.name, state, std::to_string(s.attempts), fixed(s.seconds, 2), s.host,
-                       state == "done" ? "" : s.error});
+        cells.add_row(
+            {c.name, state, std::to_string(s.attempts), fixed(s.seconds, 2), s.host, state == "done" ? "" : s.error});
       }
       ctx.out << plan.cells.size() << " cells: " << done << " done, " << failed << " failed, " << running
               << " running (or interrupted), " << queued << " queued on Slurm, " << waiting << " not started\n";
@@ -319,8 +317,8 @@ void add_status(CLI::App& sweep, Context& ctx) {
           live::SlurmClient slurm(live::SlurmClientOptions{});
           size_t active = 0;
           for (const auto& t : sw::array_task_counts(subs, slurm)) {
-            ctx.out << "job array " << t.job_id << ": " << t.running << " tasks running, " << t.pending
-                    << " pending, " << t.held << " held\n";
+            ctx.out << "job array " << t.job_id << ": " << t.running << " tasks running, " << t.pending << " pending, "
+                    << t.held << " held\n";
             active += t.pending + t.running + t.held;
           }
           if (active == 0 && done + failed < plan.cells.size())
@@ -331,7 +329,8 @@ void add_status(CLI::App& sweep, Context& ctx) {
           ctx.out << "Slurm not reachable (" << e.what() << "): job arrays not shown\n";
         }
       }
-      if (verbose) ctx.out << "\n" << cells.render();
+      if (verbose)
+        ctx.out << "\n" << cells.render();
       else
         for (const auto& f : failed_list) ctx.out << "failed: " << f << "\n";
       return 0;
@@ -418,7 +417,8 @@ void add_task(CLI::App& sweep, Context& ctx) {
 }  // namespace
 
 void add_sweep_commands(CLI::App& app, Context& ctx) {
-  auto* sweep = app.add_subcommand("sweep", "Grids of runs of any command: locally in parallel or as a Slurm job array");
+  auto* sweep =
+      app.add_subcommand("sweep", "Grids of runs of any command: locally in parallel or as a Slurm job array");
   sweep->require_subcommand(1);
   add_plan(*sweep, ctx);
   add_run(*sweep, ctx);

@@ -259,7 +259,8 @@ const std::string& OutputDir::commit() {
   // Again: the folder may have changed while the run worked.
   check_output_target(final_path_, input_paths_);
   for (const auto& n : written_)
-    if (!fs::exists(fs::path(staging_path_) / n)) throw Error((fs::path(staging_path_) / n).string(), 0, "", "output file was not written");
+    if (!fs::exists(fs::path(staging_path_) / n))
+      throw Error((fs::path(staging_path_) / n).string(), 0, "", "output file was not written");
   std::vector<std::string> names = written_;
   std::sort(names.begin(), names.end());
   std::string marker = kMarkerHeader;

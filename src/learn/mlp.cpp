@@ -207,11 +207,10 @@ inline unsigned nonzero_mask(const float* v8) {
 // max(output, 0) while still in its register, and the indices of the non-zero ones are written to
 // relu (increasing: the next layer's input list, which then needs no scan); returns their number
 // (0 without relu).
-__attribute__((target_clones("avx2", "default"))) int accumulate(const float* __restrict wt,
-                                                                 const float* __restrict a,
+__attribute__((target_clones("avx2", "default"))) int accumulate(const float* __restrict wt, const float* __restrict a,
                                                                  const int* __restrict nz, int n, int out,
-                                                                 const float* __restrict init,
-                                                                 float* __restrict b, int* __restrict relu) {
+                                                                 const float* __restrict init, float* __restrict b,
+                                                                 int* __restrict relu) {
   int listed = 0;
   // Stores a block's registers (rectified with relu: std::max(x, 0.0f), NaN kept) and lists its
   // non-zero outputs.
@@ -346,7 +345,8 @@ const std::vector<float>& MlpForward::run(const float* x, Prefix& prefix) {
       std::swap(a_, b_);
       const int next = padded_width(k + 1 < layers ? shape_.hidden[k + 1] : shape_.outputs);
       const float* next_bias = w + static_cast<size_t>(width) * next;
-      accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, width, nz_.data()), next, next_bias, b_.data(), nullptr);
+      accumulate(w, a_.data(), nz_.data(), nonzero(a_.data(), 0, width, nz_.data()), next, next_bias, b_.data(),
+                 nullptr);
       w = next_bias + next;
     }
   }
@@ -440,8 +440,8 @@ const std::vector<float>& MlpIncremental::run_changed(const float* x, const int*
 const std::vector<float>& MlpIncremental::finish() {
   const int h0 = shape_.hidden[0];
   for (int o = 0; o < h0; ++o) a_[o] = std::max(static_cast<float>(z1_[o]), 0.0f);
-  relu_layers(wt_.data(), h0, shape_.hidden.data() + 1, static_cast<int>(shape_.hidden.size()) - 1, shape_.outputs,
-              a_, b_, nz_, nonzero(a_.data(), 0, h0, nz_.data()), next_);
+  relu_layers(wt_.data(), h0, shape_.hidden.data() + 1, static_cast<int>(shape_.hidden.size()) - 1, shape_.outputs, a_,
+              b_, nz_, nonzero(a_.data(), 0, h0, nz_.data()), next_);
   std::copy(b_.begin(), b_.begin() + shape_.outputs, out_.begin());
   return out_;
 }
@@ -481,8 +481,8 @@ inline V taylor_exp(V r) {
   return p;
 }
 
-__attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const double* __restrict x,
-                                                                       double* __restrict y, int n) {
+__attribute__((target_clones("avx2", "default"))) void exp_nonpositive(const double* __restrict x, double* __restrict y,
+                                                                       int n) {
   constexpr double kLog2e = 1.4426950408889634074;
   constexpr double kLn2Hi = 6.93147180369123816490e-01;
   constexpr double kLn2Lo = 1.90821492927058770002e-10;
@@ -552,8 +552,7 @@ __attribute__((target_clones("avx2", "default"))) bool softmax_vector(const floa
 // near the smallest normal float). 8 at a time; cloned for AVX2.
 using V8i = int __attribute__((vector_size(32)));
 
-__attribute__((target_clones("avx2", "default"))) void exp_nonpositive_f(const float* x, float* y,
-                                                                         int n) {
+__attribute__((target_clones("avx2", "default"))) void exp_nonpositive_f(const float* x, float* y, int n) {
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kLn2Hi = 0.693359375f;  // exact in 9 bits: k * kLn2Hi is exact
   constexpr float kLn2Lo = -2.12194440e-4f;

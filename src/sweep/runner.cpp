@@ -24,9 +24,7 @@ namespace dmlkit::sweep {
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 std::string host_name() {
   char buf[256] = {0};
@@ -40,8 +38,8 @@ std::string last_line(const std::string& text) {
   while (end > 0) {
     while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
     const size_t start = text.rfind('\n', end == 0 ? 0 : end - 1);
-    const std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
-                                         end - (start == std::string::npos ? 0 : start + 1));
+    const std::string line =
+        text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
     if (line.find_first_not_of(" \t\r") != std::string::npos) return line.size() > 300 ? line.substr(0, 300) : line;
     if (start == std::string::npos) break;
     end = start;

@@ -18,9 +18,9 @@
 namespace dmlkit::sweep {
 
 struct RunOptions {
-  std::string binary;      // the dmlkit program cells run (default: this program, self_executable())
-  int jobs = 1;            // cells at once
-  int retries = 1;         // extra attempts of a failed cell
+  std::string binary;         // the dmlkit program cells run (default: this program, self_executable())
+  int jobs = 1;               // cells at once
+  int retries = 1;            // extra attempts of a failed cell
   double cell_timeout_s = 0;  // wall-clock limit per attempt (0 = none)
   // Progress bar (core/progress.h) on this stream; std::cerr when null. Silent when not a terminal
   // unless `terminal` says otherwise (tests).
@@ -29,11 +29,11 @@ struct RunOptions {
 };
 
 struct RunReport {
-  size_t cells = 0;     // in the plan (or the chunk)
-  size_t skipped = 0;   // already finished before this run
-  size_t done = 0;      // finished by this run
-  size_t failed = 0;    // failed after every attempt
-  size_t retried = 0;   // attempts beyond the first, over all cells
+  size_t cells = 0;                       // in the plan (or the chunk)
+  size_t skipped = 0;                     // already finished before this run
+  size_t done = 0;                        // finished by this run
+  size_t failed = 0;                      // failed after every attempt
+  size_t retried = 0;                     // attempts beyond the first, over all cells
   std::vector<std::string> failed_cells;  // in plan order, with their last error
   double wall_s = 0;
 };

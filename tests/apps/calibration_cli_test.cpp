@@ -16,20 +16,23 @@ namespace {
 
 std::string calibration(double start_mean_s, double time_scale = 0.01) {
   nlohmann::ordered_json lat = {{"mean_s", 0.0}};
-  nlohmann::ordered_json j = {
-      {"schema", "dmlkit-calibration"},
-      {"schema_version", 1},
-      {"time_scale", time_scale},
-      {"latencies_wall_s",
-       {{"arrival", lat}, {"start", {{"mean_s", start_mean_s}}}, {"restart", lat}, {"preemption", lat},
-        {"completion", lat}}}};
+  nlohmann::ordered_json j = {{"schema", "dmlkit-calibration"},
+                              {"schema_version", 1},
+                              {"time_scale", time_scale},
+                              {"latencies_wall_s",
+                               {{"arrival", lat},
+                                {"start", {{"mean_s", start_mean_s}}},
+                                {"restart", lat},
+                                {"preemption", lat},
+                                {"completion", lat}}}};
   return j.dump(2);
 }
 
 std::vector<std::string> calibrated_simulate(const TempDir& dir, const std::string& out,
                                              std::vector<std::string> extra) {
-  std::vector<std::string> args = {"cluster", "simulate", "--workload", "pollux-6", "--jobs",  "6",     "--cluster",
-                                   "8x4",     "--policy", "fifo",      "--out",    dir.path(out), "--format", "json", "--drop-oversized"};
+  std::vector<std::string> args = {"cluster", "simulate",    "--workload", "pollux-6", "--jobs",
+                                   "6",       "--cluster",   "8x4",        "--policy", "fifo",
+                                   "--out",   dir.path(out), "--format",   "json",     "--drop-oversized"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -82,9 +85,9 @@ TEST(CalibrationCli, ABadCalibrationFileIsOneLineAndExitTwo) {
   const std::string junk = dir.write("junk.json", "{\"schema\": 1");
   expect_bad_input(calibrated_simulate(dir, "out", {"--calibration", junk}), dir, {"junk.json"});
   const std::string zero = dir.write("zero.json", calibration(0.5, 0));
-  std::vector<std::string> compare = {"cluster",  "compare", "--workload", "pollux-6", "--jobs", "4",
-                                      "--cluster", "8x4",    "--policies", "fifo,tiresias", "--calibration",
-                                      zero,       "--out",   dir.path("out")};
+  std::vector<std::string> compare = {"cluster",   "compare",      "--workload", "pollux-6",      "--jobs",        "4",
+                                      "--cluster", "8x4",          "--policies", "fifo,tiresias", "--calibration", zero,
+                                      "--out",     dir.path("out")};
   expect_bad_input(compare, dir, {"zero.json", "time_scale"});
   expect_bad_input(calibrated_simulate(dir, "out", {"--jobs", "-1"}), dir, {"--jobs"});
 }
