@@ -237,8 +237,7 @@ int run_replay_cli(ReplayCliOptions& o, Context& ctx) {
   const double gap_rel = st.gap_avg_jct_rel;
   // The averages and gaps are over the jobs finished in both runs: null (blank) when there are none,
   // never 0, which would read as a perfect prediction.
-  const bool any_both = std::any_of(r.jobs.begin(), r.jobs.end(),
-                                    [](const live::ReplayJob& j) { return j.sim_jct_s >= 0 && j.real_jct_s >= 0; });
+  const bool any_both = st.finished_in_both > 0;
   auto over_both = [any_both](double v) { return any_both ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
   auto both_cell = [any_both](double v, int digits) { return any_both ? fixed(v, digits) : std::string(); };
   Results res("cluster replay", "policy");

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/html_report.h"
 #include "core/output_dir.h"
+#include "core/provenance.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
@@ -27,26 +28,6 @@ json read_json(const fs::path& path) {
     return json::parse(read_file(path.string()));
   } catch (const json::exception& e) {
     throw Error(path.string(), 0, "", std::string("not valid JSON: ") + e.what());
-  }
-}
-
-// results.json's invocation as the page shows it (core/provenance.h): a command_line string and
-// input_files, each with a string path and sha256 and a byte count. Error naming the field if not.
-void check_invocation(const json& inv, const std::string& path) {
-  if (!inv.is_object()) throw Error(path, 0, "invocation", "not an object");
-  if (inv.contains("command_line") && !inv["command_line"].is_string())
-    throw Error(path, 0, "invocation.command_line", "not a string");
-  if (!inv.contains("input_files")) return;
-  const json& files = inv["input_files"];
-  if (!files.is_array()) throw Error(path, 0, "invocation.input_files", "not an array");
-  for (size_t i = 0; i < files.size(); ++i) {
-    const std::string where = "invocation.input_files[" + std::to_string(i) + "]";
-    const json& f = files[i];
-    if (!f.is_object()) throw Error(path, 0, where, "not an object");
-    for (const char* key : {"path", "sha256"})
-      if (!f.contains(key) || !f[key].is_string()) throw Error(path, 0, where + "." + key, "missing or not a string");
-    if (!f.contains("bytes") || !f["bytes"].is_number_unsigned())
-      throw Error(path, 0, where + ".bytes", "missing or not a byte count");
   }
 }
 
@@ -83,7 +64,7 @@ void add_report_command(CLI::App& app, Context& ctx) {
         const json res = read_json(folder / "results.json");
         if (res.is_object() && res.contains("invocation")) {
           invocation = res["invocation"];
-          check_invocation(invocation, (folder / "results.json").string());
+          check_invocation_json(invocation, (folder / "results.json").string());
         }
       }
       page.set_invocation(invocation);

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/data_dir.h"
+#include "core/error.h"
 
 namespace dmlkit {
 namespace {
@@ -40,7 +41,8 @@ std::string display_path(const std::string& path) {
 bool plain_word(const std::string& s) {
   if (s.empty()) return false;
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./:,=+@%").find(c) != std::string_view::npos))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) ||
+          std::string_view("-_./:,=+@%").find(c) != std::string_view::npos))
       return false;
   return true;
 }
@@ -128,6 +130,24 @@ nlohmann::ordered_json invocation_json() {
   for (const auto& f : inputs) files.push_back({{"path", f.path}, {"bytes", f.bytes}, {"sha256", f.sha256}});
   j["input_files"] = std::move(files);
   return j;
+}
+
+void check_invocation_json(const nlohmann::json& inv, const std::string& path) {
+  if (!inv.is_object()) throw Error(path, 0, "invocation", "not an object");
+  if (inv.contains("command_line") && !inv["command_line"].is_string())
+    throw Error(path, 0, "invocation.command_line", "not a string");
+  if (!inv.contains("input_files")) return;
+  const nlohmann::json& files = inv["input_files"];
+  if (!files.is_array()) throw Error(path, 0, "invocation.input_files", "not an array");
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string where = "invocation.input_files[" + std::to_string(i) + "]";
+    const nlohmann::json& f = files[i];
+    if (!f.is_object()) throw Error(path, 0, where, "not an object");
+    for (const char* key : {"path", "sha256"})
+      if (!f.contains(key) || !f[key].is_string()) throw Error(path, 0, where + "." + key, "missing or not a string");
+    if (!f.contains("bytes") || !f["bytes"].is_number_unsigned())
+      throw Error(path, 0, where + ".bytes", "missing or not a byte count");
+  }
 }
 
 }  // namespace dmlkit

@@ -39,4 +39,9 @@ std::vector<InputFile> invocation_inputs();
 // null when no invocation was started (a library caller that never went through the CLI).
 nlohmann::ordered_json invocation_json();
 
+// Checks an invocation record read back from a file (`path`, e.g. a results.json given to `dmlkit
+// report`) against the shape invocation_json() writes: an object, a string command_line, and
+// input_files each with a string path and sha256 and a byte count. Throws Error naming the field.
+void check_invocation_json(const nlohmann::json& invocation, const std::string& path);
+
 }  // namespace dmlkit

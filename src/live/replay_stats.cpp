@@ -18,6 +18,7 @@ ReplayStats replay_stats(const ReplayResult& r) {
   std::vector<double> abs_gaps, rel_gaps, abs_rel_gaps;
   for (const auto& j : r.jobs)
     if (j.sim_jct_s >= 0 && j.real_jct_s >= 0) {
+      ++s.finished_in_both;
       abs_gaps.push_back(std::fabs(j.gap_s()));
       if (j.sim_jct_s > 0) rel_gaps.push_back(j.gap_s() / j.sim_jct_s);
       if (j.sim_jct_s > 0) abs_rel_gaps.push_back(std::fabs(j.gap_s()) / j.sim_jct_s);

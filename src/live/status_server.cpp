@@ -21,6 +21,8 @@ struct StatusServer::Impl {
 
 StatusServer::StatusServer(const LiveObserver& observer, const std::string& host, int port)
     : impl_(std::make_unique<Impl>()) {
+  if (port < 1 || port > 65535)
+    throw Error("--metrics-port: expected a port from 1 to 65535, got " + std::to_string(port));
   impl_->host = host;
   impl_->port = port;
   impl_->server.Get("/metrics", [&observer](const httplib::Request&, httplib::Response& res) {

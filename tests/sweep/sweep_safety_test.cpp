@@ -9,28 +9,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/cli_test_util.h"
 #include "core/subprocess.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+// Each test's files in the project's temporary folder (tests/apps/cli_test_util.h).
 class SweepSafety : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("dmlkit-sweep-safety-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-  std::string file(const std::string& name, const std::string& text) {
-    const std::string p = (root_ / name).string();
-    std::ofstream(p) << text;
-    return p;
-  }
-  std::string path(const std::string& name) const { return (root_ / name).string(); }
-  fs::path root_;
+  std::string file(const std::string& name, const std::string& text) { return dir_.write(name, text); }
+  std::string path(const std::string& name) const { return dir_.path(name); }
+  dmlkit::testing::TempDir dir_{"sweep-safety"};
 };
 
 TEST_F(SweepSafety, PlanDoesNotRunAPythonPolicyFile) {
