@@ -11,7 +11,7 @@
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
 #include "core/progress.h"
-#include "dmlkit/cluster_experiment.h"
+#include "dmlkit/cluster/cluster_experiment.h"
 #include "dmlkit/run_output.h"
 
 namespace dmlkit::app {

@@ -1,4 +1,4 @@
-#include "dmlkit/football_output.h"
+#include "dmlkit/football/football_output.h"
 
 #include <algorithm>
 #include <cmath>

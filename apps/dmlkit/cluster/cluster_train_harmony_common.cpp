@@ -1,5 +1,5 @@
 // What the `cluster train` commands share; see cluster_train_harmony_common.h.
-#include "dmlkit/cluster_train_harmony_common.h"
+#include "dmlkit/cluster/cluster_train_harmony_common.h"
 
 #include <filesystem>
 #include <ostream>

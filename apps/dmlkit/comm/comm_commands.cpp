@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "comm/scheduler.h"
-#include "dmlkit/comm_run.h"
+#include "dmlkit/comm/comm_run.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/run_output.h"
 

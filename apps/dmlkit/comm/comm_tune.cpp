@@ -14,7 +14,7 @@
 #include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/run_output.h"
-#include "dmlkit/comm_run.h"
+#include "dmlkit/comm/comm_run.h"
 #include "dmlkit/run_notes.h"
 
 namespace dmlkit::app {

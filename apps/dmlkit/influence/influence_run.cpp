@@ -10,7 +10,7 @@
 #include "dmlkit/run_output.h"
 #include "dmlkit/run_notes.h"
 #include "dmlkit/commands.h"
-#include "dmlkit/influence_output.h"
+#include "dmlkit/influence/influence_output.h"
 #include "dmlkit/python_plugin.h"
 #include "influence/experiment.h"
 #include "influence/experiment_stats.h"

@@ -10,7 +10,7 @@
 #include "core/html_report.h"
 #include "core/output_dir.h"
 #include "core/results.h"
-#include "dmlkit/comm_run.h"
+#include "dmlkit/comm/comm_run.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/run_output.h"
 #include "ps/compare.h"

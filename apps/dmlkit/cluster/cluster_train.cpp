@@ -19,7 +19,7 @@
 #include "core/results_table.h"
 #include "core/table.h"
 #include "core/text_safety.h"
-#include "dmlkit/cluster_train_harmony_common.h"
+#include "dmlkit/cluster/cluster_train_harmony_common.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"

@@ -2,7 +2,7 @@
 #include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/trace_output.h"
-#include "dmlkit/comm_run.h"
+#include "dmlkit/comm/comm_run.h"
 #include "dmlkit/run_notes.h"
 
 #include <fmt/format.h>

@@ -15,7 +15,7 @@
 #include "core/results.h"
 #include "core/results_table.h"
 #include "core/table.h"
-#include "dmlkit/cluster_train_harmony_common.h"
+#include "dmlkit/cluster/cluster_train_harmony_common.h"
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"

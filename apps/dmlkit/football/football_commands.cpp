@@ -15,7 +15,7 @@
 #include "core/results.h"
 #include "core/table.h"
 #include "dmlkit/commands.h"
-#include "dmlkit/football_output.h"
+#include "dmlkit/football/football_output.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
 #include "football/cut.h"

@@ -2,8 +2,8 @@
 // --experiment NAME, an experiment preset of experiments/ over its seeds (cluster_experiment.cpp).
 #include "cluster/workload/experiment.h"
 #include "dmlkit/folder_help.h"
-#include "dmlkit/cluster_experiment.h"
-#include "dmlkit/cluster_run.h"
+#include "dmlkit/cluster/cluster_experiment.h"
+#include "dmlkit/cluster/cluster_run.h"
 #include "dmlkit/option_checks.h"
 #include "core/error.h"
 #include "dmlkit/python_plugin.h"

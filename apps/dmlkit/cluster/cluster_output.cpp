@@ -1,4 +1,4 @@
-#include "dmlkit/cluster_output.h"
+#include "dmlkit/cluster/cluster_output.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "dmlkit/continual_image_options.h"
+#include "dmlkit/continual/continual_image_options.h"
 #include "dmlkit/option_checks.h"
 
 #include <ostream>

@@ -1,5 +1,5 @@
 // `dmlkit cluster simulate`: one policy on one workload.
-#include "dmlkit/cluster_run.h"
+#include "dmlkit/cluster/cluster_run.h"
 #include "dmlkit/python_plugin.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/trace_output.h"

@@ -1,7 +1,7 @@
 #include "dmlkit/folder_help.h"
 #include "dmlkit/run_output.h"
 #include "dmlkit/trace_output.h"
-#include "dmlkit/cluster_run.h"
+#include "dmlkit/cluster/cluster_run.h"
 
 #include <algorithm>
 #include <atomic>
@@ -24,7 +24,7 @@
 #include "core/parallel_for.h"
 #include "core/progress.h"
 #include "core/table.h"
-#include "dmlkit/cluster_output.h"
+#include "dmlkit/cluster/cluster_output.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/python_plugin.h"
 

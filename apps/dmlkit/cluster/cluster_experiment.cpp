@@ -4,7 +4,7 @@
 // report.html, the same layout as `cluster compare` on a workload (docs/results-schema.md). Runs
 // go in parallel (--threads). See docs/optimus.md.
 #include "dmlkit/run_output.h"
-#include "dmlkit/cluster_experiment.h"
+#include "dmlkit/cluster/cluster_experiment.h"
 #include "dmlkit/python_plugin.h"
 
 #include <ostream>

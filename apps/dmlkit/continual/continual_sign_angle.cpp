@@ -14,7 +14,7 @@
 #include "core/progress.h"
 #include "core/results.h"
 #include "core/table.h"
-#include "dmlkit/continual_image_options.h"
+#include "dmlkit/continual/continual_image_options.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {

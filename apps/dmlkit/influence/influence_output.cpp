@@ -1,5 +1,5 @@
 // results.json, CSV tables, report.html and the stdout summary of an influence experiment.
-#include "dmlkit/influence_output.h"
+#include "dmlkit/influence/influence_output.h"
 
 #include <nlohmann/json.hpp>
 
