@@ -10,7 +10,8 @@ CMAKE_FLAGS ?= $(if $(CI),-DDMLKIT_WERROR=ON)
 # ctest's arguments: `make test CTEST_ARGS="-L quick"` is the half-minute smoke run.
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-demo configure build demo test test-quick bench tsan install clean build-budget
+.PHONY: all deps deps-demo configure build demo test test-quick bench tsan install clean build-budget \
+        format format-check
 
 all: build
 
@@ -43,6 +44,13 @@ test: build
 
 test-quick: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L quick
+
+# Every C++ file as the repository's .clang-format writes it (clang-format 14); `make test` checks.
+format-check:
+	bash scripts/format-check.sh
+
+format:
+	bash scripts/format-check.sh --fix
 
 # The 20 slowest translation units of the last build and the seconds per part of the tree.
 build-budget:

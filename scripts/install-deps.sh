@@ -33,6 +33,8 @@ packages=(
 if [[ "$mode" == "all" ]]; then
   packages+=(
     libgtest-dev libgmock-dev libbenchmark-dev time
+    # `make format-check` (run by `make test`): the repository's .clang-format, clang-format 14.
+    clang-format
     dataset-fashion-mnist
     # libtorch calls the generic libblas.so.3; OpenBLAS (OpenMP build) takes that alternative over
     # from the reference BLAS (higher priority, auto mode): ~15x faster matrix products, ~7x faster training.

@@ -49,6 +49,22 @@ void check_output_folder(CLI::App& app) {
   }
 }
 
+// Before any work: a --data-dir given on the command line must be an existing folder (every
+// command that takes one would otherwise fail later on the first file it reads, with that file's
+// name instead of the option's).
+void check_data_dir(CLI::App& app) {
+  for (CLI::App* sub = &app; sub != nullptr;) {
+    for (CLI::Option* opt : sub->get_options()) {
+      if (!opt->check_lname("data-dir") || opt->count() == 0) continue;
+      const std::string dir = opt->results().front();
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec)) throw Error("--data-dir: no such folder: " + dir);
+    }
+    const auto chosen = sub->get_subcommands();
+    sub = chosen.empty() ? nullptr : chosen.front();
+  }
+}
+
 // The subcommand of `at` named `name` (or an alias), or nullptr; and every subcommand's name.
 const CLI::App* find_subcommand(const CLI::App& at, std::string_view name) {
   for (const CLI::App* sub : at.get_subcommands([](const CLI::App*) { return true; }))
@@ -83,7 +99,11 @@ std::string explain_parse_error(const CLI::App& app, int argc, const char* const
     return "unknown command '" + std::string(argv[i]) + "' for " + path + did_you_mean(argv[i], subs) +
            " (commands: " + list + ")";
   }
-  if (what.find("not expected") != std::string::npos || what.find("not match") != std::string::npos) {
+  // An option where a command was expected ("dmlkit --verison"): CLI11 only says a subcommand is
+  // required.
+  const bool option_for_command = i < argc && std::string(argv[i]).rfind("--", 0) == 0 && !subs.empty();
+  if (what.find("not expected") != std::string::npos || what.find("not match") != std::string::npos ||
+      option_for_command) {
     std::vector<std::string> opts;
     for (const CLI::Option* o : at->get_options())
       for (const auto& n : o->get_lnames()) opts.push_back("--" + n);
@@ -195,6 +215,7 @@ int check_cli(const std::vector<std::string>& args, std::string& error, UserCode
     return 2;
   }
   try {
+    check_data_dir(app);
     if (!ctx.own_output_check) check_output_folder(app);
     const std::vector<std::string> python_files = python_files_given(app);
     if (code == UserCode::Never && !python_files.empty()) {
@@ -267,6 +288,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return e.exit_status();
   }
   try {
+    check_data_dir(app);
     if (!ctx.own_output_check) check_output_folder(app);
     return ctx.run ? ctx.run() : 0;
   } catch (const Error& e) {

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "core/results_diff.h"
+#include "core/text_safety.h"
 #include "dmlkit/cli_docs.h"
 #include "dmlkit/commands.h"
 
@@ -66,13 +67,24 @@ void add_tools_commands(CLI::App& app, Context& ctx) {
         std::erase_if(diffs, [](const MetricDiff& d) {
           return d.verdict == "within spread" || (d.verdict == "one run" && d.change == 0);
         });
+      const InputComparison inputs = diff_inputs(a, b);
+      const std::string warning = inputs.workloads_differ
+                                      ? "WARNING: A and B ran different workloads (" + inputs.workload_reason +
+                                            "): a change below is not the effect of the policy or knob alone"
+                                      : "";
       if (o.format == "json") {
-        ctx.out << diff_json(diffs).dump(2) << "\n";
+        nlohmann::ordered_json j{{"inputs", input_diff_json(inputs)}, {"metrics", diff_json(diffs)}};
+        ctx.out << j.dump(2) << "\n";
       } else if (o.format == "csv") {
+        if (!warning.empty()) ctx.err << terminal_safe(warning) << "\n";
         ctx.out << diff_table(diffs).to_csv();
       } else {
-        if (a.value("command", "") != b.value("command", ""))
-          ctx.out << "note: A is `" << a.value("command", "") << "`, B is `" << b.value("command", "") << "`\n";
+        if (!warning.empty()) ctx.out << terminal_safe(warning) << "\n\n";
+        if (inputs.differences.empty()) {
+          ctx.out << "inputs: the same command, version, inputs and input files\n\n";
+        } else {
+          ctx.out << "inputs that differ:\n" << input_diff_table(inputs).render() << "\n";
+        }
         ctx.out << diff_table(diffs).render();
         ctx.out << "change = B - A; beyond spread: |change| > 2 standard errors of the difference over seeds\n";
       }

@@ -4,7 +4,8 @@ written in Python plugged into the same seams as the C++ ones (docs/python.md).
     PYTHONPATH=build/python /usr/bin/python3 -c "import dmlkit; \\
         print(dmlkit.cluster.simulate(workload='pollux-6', cluster='16x4', policy='tiresias', seed=1).summary)"
 
-Families: dmlkit.cluster, dmlkit.comm, dmlkit.ps, dmlkit.influence, dmlkit.continual. Each command
+Families: dmlkit.cluster, dmlkit.comm, dmlkit.ps, dmlkit.gnn, dmlkit.influence, dmlkit.continual,
+dmlkit.football, dmlkit.sweep. Each command
 function takes the CLI's options as keyword arguments (``--policy-param`` -> ``policy_param``) and
 returns a :class:`Results` (the results.json of docs/results-schema.md).
 """
@@ -14,7 +15,8 @@ from ._registry import Knob, Entry
 from . import cluster, comm, ps, influence, continual, football, gnn, sweep
 
 __all__ = ["Error", "__version__", "Results", "Record", "Summary", "SummaryEntry", "Stat", "Table",
-           "Knob", "Entry", "cluster", "comm", "ps", "influence", "continual", "run"]
+           "Knob", "Entry", "cluster", "comm", "ps", "gnn", "influence", "continual", "football", "sweep",
+           "run"]
 
 
 def run(*words, **options):

@@ -323,6 +323,7 @@ class PythonPolicy final : public cl::Policy {
   const char* ps_assignment() const override { return ps_assignment_.c_str(); }
   bool handles_ps_jobs() const override { return ps_jobs_; }
   bool charges_restarts() const override { return charges_restarts_; }
+  bool user_code() const override { return true; }
 
  private:
   void enter(const cl::ClusterView& view, std::span<const cl::JobView> jobs, bool for_schedule) {

@@ -227,6 +227,16 @@ def test_cli_python_errors_are_one_line_exit_2(tmp_path):
     assert code == 2 and "missing.py: no such file" in err
     code, _, err, _ = run_cli(["cluster", "simulate", "--policy-file", "no-colon"], tmp_path / "o5", check=False)
     assert code == 2 and "expected FILE.py:CLASS" in err
+    # A decision that over-fills a server is the policy's error, not dmlkit's: exit 2 (not 1,
+    # "internal error"), naming the policy, the job and the server.
+    over = tmp_path / "over.py"
+    over.write_text("import dmlkit\n\nclass Over(dmlkit.cluster.Policy):\n    name = 'py-over'\n"
+                    "    def schedule(self, view, jobs):\n        return {i: [(0, 4)] for i in jobs.iter_waiting()}\n")
+    code, _, err, _ = run_cli(["cluster", "simulate", "--workload", "pollux-6", "--policy-file", f"{over}:Over"],
+                              tmp_path / "o6", check=False)
+    assert code == 2, err
+    assert err.count("\n") == 1 and "internal error" not in err
+    assert "policy 'py-over'" in err and "server 0" in err and "over capacity" in err
 
 
 def test_python_ps_policy_runs_experiment_presets(tmp_path):

@@ -136,6 +136,10 @@ class Policy {
   // changes a job's placement. false: the policy's re-allocations take effect in place at no cost,
   // as in the DL2 authors' simulator, which rebuilds every allocation every slot (docs/dl2.md).
   virtual bool charges_restarts() const { return true; }
+  // Whether the policy is the user's code (a Python policy file): its invalid decision (a server
+  // over-filled, a job index out of range) is then bad input, a one-line error with exit status 2
+  // naming the policy, the job and the server, not an internal error of dmlkit.
+  virtual bool user_code() const { return false; }
 };
 
 // Builds a policy from the run's options and its declared knobs (read them in the constructor:

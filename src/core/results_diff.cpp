@@ -1,6 +1,7 @@
 #include "core/results_diff.h"
 
 #include <cmath>
+#include <map>
 
 #include "core/error.h"
 #include "core/output_dir.h"
@@ -79,7 +80,111 @@ std::string number(double v) {
   return fixed(v, a >= 1000 ? 1 : a >= 1 ? 3 : 4);
 }
 
+// A value as one cell: strings bare, numbers and booleans as JSON, structures as compact JSON cut
+// to a readable width.
+std::string input_cell(const ordered_json& v) {
+  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  constexpr size_t kMaxCell = 72;
+  if (text.size() > kMaxCell) text = text.substr(0, kMaxCell - 3) + "...";
+  return text;
+}
+
+// `inputs` flattened to dotted paths (arrays stay one value: a list of policies is one input).
+void flatten(const ordered_json& v, const std::string& path, std::vector<std::pair<std::string, ordered_json>>& out) {
+  if (v.is_object() && !v.empty()) {
+    for (const auto& [k, child] : v.items()) flatten(child, path.empty() ? k : path + "." + k, out);
+    return;
+  }
+  out.emplace_back(path, v);
+}
+
+const ordered_json* find_flat(const std::vector<std::pair<std::string, ordered_json>>& flat, const std::string& path) {
+  for (const auto& [p, v] : flat)
+    if (p == path) return &v;
+  return nullptr;
+}
+
+// The last component of a dotted path names a workload.
+bool names_workload(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
+  for (const char* w : {"workload", "workload_file", "trace", "graph", "dataset", "experiment", "match", "stream"})
+    if (leaf == w) return true;
+  return false;
+}
+
+// path -> sha256 of the files an invocation read ({} when the run has no invocation record).
+std::map<std::string, std::string> input_files(const ordered_json& results) {
+  std::map<std::string, std::string> files;
+  if (!results.contains("invocation") || !results["invocation"].is_object()) return files;
+  const ordered_json& inv = results["invocation"];
+  if (!inv.contains("input_files") || !inv["input_files"].is_array()) return files;
+  for (const auto& f : inv["input_files"])
+    if (f.is_object() && f.contains("path") && f["path"].is_string() && f.contains("sha256") && f["sha256"].is_string())
+      files[f["path"].get<std::string>()] = f["sha256"].get<std::string>();
+  return files;
+}
+
+std::string short_hash(const std::string& sha) { return "sha256:" + sha.substr(0, 12); }
+
 }  // namespace
+
+InputComparison diff_inputs(const ordered_json& a, const ordered_json& b) {
+  InputComparison c;
+  const std::string none = "(none)";
+  auto top = [&](const char* key) {
+    const std::string va = a.contains(key) ? input_cell(a[key]) : none;
+    const std::string vb = b.contains(key) ? input_cell(b[key]) : none;
+    if (va != vb) c.differences.push_back({key, va, vb});
+  };
+  top("command");
+  top("version");
+  std::vector<std::pair<std::string, ordered_json>> fa, fb;
+  if (a.contains("inputs")) flatten(a["inputs"], "", fa);
+  if (b.contains("inputs")) flatten(b["inputs"], "", fb);
+  auto note = [&](const std::string& path, const ordered_json* va, const ordered_json* vb) {
+    const std::string field = "inputs." + path;
+    c.differences.push_back({field, va ? input_cell(*va) : none, vb ? input_cell(*vb) : none});
+    if (names_workload(path) && !c.workloads_differ) {
+      c.workloads_differ = true;
+      c.workload_reason = field + " is " + c.differences.back().a + " in A, " + c.differences.back().b + " in B";
+    }
+  };
+  for (const auto& [path, va] : fa) {
+    const ordered_json* vb = find_flat(fb, path);
+    if (vb == nullptr || *vb != va) note(path, &va, vb);
+  }
+  for (const auto& [path, vb] : fb)
+    if (find_flat(fa, path) == nullptr) note(path, nullptr, &vb);
+  const auto files_a = input_files(a), files_b = input_files(b);
+  for (const auto& [path, sha] : files_a) {
+    const auto it = files_b.find(path);
+    if (it == files_b.end()) {
+      c.differences.push_back({"file " + path, short_hash(sha), "(not read)"});
+    } else if (it->second != sha) {
+      c.differences.push_back({"file " + path, short_hash(sha), short_hash(it->second)});
+      if (!c.workloads_differ) {
+        c.workloads_differ = true;
+        c.workload_reason = "the file " + path + " has different contents in A and B";
+      }
+    }
+  }
+  for (const auto& [path, sha] : files_b)
+    if (!files_a.contains(path)) c.differences.push_back({"file " + path, "(not read)", short_hash(sha)});
+  return c;
+}
+
+TextTable input_diff_table(const InputComparison& c) {
+  TextTable t({"input", "A", "B"});
+  for (const auto& d : c.differences) t.add_row({d.field, d.a, d.b});
+  return t;
+}
+
+ordered_json input_diff_json(const InputComparison& c) {
+  ordered_json list = ordered_json::array();
+  for (const auto& d : c.differences) list.push_back({{"field", d.field}, {"a", d.a}, {"b", d.b}});
+  return {{"workloads_differ", c.workloads_differ}, {"workload_reason", c.workload_reason}, {"differences", list}};
+}
 
 ordered_json load_results_json(const std::string& path) {
   ordered_json j;

@@ -130,10 +130,15 @@ TEST(CliStyle, DiffComparesTwoRunsAndRejectsWhatIsNotAResultsFile) {
                      "--out", dir.path("b")}).status, 0);
   const auto same = run_cli({"diff", dir.path("a"), dir.path("a/results.json"), "--format", "json"});
   ASSERT_EQ(same.status, 0) << same.err;
-  for (const auto& d : nlohmann::json::parse(same.out)) EXPECT_EQ(d["change"], 0.0) << d.dump();
+  const auto same_json = nlohmann::json::parse(same.out);
+  EXPECT_TRUE(same_json["inputs"]["differences"].empty()) << same.out;
+  for (const auto& d : same_json["metrics"]) EXPECT_EQ(d["change"], 0.0) << d.dump();
   const auto r = run_cli({"diff", dir.path("a"), dir.path("b"), "--changed-only"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("avg_jct_s"), std::string::npos) << r.out;  // more GPUs: JCT changes
+  // The inputs that differ come first: the cluster, not the workload (no warning).
+  EXPECT_LT(r.out.find("inputs.cluster"), r.out.find("avg_jct_s")) << r.out;
+  EXPECT_EQ(r.out.find("WARNING"), std::string::npos) << r.out;
   const auto bad = run_cli({"diff", dir.path("a"), dir.path("a/report.html")});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("report.html"), std::string::npos) << bad.err;

@@ -60,5 +60,47 @@ TEST(ResultsDiff, GroupsAreMatchedByNameAndParams) {
   EXPECT_EQ(d[1].verdict, "within spread");  // equal
 }
 
+TEST(ResultsDiff, InputsThatDifferComeFirstAndDifferentWorkloadsAreFlagged) {
+  auto run = [](ordered_json inputs, std::string sha) {
+    ordered_json r = summary(ordered_json::array());
+    r["command"] = "cluster compare";
+    r["version"] = "0.1.0";
+    r["inputs"] = std::move(inputs);
+    r["invocation"] = {{"command_line", "dmlkit"},
+                       {"input_files", {{{"path", "data/w.csv"}, {"bytes", 10}, {"sha256", std::move(sha)}}}}};
+    return r;
+  };
+  const std::string h1(64, 'a'), h2(64, 'b');
+  const auto a = run({{"workload", "pollux-6"}, {"profile", "default"}, {"policy_params", {{"optimus.oracle", "0"}}}}, h1);
+  // The same run: nothing differs, no warning.
+  const auto same = diff_inputs(a, a);
+  EXPECT_TRUE(same.differences.empty());
+  EXPECT_FALSE(same.workloads_differ);
+  // A knob only: named by its dotted path; the workload is the same.
+  const auto knob = diff_inputs(a, run({{"workload", "pollux-6"}, {"profile", "default"},
+                                        {"policy_params", {{"optimus.oracle", "1"}}}}, h1));
+  ASSERT_EQ(knob.differences.size(), 1u);
+  EXPECT_EQ(knob.differences[0].field, "inputs.policy_params.optimus.oracle");
+  EXPECT_EQ(knob.differences[0].a, "0");
+  EXPECT_EQ(knob.differences[0].b, "1");
+  EXPECT_FALSE(knob.workloads_differ);
+  // Another workload, profile and data file: all listed, the workload flagged; a field on one side
+  // only shows "(none)".
+  const auto other = diff_inputs(a, run({{"workload", "pollux-3"}, {"profile", "pollux"}, {"round_s", 60}}, h2));
+  EXPECT_TRUE(other.workloads_differ);
+  EXPECT_NE(other.workload_reason.find("inputs.workload"), std::string::npos) << other.workload_reason;
+  std::vector<std::string> fields;
+  for (const auto& d : other.differences) fields.push_back(d.field);
+  EXPECT_EQ(fields, (std::vector<std::string>{"inputs.workload", "inputs.profile", "inputs.policy_params.optimus.oracle",
+                                              "inputs.round_s", "file data/w.csv"}));
+  EXPECT_EQ(other.differences[2].b, "(none)");
+  EXPECT_EQ(other.differences[4].a, "sha256:aaaaaaaaaaaa");
+  // Only the file's contents differ: still a different workload.
+  const auto file = diff_inputs(a, run(a["inputs"], h2));
+  EXPECT_TRUE(file.workloads_differ);
+  EXPECT_NE(file.workload_reason.find("data/w.csv"), std::string::npos);
+  EXPECT_EQ(input_diff_json(file)["differences"].size(), 1u);
+}
+
 }  // namespace
 }  // namespace dmlkit

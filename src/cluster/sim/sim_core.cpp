@@ -68,8 +68,9 @@ SimRun::SimRun(const ClusterSpec& cluster, const Workload& workload, const std::
       if (info.traits.gpu_jobs) gpu += (gpu.empty() ? "" : ", ") + info.name;
     throw Error("policy '" + policy_name_ +
                 "' schedules parameter-server jobs only, and this workload has GPU jobs: run it on a PS workload "
-                "(`dmlkit cluster compare --experiment optimus-testbed --policies " + policy_name_ +
-                "`; presets: `dmlkit cluster experiments`), or choose a policy for GPU jobs (" + gpu + ")");
+                "(`dmlkit cluster compare --experiment optimus-testbed --policies " +
+                policy_name_ + "`; presets: `dmlkit cluster experiments`), or choose a policy for GPU jobs (" + gpu +
+                ")");
   }
   if (has_ps_jobs_) {
     if (!policy_.handles_ps_jobs()) {
@@ -376,10 +377,13 @@ void SimRun::apply_listed(double now_s, size_t first) {
   std::sort(idx.begin(), idx.end());
   idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
   const size_t n = active_.size() - first;
-  if (!idx.empty() && (idx.front() < 0 || static_cast<size_t>(idx.back()) >= n))
-    throw std::logic_error("policy '" + policy_name_ + "' listed a change of job index " +
-                           std::to_string(idx.front() < 0 ? idx.front() : idx.back()) + " of " + std::to_string(n) +
-                           " active jobs");
+  if (!idx.empty() && (idx.front() < 0 || static_cast<size_t>(idx.back()) >= n)) {
+    const std::string message = "policy '" + policy_name_ + "' listed a change of job index " +
+                                std::to_string(idx.front() < 0 ? idx.front() : idx.back()) + " of " +
+                                std::to_string(n) + " active jobs";
+    if (policy_.user_code()) throw Error(message);
+    throw std::logic_error(message);
+  }
   if (config_.validate) {
     // The unlisted jobs keep their GPUs: start from the use of all current placements without the
     // listed jobs' ones, then add the listed jobs' new placements as the full pass does.
@@ -463,8 +467,8 @@ void SimRun::apply(int j, const Placement& next, double now_s) {
     const bool first = s.first_start_s < 0;
     if (first) s.first_start_s = now_s;
     const bool free = !policy_.charges_restarts() || (first && !config_.charge_first_start);
-    s.restart_left_s = (free ? 0.0 : config_.restart_delay_s) +
-                       (first ? config_.start_latency_s : config_.restart_latency_s);
+    s.restart_left_s =
+        (free ? 0.0 : config_.restart_delay_s) + (first ? config_.start_latency_s : config_.restart_latency_s);
     if (scale_cost) {
       const auto [w, p] = task_counts(s.placement);
       s.restart_left_s = std::abs(w - before.first) * config_.ps_scale_cost_worker_s +
@@ -501,8 +505,10 @@ void SimRun::refresh_interference() {
 }
 
 void SimRun::invalid(double now_s, const Job& job, const std::string& what) const {
-  throw std::logic_error("policy '" + policy_name_ + "' made an invalid decision at t=" + format_time(now_s) +
-                         " s: job '" + job.name + "' (id " + std::to_string(job.id) + "): " + what);
+  const std::string message = "policy '" + policy_name_ + "' made an invalid decision at t=" + format_time(now_s) +
+                              " s: job '" + job.name + "' (id " + std::to_string(job.id) + "): " + what;
+  if (policy_.user_code()) throw Error(message);  // the user's policy file: bad input, exit 2
+  throw std::logic_error(message);                // a built-in policy: a bug of dmlkit
 }
 
 void SimRun::validate_one(double now_s, size_t i) {
