@@ -28,7 +28,7 @@
 #include "cluster/policy.h"
 #include "cluster/sim/job_accounting.h"
 #include "cluster/speed/progress_model.h"
-#include "live/cluster_backend.h"
+#include "live/slurm_names.h"
 #include "live/job_meta.h"
 #include "live/job_scope.h"
 #include "live/reshape.h"

@@ -3,7 +3,7 @@
 // as usual and logs its decisions; Slurm keeps scheduling as it would without it. A dry run needs
 // no operator rights (it changes nothing), so their check is skipped.
 #pragma once
-#include "live/cluster_backend.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 

@@ -26,7 +26,7 @@
 
 #include "cluster/sim/calibration.h"
 #include "core/rng.h"
-#include "live/cluster_backend.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "live/slurm_types.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 

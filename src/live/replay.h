@@ -21,7 +21,7 @@
 #include "cluster/sim/calibration.h"
 #include "cluster/sim/simulator.h"
 #include "live/controller.h"
-#include "live/slurm_client.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "live/cluster_backend.h"
+#include "live/slurm_names.h"
 #include "live/latency_histogram.h"
 
 namespace dmlkit::live {

@@ -42,13 +42,12 @@ std::string absolute(const std::string& p) {
   return (ec ? fs::path(p) : a).lexically_normal().string();
 }
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // The batch script every task runs: the same binary, the sweep folder, this submission's file.
 std::string task_script(const std::string& binary, const std::string& dir, const RunOptions& run) {
-  std::string s = "#!/bin/sh\n# dmlkit sweep: one task of a job array (docs/sweeps.md). Written by `dmlkit sweep run --slurm`.\n";
+  std::string s =
+      "#!/bin/sh\n# dmlkit sweep: one task of a job array (docs/sweeps.md). Written by `dmlkit sweep run --slurm`.\n";
   s += "exec " + shell_quote(binary) + " sweep task " + shell_quote(dir) + " --submission \"$1\" --retries " +
        std::to_string(run.retries);
   if (run.cell_timeout_s > 0) s += " --cell-timeout " + fmt::format("{}", run.cell_timeout_s);
@@ -77,7 +76,7 @@ std::vector<Submission> read_submissions(const std::string& dir) {
 }
 
 Submission submit_array(const std::string& dir_in, const std::vector<Cell>& cells, const RunOptions& run,
-                        const SlurmArrayOptions& options, live::ClusterBackend& slurm) {
+                        const SlurmArrayOptions& options, slurm::ClusterBackend& slurm) {
   const std::string dir = absolute(dir_in);
   Submission sub;
   std::vector<std::string> todo;
@@ -95,8 +94,10 @@ Submission submit_array(const std::string& dir_in, const std::vector<Cell>& cell
   const std::string binary = absolute(run.binary.empty() ? self_executable() : run.binary);
   const std::string script = (fs::path(slurm_dir(dir)) / "task.sh").string();
   write_file_atomic(script, task_script(binary, dir, run));
-  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec, ec);
+  fs::permissions(script,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                      fs::perms::others_exec,
+                  ec);
   const std::string file = (fs::path(slurm_dir(dir)) / fmt::format("submission-{}.json", sub.index)).string();
   ordered_json j;
   j["job_id"] = 0;  // not submitted yet
@@ -107,7 +108,7 @@ Submission submit_array(const std::string& dir_in, const std::vector<Cell>& cell
     s.status = "queued";
     write_state(dir, name, s);
   }
-  live::JobRequest q;
+  slurm::JobRequest q;
   q.name = options.job_name;
   q.nodes = 1;
   q.script = script;
@@ -125,13 +126,13 @@ Submission submit_array(const std::string& dir_in, const std::vector<Cell>& cell
   try {
     for (const auto& t : array_task_counts({sub}, slurm))
       if (t.held > 0) slurm.release(sub.job_id);
-  } catch (const live::SlurmError&) {
+  } catch (const slurm::SlurmError&) {
     // the wait loop (or the next `sweep run`) releases it
   }
   return sub;
 }
 
-std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, live::ClusterBackend& slurm,
+std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, slurm::ClusterBackend& slurm,
                                           const std::string& dir) {
   std::vector<TaskCounts> out;
   const auto jobs = slurm.jobs();
@@ -158,7 +159,9 @@ std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, l
           const std::string part = spec.substr(pos, end - pos);
           const size_t dash = part.find('-');
           try {
-            n += dash == std::string::npos ? 1 : static_cast<size_t>(std::stoll(part.substr(dash + 1)) - std::stoll(part.substr(0, dash)) + 1);
+            n += dash == std::string::npos
+                     ? 1
+                     : static_cast<size_t>(std::stoll(part.substr(dash + 1)) - std::stoll(part.substr(0, dash)) + 1);
           } catch (...) {
             n += 1;
           }
@@ -178,7 +181,7 @@ std::vector<TaskCounts> array_task_counts(const std::vector<Submission>& subs, l
 }
 
 ArrayWaitReport wait_array(const std::string& dir_in, const std::vector<Cell>& cells, const RunOptions& run,
-                           const SlurmArrayOptions& options, live::ClusterBackend& slurm) {
+                           const SlurmArrayOptions& options, slurm::ClusterBackend& slurm) {
   const std::string dir = absolute(dir_in);
   ArrayWaitReport rep;
   rep.cells.cells = cells.size();
@@ -204,14 +207,14 @@ ArrayWaitReport wait_array(const std::string& dir_in, const std::vector<Cell>& c
         if (t.held > 0) {  // a job_submit plugin held it (the lab does): let it run
           try {
             slurm.release(t.job_id);
-          } catch (const live::SlurmError&) {
+          } catch (const slurm::SlurmError&) {
             // released meanwhile, or not ours to release: the next poll tells
           }
           released.insert(t.job_id);
         }
       }
-    } catch (const live::SlurmError& e) {
-      if (e.kind() == live::SlurmError::Kind::Auth) throw Error(std::string("slurm: ") + e.what());
+    } catch (const slurm::SlurmError& e) {
+      if (e.kind() == slurm::SlurmError::Kind::Auth) throw Error(std::string("slurm: ") + e.what());
       reachable = false;  // slurmctld restarting: wait and look again
     }
     size_t done = 0, failed = 0;
@@ -231,7 +234,8 @@ ArrayWaitReport wait_array(const std::string& dir_in, const std::vector<Cell>& c
     const size_t finished_now = done + failed - std::min(done + failed, done_at_start);
     const size_t left = cells.size() - done - failed;
     if (finished_now > 0 && left > 0)
-      detail += ", ETA " + format_duration((now_s() - t0) / static_cast<double>(finished_now) * static_cast<double>(left));
+      detail +=
+          ", ETA " + format_duration((now_s() - t0) / static_cast<double>(finished_now) * static_cast<double>(left));
     bar.update(static_cast<double>(done + failed), detail);
     if (reachable && active == 0) {
       if (!lost.empty() && rep.resubmitted < options.resubmits) {

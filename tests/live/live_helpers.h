@@ -14,7 +14,7 @@
 
 #include "core/subprocess.h"
 #include "live/controller.h"
-#include "live/slurm_client.h"
+#include "live/slurm_names.h"
 #include "slurm_lab.h"
 
 namespace dmlkit::live::test {

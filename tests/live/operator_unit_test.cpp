@@ -18,7 +18,7 @@
 #include "live/job_scope.h"
 #include "live/live_metrics.h"
 #include "live/process.h"
-#include "live/slurm_types.h"
+#include "live/slurm_names.h"
 #include "live/timed_backend.h"
 
 namespace dmlkit::live {

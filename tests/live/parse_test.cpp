@@ -8,8 +8,7 @@
 #include "live/job_meta.h"
 #include "live/process.h"
 #include "live/replay.h"
-#include "live/slurm_client.h"
-#include "live/slurm_types.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 namespace {
@@ -174,10 +173,13 @@ TEST(LiveCli, BadInputIsAOneLineErrorWithStatus2) {
   EXPECT_NE(no_state.err.find("/nonexistent/state.json"), std::string::npos) << no_state.err;
   EXPECT_EQ(std::count(no_state.err.begin(), no_state.err.end(), '\n'), 1) << no_state.err;
   // The fake backend and its calibration.
-  for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--fake", "8y4"}, {"--fake", "0x4"}, {"--fake", "8x4", "--slurm"},
-        {"--slurm", "--calibration", "/nonexistent/c.json"}, {"--fake", "2x4", "--calibration", "/nonexistent/c.json"},
-        {"--fake", "2x4", "--calibration-statistic", "mode"}, {"--fake", "2x4", "--unexpressible", "shrink"}}) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--fake", "8y4"},
+                                              {"--fake", "0x4"},
+                                              {"--fake", "8x4", "--slurm"},
+                                              {"--slurm", "--calibration", "/nonexistent/c.json"},
+                                              {"--fake", "2x4", "--calibration", "/nonexistent/c.json"},
+                                              {"--fake", "2x4", "--calibration-statistic", "mode"},
+                                              {"--fake", "2x4", "--unexpressible", "shrink"}}) {
     std::vector<std::string> argv = {DMLKIT_BINARY, "cluster", "replay", "--out", "/tmp/unused-replay-out"};
     argv.insert(argv.end(), bad.begin(), bad.end());
     const ProcessResult r = run_process(argv, {}, 30);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "live/process.h"
-#include "live/slurm_client.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live::test {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "live/slurm_client.h"
+#include "live/slurm_names.h"
 
 namespace dmlkit::live {
 namespace {

@@ -12,7 +12,7 @@
 #include "live/controller.h"
 #include "live/dry_run_backend.h"
 #include "live/live_metrics.h"
-#include "live/slurm_client.h"
+#include "live/slurm_names.h"
 #include "live/status_server.h"
 #include "live/timed_backend.h"
 

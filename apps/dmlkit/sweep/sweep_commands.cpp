@@ -15,7 +15,7 @@
 #include "dmlkit/commands.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
-#include "live/slurm_client.h"
+#include "slurm/slurm_client.h"
 #include "sweep/collect.h"
 #include "sweep/runner.h"
 #include "sweep/slurm_array.h"
@@ -188,7 +188,7 @@ int run_sweep(const SweepRunOptions& o, Context& ctx) {
     so.max_parallel = o.max_parallel;
     so.resubmits = o.resubmits;
     so.poll_s = o.poll_s;
-    live::SlurmClient slurm(live::SlurmClientOptions{});
+    slurm::SlurmClient slurm(slurm::SlurmClientOptions{});
     try {
       // Resuming a sweep whose array is still in the queue: wait for it rather than submit twice.
       size_t active = 0;
@@ -218,7 +218,7 @@ int run_sweep(const SweepRunOptions& o, Context& ctx) {
       if (w.unfinished > 0)
         ctx.err << w.unfinished << " cells were lost and not run after " << w.resubmitted
                 << " resubmissions; re-run the same command to submit them again\n";
-    } catch (const live::SlurmError& e) {
+    } catch (const slurm::SlurmError& e) {
       throw Error(std::string("slurm: ") + e.what());
     }
   } else {
@@ -314,7 +314,7 @@ void add_status(CLI::App& sweep, Context& ctx) {
       const auto subs = sw::read_submissions(dir);
       if (!subs.empty()) {
         try {
-          live::SlurmClient slurm(live::SlurmClientOptions{});
+          slurm::SlurmClient slurm(slurm::SlurmClientOptions{});
           size_t active = 0;
           for (const auto& t : sw::array_task_counts(subs, slurm)) {
             ctx.out << "job array " << t.job_id << ": " << t.running << " tasks running, " << t.pending << " pending, "

@@ -33,7 +33,6 @@ namespace {
 
 constexpr uint64_t kTrainSeedBase = 1000000;  // training traces: seeds 1000000 + k
 
-
 struct StopEpisode {};  // thrown out of a simulation when training has what it needs
 
 learn::ModelFile model_file(const Dl2TrainConfig& c, const learn::StoredNet& policy, const learn::StoredNet* value,
@@ -349,13 +348,21 @@ void check_dl2_train_config(const Dl2TrainConfig& c) {
                   " overlaps the training traces' seeds (>= 1000000)");
 }
 
-Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
-                         const std::function<void(const std::string&, long, long, const std::string&)>& progress) {
-  check_dl2_train_config(c);
-  std::filesystem::create_directories(dir);
-  Dl2TrainResult res;
-  const ClusterSpec cluster = ClusterSpec::parse(c.experiment.cluster);
-  const SimConfig sim = experiment_sim_config(c.experiment, c.data_dir);
+namespace {
+
+// The simulations a DL2 training runs: the preset's cluster, the validation config and traces, the
+// training config (train_speed_model) and traces, the network's shape.
+struct Dl2World {
+  ClusterSpec cluster;
+  SimConfig sim, train_sim;
+  std::vector<Workload> train, val;
+  Dl2Shape shape;
+};
+
+Dl2World make_dl2_world(const Dl2TrainConfig& c) {
+  Dl2World w;
+  w.cluster = ClusterSpec::parse(c.experiment.cluster);
+  w.sim = experiment_sim_config(c.experiment, c.data_dir);
   // Training runs on the preset's speed model unless train_speed_model names another (OfflineRL:
   // trained on Optimus's analytic model, validated on the measured table).
   Experiment train_exp = c.experiment;
@@ -363,263 +370,355 @@ Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir,
     train_exp.speed_model = c.train_speed_model;
     train_exp.speed_table.clear();
   }
-  const SimConfig train_sim = experiment_sim_config(train_exp, c.data_dir);
-  std::vector<Workload> train, val;
+  w.train_sim = experiment_sim_config(train_exp, c.data_dir);
   for (int k = 0; k < c.train_traces; ++k)
-    train.push_back(ps_workload(c.experiment.workload, kTrainSeedBase + k, c.data_dir));
-  for (uint64_t s : c.experiment.seeds) val.push_back(ps_workload(c.experiment.workload, s, c.data_dir));
-  Dl2Shape shape;
-  shape.window = c.window;
-  auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
-  auto report = [&](const std::string& phase, long step, long total, const std::string& detail) {
-    if (progress) progress(phase, step, total, detail);
-  };
+    w.train.push_back(ps_workload(c.experiment.workload, kTrainSeedBase + k, c.data_dir));
+  for (uint64_t s : c.experiment.seeds) w.val.push_back(ps_workload(c.experiment.workload, s, c.data_dir));
+  w.shape.window = c.window;
+  return w;
+}
 
-  // Teacher's validation JCT (the SL target).
-  {
-    std::vector<double> jct(val.size());
-    parallel_for(val.size(), c.val_threads, [&](size_t i) {
-      PolicyOptions o;
-      o.seed = c.experiment.seeds[i];
-      o.params = c.teacher_params;
-      auto t = make_policy(c.teacher, o);
-      jct[i] = avg_jct(simulate(cluster, val[i], c.teacher, *t, sim));
-    });
-    res.teacher_val_avg_jct_s = std::accumulate(jct.begin(), jct.end(), 0.0) / static_cast<double>(jct.size());
-  }
+using Dl2Report = std::function<void(const std::string&, long, long, const std::string&)>;
 
-  // ---- SL (or resume)
-  Rng init = Rng(c.seed).split(0x1a17);
-  learn::StoredNet policy = dl2_initial_net(c.net, c.window, false, init, c.column_hidden);
-  learn::StoredNet value = dl2_initial_net(c.net, c.window, true, init);
-  const learn::StoredNet pshape = with_parameters(policy, {}), vshape = with_parameters(value, {});
+// The teacher's validation JCT (the SL target).
+double teacher_validation_jct(const Dl2TrainConfig& c, const Dl2World& w) {
+  std::vector<double> jct(w.val.size());
+  parallel_for(w.val.size(), c.val_threads, [&](size_t i) {
+    PolicyOptions o;
+    o.seed = c.experiment.seeds[i];
+    o.params = c.teacher_params;
+    auto t = make_policy(c.teacher, o);
+    jct[i] = avg_jct(simulate(w.cluster, w.val[i], c.teacher, *t, w.sim));
+  });
+  return std::accumulate(jct.begin(), jct.end(), 0.0) / static_cast<double>(jct.size());
+}
+
+// The networks RL starts from (and, on resume, Adam's state and the step).
+struct Dl2Start {
+  learn::StoredNet policy, value;
+  learn::StoredNet pshape, vshape;  // the shapes without parameters
   long rl_start = 0;
   std::vector<float> popt, vopt;
-  const bool resuming = c.resume && std::filesystem::is_regular_file(path("checkpoint.json"));
-  if (resuming) {
-    const learn::ModelFile ck = learn::load_model_file(path("checkpoint.json"));
-    if (ck.nets.count("policy") == 0 || !same_shape(ck.nets.at("policy"), pshape) || ck.nets.count("value") == 0 ||
-        !same_shape(ck.nets.at("value"), vshape))
-      throw Error(path("checkpoint.json"), 0, "nets", "checkpoint of another network shape");
-    policy = ck.nets.at("policy");
-    value = ck.nets.at("value");
-    rl_start = std::stol(ck.meta.at("step"));
-    // The curve up to the checkpoint (written with it; a checkpoint of an older dmlkit has none).
-    if (std::filesystem::is_regular_file(path("training.csv"))) {
-      res.curve = read_dl2_curve_csv(path("training.csv"));
-      std::erase_if(res.curve, [&](const Dl2TrainPoint& p) { return p.phase == "rl" && p.step > rl_start; });
-    }
-    if (ck.extra.count("policy_adam")) popt = ck.extra.at("policy_adam");
-    if (ck.extra.count("value_adam")) vopt = ck.extra.at("value_adam");
-    res.sl_model = path("sl.json");
-  } else if (!c.init_model.empty()) {
-    // RL starts from a trained model instead of the warm-up (check_dl2_train_config checked it).
-    const Dl2Model m = load_dl2_model(c.init_model);
-    policy.parameters = m.policy.parameters;
-    if (m.value.arch == vshape.arch && m.value.shape == vshape.shape && !m.value.parameters.empty())
-      value.parameters = m.value.parameters;
-    learn::ModelFile f = model_file(c, policy, nullptr, "init-model", 0);
-    f.meta["init_model"] = m.path;
-    learn::save_model_file(path("sl.json"), f);
-    res.sl_model = path("sl.json");
-  } else if (c.sl_steps > 0) {
-    auto net = make_trainer(policy, c.sl_lr);
-    SlTrainer sl(c, *net, res.curve, [&](long s) { report("sl", s, c.sl_steps, ""); });
-    for (size_t ep = 0; sl.steps() < c.sl_steps; ++ep) {
-      PolicyOptions o;
-      o.seed = kTrainSeedBase + ep;
-      o.params = c.teacher_params;
-      Dl2Recorder rec(
-          make_policy(c.teacher, o), shape, c.seed + ep, /*shuffle=*/true, [&](const Dl2SlSample& s) { sl.store(s); },
-          [&]() { sl.after_slot(); });
-      try {
-        simulate(cluster, train[ep % train.size()], c.teacher, rec, train_sim);
-      } catch (const StopEpisode&) {
-      }
-      if (ep > 1000) throw Error("dl2 training: the teacher produced too few steps to fill the SL memory");
-    }
-    policy.parameters = net->parameters();
-    learn::save_model_file(path("sl.json"), model_file(c, policy, nullptr, "sl", c.sl_steps));
-    res.sl_model = path("sl.json");
-  } else {
-    learn::save_model_file(path("sl.json"), model_file(c, policy, nullptr, "init", 0));
-    res.sl_model = path("sl.json");
+  bool resuming = false;
+};
+
+void resume_from_checkpoint(const std::string& dir, Dl2Start& s, Dl2TrainResult& res) {
+  const auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
+  const learn::ModelFile ck = learn::load_model_file(path("checkpoint.json"));
+  if (ck.nets.count("policy") == 0 || !same_shape(ck.nets.at("policy"), s.pshape) || ck.nets.count("value") == 0 ||
+      !same_shape(ck.nets.at("value"), s.vshape))
+    throw Error(path("checkpoint.json"), 0, "nets", "checkpoint of another network shape");
+  s.policy = ck.nets.at("policy");
+  s.value = ck.nets.at("value");
+  s.rl_start = std::stol(ck.meta.at("step"));
+  // The curve up to the checkpoint (written with it; a checkpoint of an older dmlkit has none).
+  if (std::filesystem::is_regular_file(path("training.csv"))) {
+    res.curve = read_dl2_curve_csv(path("training.csv"));
+    std::erase_if(res.curve, [&](const Dl2TrainPoint& p) { return p.phase == "rl" && p.step > s.rl_start; });
   }
-  res.sl_val_avg_jct_s = dl2_validation_jct(c.experiment, c.data_dir, res.sl_model, val, c.val_threads);
+  if (ck.extra.count("policy_adam")) s.popt = ck.extra.at("policy_adam");
+  if (ck.extra.count("value_adam")) s.vopt = ck.extra.at("value_adam");
+}
+
+// RL starts from a trained model instead of the warm-up (check_dl2_train_config checked it).
+void start_from_init_model(const Dl2TrainConfig& c, const std::string& sl_path, Dl2Start& s) {
+  const Dl2Model m = load_dl2_model(c.init_model);
+  s.policy.parameters = m.policy.parameters;
+  if (m.value.arch == s.vshape.arch && m.value.shape == s.vshape.shape && !m.value.parameters.empty())
+    s.value.parameters = m.value.parameters;
+  learn::ModelFile f = model_file(c, s.policy, nullptr, "init-model", 0);
+  f.meta["init_model"] = m.path;
+  learn::save_model_file(sl_path, f);
+}
+
+// The supervised warm-up: the teacher runs on the training traces until sl_steps updates are done.
+void supervised_warm_up(const Dl2TrainConfig& c, const Dl2World& w, const std::string& sl_path, Dl2Start& s,
+                        Dl2TrainResult& res, const Dl2Report& report) {
+  auto net = make_trainer(s.policy, c.sl_lr);
+  SlTrainer sl(c, *net, res.curve, [&](long step) { report("sl", step, c.sl_steps, ""); });
+  for (size_t ep = 0; sl.steps() < c.sl_steps; ++ep) {
+    PolicyOptions o;
+    o.seed = kTrainSeedBase + ep;
+    o.params = c.teacher_params;
+    Dl2Recorder rec(
+        make_policy(c.teacher, o), w.shape, c.seed + ep, /*shuffle=*/true,
+        [&](const Dl2SlSample& sample) { sl.store(sample); }, [&]() { sl.after_slot(); });
+    try {
+      simulate(w.cluster, w.train[ep % w.train.size()], c.teacher, rec, w.train_sim);
+    } catch (const StopEpisode&) {
+    }
+    if (ep > 1000) throw Error("dl2 training: the teacher produced too few steps to fill the SL memory");
+  }
+  s.policy.parameters = net->parameters();
+  learn::save_model_file(sl_path, model_file(c, s.policy, nullptr, "sl", c.sl_steps));
+}
+
+// The networks RL starts from: a checkpoint (resume), an init model, the SL warm-up or the initial
+// networks; writes sl.json (except on resume) and sets res.sl_model.
+Dl2Start warm_start(const Dl2TrainConfig& c, const Dl2World& w, const std::string& dir, Dl2TrainResult& res,
+                    const Dl2Report& report) {
+  const std::string sl_path = (std::filesystem::path(dir) / "sl.json").string();
+  Dl2Start s;
+  Rng init = Rng(c.seed).split(0x1a17);
+  s.policy = dl2_initial_net(c.net, c.window, false, init, c.column_hidden);
+  s.value = dl2_initial_net(c.net, c.window, true, init);
+  s.pshape = with_parameters(s.policy, {});
+  s.vshape = with_parameters(s.value, {});
+  s.resuming = c.resume && std::filesystem::is_regular_file(std::filesystem::path(dir) / "checkpoint.json");
+  if (s.resuming)
+    resume_from_checkpoint(dir, s, res);
+  else if (!c.init_model.empty())
+    start_from_init_model(c, sl_path, s);
+  else if (c.sl_steps > 0)
+    supervised_warm_up(c, w, sl_path, s, res, report);
+  else
+    learn::save_model_file(sl_path, model_file(c, s.policy, nullptr, "init", 0));
+  res.sl_model = sl_path;
+  return s;
+}
+
+// The warm start's validation JCT, which is also the best and last so far (on resume, the best
+// before the interruption when it is better).
+void validate_warm_start(const Dl2TrainConfig& c, const Dl2World& w, const std::string& dir, bool resuming,
+                         Dl2TrainResult& res, const Dl2Report& report) {
+  const auto path = [&](const std::string& name) { return (std::filesystem::path(dir) / name).string(); };
+  res.sl_val_avg_jct_s = dl2_validation_jct(c.experiment, c.data_dir, res.sl_model, w.val, c.val_threads);
   if (!resuming && !res.curve.empty()) res.curve.back().val_avg_jct_s = res.sl_val_avg_jct_s;
   report("sl", c.sl_steps, c.sl_steps, "val JCT " + std::to_string(res.sl_val_avg_jct_s));
   res.best_val_avg_jct_s = res.sl_val_avg_jct_s;
   res.best_model = res.sl_model;
   res.last_model = res.sl_model;
   res.last_val_avg_jct_s = res.sl_val_avg_jct_s;
-  if (resuming && std::filesystem::is_regular_file(path("best.json"))) {  // the best before the interruption
-    const double j = dl2_validation_jct(c.experiment, c.data_dir, path("best.json"), val, c.val_threads);
+  if (resuming && std::filesystem::is_regular_file(path("best.json"))) {
+    const double j = dl2_validation_jct(c.experiment, c.data_dir, path("best.json"), w.val, c.val_threads);
     if (j < res.best_val_avg_jct_s) {
       res.best_val_avg_jct_s = j;
       res.best_model = path("best.json");
       res.best_step = std::stol(learn::load_model_file(path("best.json")).meta.at("step"));
     }
   }
-  if (c.rl_steps <= rl_start) return res;
+}
 
-  // ---- RL
-  auto pnet = make_trainer(policy, c.rl_lr);
-  auto vnet = make_trainer(value, c.rl_lr);
-  if (!popt.empty()) pnet->set_optimizer_state(popt);
-  if (!vopt.empty()) vnet->set_optimizer_state(vopt);
-  learn::MlpForward vforward(vshape.shape, value.parameters);
-  learn::PrioritizedReplayConfig rc;
-  rc.capacity = static_cast<size_t>(c.memory);
-  const int d = shape.state_size(), A = shape.actions();
-  std::vector<std::unique_ptr<Actor>> actors;
-  for (int a = 0; a < c.actors; ++a) {
-    actors.push_back(std::make_unique<Actor>(a, d, A, rc, c.seed + 7919 * (rl_start + 1)));
-    actors.back()->gamma = c.gamma;
-    actors.back()->use_replay = c.replay;
-    actors.back()->job_reward = c.reward == "job";
-    actors.back()->td = c.target == "td";
-    actors.back()->batch_size = c.batch / c.actors;
+// ---------------------------------------------------------------- the RL phase
+// `actors` simulator threads meet at a barrier after every slot; its completion (learn_step, one
+// thread while the others wait) updates the networks from the actors' batches, validates and
+// checkpoints.
+class Dl2RlPhase {
+ public:
+  Dl2RlPhase(const Dl2TrainConfig& c, const Dl2World& w, const std::string& dir, const Dl2Start& s, Dl2TrainResult& res,
+             const Dl2Report& report)
+      : c_(c),
+        w_(w),
+        dir_(dir),
+        s_(s),
+        res_(res),
+        report_(report),
+        pnet_(make_trainer(s.policy, c.rl_lr)),
+        vnet_(make_trainer(s.value, c.rl_lr)),
+        vforward_(s.vshape.shape, s.value.parameters),
+        d_(w.shape.state_size()),
+        a_(w.shape.actions()),
+        step_(s.rl_start),
+        shared_params_(s.policy.parameters) {
+    if (!s.popt.empty()) pnet_->set_optimizer_state(s.popt);
+    if (!s.vopt.empty()) vnet_->set_optimizer_state(s.vopt);
+    learn::PrioritizedReplayConfig rc;
+    rc.capacity = static_cast<size_t>(c.memory);
+    for (int a = 0; a < c.actors; ++a) {
+      actors_.push_back(std::make_unique<Actor>(a, d_, a_, rc, c.seed + 7919 * (s.rl_start + 1)));
+      actors_.back()->gamma = c.gamma;
+      actors_.back()->use_replay = c.replay;
+      actors_.back()->job_reward = c.reward == "job";
+      actors_.back()->td = c.target == "td";
+      actors_.back()->batch_size = c.batch / c.actors;
+    }
+    pc_.shape = w.shape;
+    pc_.explore = c.explore;
+    pc_.speedup_reward = c.reward == "speedup";
+    // The actors sample from the exact probabilities (docs/dl2.md): the fast path is a run-time
+    // option, and the bundled models were trained on the exact path.
+    pc_.incremental = false;
   }
-  long step = rl_start;
-  std::atomic<bool> stop{false};
-  std::mutex error_mutex;
-  std::exception_ptr first_error;
-  std::vector<float> shared_params = policy.parameters;
-  learn::ActorCriticBatch batch;
-  std::vector<double> abs_err;
-  Dl2PolicyConfig pc;
-  pc.shape = shape;
-  pc.explore = c.explore;
-  pc.speedup_reward = c.reward == "speedup";
-  // The actors sample from the exact probabilities (docs/dl2.md): the fast path is a run-time
-  // option, and the bundled models were trained on the exact path.
-  pc.incremental = false;
-  long overrides = 0, decisions = 0;
 
-  auto save_checkpoint = [&](const std::string& name, const std::string& stage) {
-    const learn::StoredNet p = with_parameters(pshape, pnet->parameters());
-    const learn::StoredNet v = with_parameters(vshape, vnet->parameters());
-    learn::ModelFile f = model_file(c, p, &v, stage, step);
+  void run() {
+    auto completion = [this]() noexcept { learn_step(); };
+    std::barrier sync_point(c_.actors, completion);
+    for (auto& ap : actors_) {
+      ap->sync = [&](Actor&) {
+        sync_point.arrive_and_wait();
+        if (stop_) throw StopEpisode{};
+      };
+    }
+    std::vector<std::thread> threads;
+    for (int a = 0; a < c_.actors; ++a) threads.emplace_back([&, a]() { run_actor(a, sync_point); });
+    for (auto& t : threads) t.join();
+    if (first_error_) std::rethrow_exception(first_error_);
+    for (auto& ap : actors_) res_.slots_simulated += ap->slots;
+    res_.override_fraction = decisions_ > 0 ? static_cast<double>(overrides_) / static_cast<double>(decisions_) : 0.0;
+  }
+
+ private:
+  std::string path(const std::string& name) const { return (std::filesystem::path(dir_) / name).string(); }
+
+  void save_checkpoint(const std::string& name, const std::string& stage) {
+    const learn::StoredNet p = with_parameters(s_.pshape, pnet_->parameters());
+    const learn::StoredNet v = with_parameters(s_.vshape, vnet_->parameters());
+    learn::ModelFile f = model_file(c_, p, &v, stage, step_);
     if (name == "checkpoint.json") {
-      f.extra["policy_adam"] = pnet->optimizer_state();
-      f.extra["value_adam"] = vnet->optimizer_state();
+      f.extra["policy_adam"] = pnet_->optimizer_state();
+      f.extra["value_adam"] = vnet_->optimizer_state();
     }
     learn::save_model_file(path(name), f);
-  };
+  }
 
-  bool policy_frozen = false;
-  auto learner = [&]() noexcept {
-    // Runs once per barrier phase, in one thread, while every actor waits.
+  void record_error() {
+    stop_ = true;
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    if (!first_error_) first_error_ = std::current_exception();
+  }
+
+  // Runs once per barrier phase, in one thread, while every actor waits.
+  void learn_step() noexcept {
     try {
       // The critic's warm-up: the policy's Adam runs at a learning rate of 0 (its moments move on).
-      if ((step < c.critic_warmup) != policy_frozen) {
-        policy_frozen = step < c.critic_warmup;
-        pnet->set_learning_rate(policy_frozen ? 0.0 : c.rl_lr);
+      if ((step_ < c_.critic_warmup) != policy_frozen_) {
+        policy_frozen_ = step_ < c_.critic_warmup;
+        pnet_->set_learning_rate(policy_frozen_ ? 0.0 : c_.rl_lr);
       }
-      int contributors = 0;
-      for (auto& ap : actors) {
-        Actor& a = *ap;
-        if (!a.has_batch) continue;
-        const size_t n = a.batch.slots.size();
-        batch.reset(d, A);
-        for (size_t k = 0; k < n; ++k) {
-          const size_t s = a.batch.slots[k];
-          const float target = a.has_next[s] ? vforward.run(a.next_states.data() + s * d)[0] : a.rewards[s];
-          batch.add(a.states.data() + s * d, a.masks.data() + s * A, a.acts[s], target, a.batch.weights[k]);
-        }
-        const learn::ActorCriticStats vs =
-            learn::add_actor_critic_gradients(batch, *pnet, vnet.get(), &vforward, c.entropy_weight, &abs_err);
-        if (c.replay) a.replay.update(a.batch.slots, abs_err);
-        if (contributors == 0) res.curve.push_back({"rl", step + 1, vs.value_loss, -1, -1});
-        ++contributors;
-      }
+      const int contributors = add_gradients();
       if (contributors == 0) return;
-      pnet->step(contributors);
-      vnet->step(contributors);
-      ++step;
-      shared_params = pnet->parameters();
-      vforward = learn::MlpForward(vshape.shape, vnet->parameters());
-      for (auto& ap : actors) ap->policy->set_parameters(shared_params);
-      report("rl", step, c.rl_steps, "");
-      if (step % c.val_every == 0 || step == c.rl_steps) {
-        save_checkpoint("last.json", "rl");
-        const double j = dl2_validation_jct(c.experiment, c.data_dir, path("last.json"), val, c.val_threads);
-        res.curve.back().val_avg_jct_s = j;
-        res.last_val_avg_jct_s = j;
-        res.last_model = path("last.json");
-        if (j < res.best_val_avg_jct_s) {
-          res.best_val_avg_jct_s = j;
-          res.best_step = step;
-          save_checkpoint("best.json", "rl-best");
-          res.best_model = path("best.json");
-        }
-        report("rl", step, c.rl_steps, "val JCT " + std::to_string(j));
-      }
-      if (step % c.checkpoint_every == 0 || step == c.rl_steps) {  // after the validation: its JCT is in the curve
+      pnet_->step(contributors);
+      vnet_->step(contributors);
+      ++step_;
+      shared_params_ = pnet_->parameters();
+      vforward_ = learn::MlpForward(s_.vshape.shape, vnet_->parameters());
+      for (auto& ap : actors_) ap->policy->set_parameters(shared_params_);
+      report_("rl", step_, c_.rl_steps, "");
+      if (step_ % c_.val_every == 0 || step_ == c_.rl_steps) validate();
+      if (step_ % c_.checkpoint_every == 0 || step_ == c_.rl_steps) {  // after the validation: its JCT is in the curve
         save_checkpoint("checkpoint.json", "rl");
-        write_file_atomic(path("training.csv"), dl2_curve_csv(res.curve));
+        write_file_atomic(path("training.csv"), dl2_curve_csv(res_.curve));
       }
-      if (step >= c.rl_steps) stop = true;
+      if (step_ >= c_.rl_steps) stop_ = true;
     } catch (...) {
-      stop = true;
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!first_error) first_error = std::current_exception();
+      record_error();
     }
-  };
-  std::barrier sync_point(c.actors, learner);
-  for (auto& ap : actors) {
-    ap->sync = [&](Actor&) {
-      sync_point.arrive_and_wait();
-      if (stop) throw StopEpisode{};
-    };
   }
-  std::vector<std::thread> threads;
-  std::mutex done_mutex;
-  for (int a = 0; a < c.actors; ++a) {
-    threads.emplace_back([&, a]() {
-      Actor& act = *actors[a];
-      for (long ep = 0;; ++ep) {
-        const size_t trace = static_cast<size_t>(a + ep * c.actors) % train.size();
-        Dl2Policy pol(pc, with_parameters(pshape, shared_params), c.seed * 1000003 + static_cast<uint64_t>(a * 7 + ep * 131));
-        act.policy = &pol;
-        pol.attach(&act);
-        try {
-          simulate(cluster, train[trace], "dl2", pol, train_sim);
-          act.ending = true;
-          pol.finish();
-          act.ending = false;
-        } catch (const StopEpisode&) {
-          std::lock_guard<std::mutex> lock(done_mutex);
-          overrides += pol.exploration().overrides;
-          decisions += pol.exploration().decisions;
-          act.policy = nullptr;
-          return;
-        } catch (...) {
-          // A failing simulation must not leave the others waiting: record it and keep arriving.
-          {
-            std::lock_guard<std::mutex> lock(error_mutex);
-            if (!first_error) first_error = std::current_exception();
-          }
-          stop = true;
-        }
-        {
-          std::lock_guard<std::mutex> lock(done_mutex);
-          overrides += pol.exploration().overrides;
-          decisions += pol.exploration().decisions;
-        }
-        act.end_episode();
-        act.policy = nullptr;
-        if (stop) {
-          sync_point.arrive_and_drop();
-          return;
-        }
+
+  // Each actor's batch adds its actor-critic gradients; returns how many actors contributed.
+  int add_gradients() {
+    int contributors = 0;
+    for (auto& ap : actors_) {
+      Actor& a = *ap;
+      if (!a.has_batch) continue;
+      const size_t n = a.batch.slots.size();
+      batch_.reset(d_, a_);
+      for (size_t k = 0; k < n; ++k) {
+        const size_t s = a.batch.slots[k];
+        const float target = a.has_next[s] ? vforward_.run(a.next_states.data() + s * d_)[0] : a.rewards[s];
+        batch_.add(a.states.data() + s * d_, a.masks.data() + s * a_, a.acts[s], target, a.batch.weights[k]);
       }
-    });
+      const learn::ActorCriticStats vs =
+          learn::add_actor_critic_gradients(batch_, *pnet_, vnet_.get(), &vforward_, c_.entropy_weight, &abs_err_);
+      if (c_.replay) a.replay.update(a.batch.slots, abs_err_);
+      if (contributors == 0) res_.curve.push_back({"rl", step_ + 1, vs.value_loss, -1, -1});
+      ++contributors;
+    }
+    return contributors;
   }
-  for (auto& t : threads) t.join();
-  if (first_error) std::rethrow_exception(first_error);
-  for (auto& ap : actors) res.slots_simulated += ap->slots;
-  res.override_fraction = decisions > 0 ? static_cast<double>(overrides) / static_cast<double>(decisions) : 0.0;
+
+  // last.json and its validation JCT; best.json when it is the best so far.
+  void validate() {
+    save_checkpoint("last.json", "rl");
+    const double j = dl2_validation_jct(c_.experiment, c_.data_dir, path("last.json"), w_.val, c_.val_threads);
+    res_.curve.back().val_avg_jct_s = j;
+    res_.last_val_avg_jct_s = j;
+    res_.last_model = path("last.json");
+    if (j < res_.best_val_avg_jct_s) {
+      res_.best_val_avg_jct_s = j;
+      res_.best_step = step_;
+      save_checkpoint("best.json", "rl-best");
+      res_.best_model = path("best.json");
+    }
+    report_("rl", step_, c_.rl_steps, "val JCT " + std::to_string(j));
+  }
+
+  void count_exploration(const Dl2Policy& pol) {
+    std::lock_guard<std::mutex> lock(done_mutex_);
+    overrides_ += pol.exploration().overrides;
+    decisions_ += pol.exploration().decisions;
+  }
+
+  // One actor's thread: episodes on its training traces until the learner stops.
+  template <class Barrier>
+  void run_actor(int a, Barrier& sync_point) {
+    Actor& act = *actors_[a];
+    for (long ep = 0;; ++ep) {
+      const size_t trace = static_cast<size_t>(a + ep * c_.actors) % w_.train.size();
+      Dl2Policy pol(pc_, with_parameters(s_.pshape, shared_params_),
+                    c_.seed * 1000003 + static_cast<uint64_t>(a * 7 + ep * 131));
+      act.policy = &pol;
+      pol.attach(&act);
+      try {
+        simulate(w_.cluster, w_.train[trace], "dl2", pol, w_.train_sim);
+        act.ending = true;
+        pol.finish();
+        act.ending = false;
+      } catch (const StopEpisode&) {
+        count_exploration(pol);
+        act.policy = nullptr;
+        return;
+      } catch (...) {
+        // A failing simulation must not leave the others waiting: record it and keep arriving.
+        record_error();
+      }
+      count_exploration(pol);
+      act.end_episode();
+      act.policy = nullptr;
+      if (stop_) {
+        sync_point.arrive_and_drop();
+        return;
+      }
+    }
+  }
+
+  const Dl2TrainConfig& c_;
+  const Dl2World& w_;
+  const std::string& dir_;
+  const Dl2Start& s_;
+  Dl2TrainResult& res_;
+  const Dl2Report& report_;
+  std::unique_ptr<learn::MlpTrainerEngine> pnet_, vnet_;
+  learn::MlpForward vforward_;
+  const int d_, a_;
+  long step_;
+  std::vector<float> shared_params_;
+  std::vector<std::unique_ptr<Actor>> actors_;
+  Dl2PolicyConfig pc_;
+  learn::ActorCriticBatch batch_;
+  std::vector<double> abs_err_;
+  bool policy_frozen_ = false;
+  std::atomic<bool> stop_{false};
+  std::mutex error_mutex_, done_mutex_;
+  std::exception_ptr first_error_;
+  long overrides_ = 0, decisions_ = 0;
+};
+
+}  // namespace
+
+Dl2TrainResult train_dl2(const Dl2TrainConfig& c, const std::string& dir, const Dl2Report& progress) {
+  check_dl2_train_config(c);
+  std::filesystem::create_directories(dir);
+  const Dl2Report report = [&](const std::string& phase, long step, long total, const std::string& detail) {
+    if (progress) progress(phase, step, total, detail);
+  };
+  Dl2TrainResult res;
+  const Dl2World w = make_dl2_world(c);
+  res.teacher_val_avg_jct_s = teacher_validation_jct(c, w);
+  const Dl2Start start = warm_start(c, w, dir, res, report);
+  validate_warm_start(c, w, dir, start.resuming, res, report);
+  if (c.rl_steps <= start.rl_start) return res;
+  Dl2RlPhase(c, w, dir, start, res, report).run();
   return res;
 }
 

@@ -1,11 +1,11 @@
 // Defaults of the ClusterBackend interface (see cluster_backend.h): a snapshot is two queries, the
 // clock is the system's.
-#include "live/cluster_backend.h"
+#include "slurm/cluster_backend.h"
 
 #include <chrono>
 #include <thread>
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 SlurmSnapshot ClusterBackend::snapshot() {
   SlurmSnapshot s;
@@ -22,4 +22,4 @@ void ClusterBackend::sleep_s(double seconds) {
   if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm

@@ -1,6 +1,6 @@
-// The one seam between the live controller and the cluster manager it drives (as LevelDB's code
-// sees the file system only through its Env). Two implementations:
-//   SlurmClient (live/slurm_client.h)  Slurm's command-line tools (squeue, sinfo, scontrol, sbatch,
+// The one seam between the live controller (and sweeps' job arrays) and the cluster manager they
+// drive (as LevelDB's code sees the file system only through its Env). Two implementations:
+//   SlurmClient (slurm/slurm_client.h) Slurm's command-line tools (squeue, sinfo, scontrol, sbatch,
 //                                       scancel) as subprocesses: what `cluster serve --slurm` and
 //                                       `cluster replay --slurm` use;
 //   FakeSlurm   (live/fake_slurm.h)     an in-memory cluster with a virtual clock, for unit tests of
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "live/slurm_types.h"
+#include "slurm/slurm_types.h"
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 class SlurmError : public std::runtime_error {
  public:
@@ -94,4 +94,4 @@ class ClusterBackend {
   virtual void sleep_s(double seconds);
 };
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm

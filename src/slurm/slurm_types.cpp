@@ -1,5 +1,5 @@
 // Parsers of Slurm 22.05 JSON output (squeue/sinfo --json) and host lists.
-#include "live/slurm_types.h"
+#include "slurm/slurm_types.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 using nlohmann::json;
 
@@ -223,4 +223,4 @@ std::vector<SlurmNode> parse_sinfo_json(const std::string& text) {
   return nodes;
 }
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm

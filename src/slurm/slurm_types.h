@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 struct SlurmNodeGpus {
   std::string node;
@@ -68,4 +68,4 @@ std::string parse_gpu_type(const std::string& gres);
 // Expands a Slurm host list: "node[1-3,7],other" -> node1 node2 node3 node7 other.
 std::vector<std::string> expand_hostlist(const std::string& list);
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm

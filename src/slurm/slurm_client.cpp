@@ -1,5 +1,5 @@
 // Slurm client: subprocess calls with timeouts and failure classification.
-#include "live/slurm_client.h"
+#include "slurm/slurm_client.h"
 
 #include <unistd.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 namespace {
 
@@ -176,4 +176,4 @@ void SlurmClient::check_operator_rights() {
   if (!problem.empty()) throw Error(problem);
 }
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm

@@ -1,8 +1,7 @@
-// The Slurm client of the live controller, the real ClusterBackend (live/cluster_backend.h): runs
-// Slurm's own command-line tools (squeue, sinfo, scontrol, sbatch, scancel) as subprocesses with an
-// argument vector and a timeout -- never a shell, never a string from a job -- and classifies
-// failures so the controller can tell "slurmctld unreachable: wait and retry" from "cannot
-// authenticate: refuse to run".
+// The Slurm client, the real ClusterBackend (slurm/cluster_backend.h) of the live controller and of
+// sweeps' job arrays: runs Slurm's own command-line tools (squeue, sinfo, scontrol, sbatch, scancel) as subprocesses
+// with an argument vector and a timeout -- never a shell, never a string from a job -- and classifies failures so the
+// controller can tell "slurmctld unreachable: wait and retry" from "cannot authenticate: refuse to run".
 #pragma once
 #include <sys/types.h>
 
@@ -11,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "live/cluster_backend.h"
-#include "live/process.h"
-#include "live/slurm_types.h"
+#include "slurm/cluster_backend.h"
+#include "core/subprocess.h"
+#include "slurm/slurm_types.h"
 
-namespace dmlkit::live {
+namespace dmlkit::slurm {
 
 // Classifies a failed Slurm command by its exit and stderr.
 SlurmError::Kind classify_slurm_failure(const ProcessResult& r);
@@ -62,4 +61,4 @@ class SlurmClient final : public ClusterBackend {
   std::atomic<int64_t> commands_run_{0};  // atomic: tests poll from a second thread
 };
 
-}  // namespace dmlkit::live
+}  // namespace dmlkit::slurm
