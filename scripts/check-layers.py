@@ -5,7 +5,8 @@ may use, and none of them includes the command-line program (apps/dmlkit) or its
 tests/apps/ and tests/browser/ test the whole program and may include anything.
 
 Usage: check-layers.py LAYERS_FILE SOURCE_DIR
-LAYERS_FILE: "module: dep dep ..." per line (written by CMake into the build folder).
+LAYERS_FILE: "module: dep dep ... | tests: dep ..." per line (written by CMake into the build
+folder; what follows "tests:" only tests/<module>/ may also use).
 Prints one line per forbidden include (file:line: ...) and exits 1 if there is any.
 """
 import pathlib
@@ -19,11 +20,13 @@ def main():
     if len(sys.argv) != 3:
         print(__doc__.strip().splitlines()[3], file=sys.stderr)
         return 2
-    layers = {}
+    layers, test_extra = {}, {}
     for line in pathlib.Path(sys.argv[1]).read_text().splitlines():
         if ":" in line:
             module, deps = line.split(":", 1)
+            deps, _, tests = deps.partition("| tests:")
             layers[module.strip()] = set(deps.split())
+            test_extra[module.strip()] = set(tests.split())
     root = pathlib.Path(sys.argv[2])
     bad = 0
     for top in ("src", "tests"):
@@ -31,7 +34,7 @@ def main():
             folder = root / top / module
             if not folder.is_dir():
                 continue
-            allowed = deps | {module}
+            allowed = deps | {module} | (test_extra[module] if top == "tests" else set())
             for path in sorted(folder.rglob("*")):
                 if path.suffix not in (".h", ".cpp", ".hpp", ".cc"):
                     continue

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dmlkit/cli.h"
+#include "test_files.h"
 
 namespace dmlkit::testing {
 
@@ -45,28 +46,6 @@ inline double avg_jct(const nlohmann::json& j, const std::string& policy) {
   return n > 0 ? sum / n : -1;
 }
 
-// A fresh empty folder under the system temp dir, removed at destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    path_ = std::filesystem::temp_directory_path() /
-            ("dmlkit-test-" + tag + "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string path(const std::string& name = "") const {
-    return name.empty() ? path_.string() : (path_ / name).string();
-  }
-  std::string write(const std::string& name, const std::string& content) const {
-    std::ofstream(path(name)) << content;
-    return path(name);
-  }
-
- private:
-  std::filesystem::path path_;
-};
-
 // Expects a bad-input failure of `args`: status 2, exactly one line on stderr containing every
 // needle, and no output folder dir/out (nor a staging folder) left behind.
 inline void expect_bad_input(const std::vector<std::string>& args, const TempDir& dir,
@@ -79,13 +58,6 @@ inline void expect_bad_input(const std::vector<std::string>& args, const TempDir
   EXPECT_FALSE(std::filesystem::exists(dir.path("out"))) << "output folder left behind";
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(e.path().filename().string().find(".out.tmp"), std::string::npos) << "staging folder left behind";
-}
-
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // A results.json without its "invocation" (the command line, with its --out folder, and the input

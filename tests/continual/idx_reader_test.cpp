@@ -1,5 +1,5 @@
 // Tests of the IDX reader: valid plain and gzip files, and the errors (wrong magic, truncated
-// data, mismatched counts) both from the library and through the CLI (exit status 2).
+// data, mismatched counts); the CLI side is tests/apps/continual/idx_cli_test.cpp.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -9,7 +9,6 @@
 
 #include "continual/idx_reader.h"
 #include "core/error.h"
-#include "dmlkit/cli.h"
 #include "expect_error.h"
 
 namespace dmlkit::continual {
@@ -80,19 +79,6 @@ TEST_F(IdxFiles, RejectsWrongMagicTruncationAndMismatches) {
   const auto big = plain("b", idx_bytes(8, {4}, 4, 12));
   expect_error([&] { read_idx_images(plain("i2", idx_bytes(8, {4, 1, 1}, 4)), big); }, big, "data");
   expect_error([&] { read_idx((dir_ / "missing").string(), 1); }, (dir_ / "missing").string(), "");
-}
-
-TEST_F(IdxFiles, CliExitsWithStatus2AndNamesTheFile) {
-  gz("train-images-idx3-ubyte.gz", idx_bytes(8, {10, 28, 28}, 500));  // truncated
-  gz("train-labels-idx1-ubyte.gz", idx_bytes(8, {10}, 10));
-  const std::string d = dir_.string();
-  const char* argv[] = {"dmlkit", "continual", "replay", "--data-dir", d.c_str(), "--out", (d + "/out").c_str()};
-  std::ostringstream out, err;
-  EXPECT_EQ(app::run_cli(7, argv, out, err), 2);
-  EXPECT_NE(err.str().find("train-images-idx3-ubyte.gz"), std::string::npos) << err.str();
-  EXPECT_NE(err.str().find("truncated"), std::string::npos) << err.str();
-  EXPECT_EQ(err.str().find('\n'), err.str().size() - 1);  // one line
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
 }  // namespace
