@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <set>
 
 #include "cluster/model/cluster_spec.h"
@@ -15,7 +14,7 @@
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"
 #include "core/yaml.h"
-#include "core/parallel_for.h"
+#include "cluster/sim/runner.h"
 
 namespace dmlkit::cluster {
 
@@ -261,28 +260,30 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
   const SimConfig config = experiment_sim_config(e, data_dir);
   // Every workload first (one per seed), then the runs: run i is (seed i / P, policy i % P), each
-  // with its own policy object and result slot, so any number of threads gives the serial result.
+  // with its own policy object (made in its thread) and result slot (cluster/sim/runner.h).
   std::vector<Workload> workloads;
   for (uint64_t seed : e.seeds) workloads.push_back(ps_workload(e.workload, seed, data_dir));
   const size_t P = e.policies.size();
-  std::vector<ExperimentRun> runs(e.seeds.size() * P);
-  std::mutex on_run_mutex;
-  parallel_for(runs.size(), std::max(1, threads), [&](size_t i) {
-    const uint64_t seed = e.seeds[i / P];
-    const std::string& name = e.policies[i % P];
-    if (on_run) {
-      std::lock_guard<std::mutex> lock(on_run_mutex);
-      on_run(name, seed);
-    }
-    PolicyOptions run_opts = popts;
-    run_opts.seed = seed;
-    auto policy = make_policy(name, run_opts);  // fresh state per run
-    ExperimentRun& r = runs[i];
-    r.policy = name;
-    r.seed = seed;
-    r.result = simulate(cluster, workloads[i / P], name, *policy, config);
-    r.metrics = compute_metrics(r.result);
-  });
+  std::vector<SimTask> tasks(e.seeds.size() * P);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    SimTask& t = tasks[i];
+    t.policy_name = e.policies[i % P];
+    t.options = popts;
+    t.options.seed = e.seeds[i / P];
+    t.cluster = &cluster;
+    t.workload = &workloads[i / P];
+    t.config = &config;
+  }
+  SimProgress progress;
+  if (on_run) progress.on_start = [&](size_t i) { on_run(tasks[i].policy_name, tasks[i].options.seed); };
+  std::vector<SimRun> sims = run_simulations(tasks, threads, progress);
+  std::vector<ExperimentRun> runs(tasks.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].policy = tasks[i].policy_name;
+    runs[i].seed = tasks[i].options.seed;
+    runs[i].result = std::move(sims[i].result);
+    runs[i].metrics = std::move(sims[i].metrics);
+  }
   return runs;
 }
 
