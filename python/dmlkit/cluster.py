@@ -138,10 +138,10 @@ def _run_spec(command, options, policies):
         if key in _RUN_FIELDS and value is not None:
             field, kind = _RUN_FIELDS[key]
             setattr(spec, field, _convert(key, value, kind))
-    spec.policies = _add_missing(policies, _policy_files(options.get("policy_file")))
+    spec.policies = policies
     spec.policy_params = _params(options.get("policy_param"))
     spec.event_replan = not options.get("no_event_replan", False)
-    spec.threads = _convert("threads", options.get("threads", 0), int)
+    spec.threads = _convert("threads", options.get("threads") or 0, int)
     spec.record_placements = bool(options.get("trace"))
     return spec
 
@@ -163,10 +163,9 @@ def simulate(**options):
     lists or comma-separated strings; True gives a flag; a Policy class as policy=). Writes
     nothing unless out= names a folder. Returns dmlkit.Results."""
     _check_keywords("cluster simulate", options, _SIMULATE)
-    policy = options.get("policy", "fifo")
-    names = _names(policy)
-    if options.get("policy_file") and "policy" not in options:
-        files = _policy_files(options["policy_file"])
+    names = _names(options.get("policy", "fifo"))
+    files = _policy_files(options.get("policy_file"))  # registered; run when --policy is not given
+    if files and options.get("policy") is None:
         if len(files) != 1:
             raise Error("--policy-file: `cluster simulate` runs one policy; name it with --policy")
         names = files
@@ -183,13 +182,14 @@ def compare(**options):
     if options.get("seeds"):
         raise Error("--seeds: needs --experiment (a preset averages over seeds); one workload runs one --seed, and a "
                     "sweep over seeds is `dmlkit sweep`")
-    names = _names(options.get("policies", ["fifo", "srtf", "drf", "tetris", "tiresias"]))
+    names = _names(options.get("policies") or ["fifo", "srtf", "drf", "tetris", "tiresias"])
+    names = _add_missing(names, _policy_files(options.get("policy_file")))  # Python policies run too
     return _workload_run("cluster compare", options, names)
 
 
 def _experiment_run(options):
-    for key in options:
-        if key not in _EXPERIMENT:
+    for key, value in options.items():
+        if key not in _EXPERIMENT and value is not None and value is not False:
             raise Error(f"--{key.replace('_', '-')}: has no effect with --experiment (the preset sets it: edit a copy "
                         "of the preset, or drop --experiment)")
     spec = _dmlkit.ClusterExperimentSpec()
@@ -208,7 +208,7 @@ def _experiment_run(options):
     for key in ("interference", "interference_file", "data_dir"):
         if options.get(key):
             setattr(spec, key, str(options[key]))
-    spec.threads = _convert("threads", options.get("threads", 0), int)
+    spec.threads = _convert("threads", options.get("threads") or 0, int)
     handle = _call(_dmlkit.cluster_experiment_run, spec)
     return _run("cluster compare", handle, options)
 

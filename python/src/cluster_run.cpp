@@ -135,10 +135,12 @@ void bind_cluster_run(py::module_& m) {
       .def("summary", &RunHandle::summary, py::arg("format") = "table")
       .def("file", &RunHandle::file, py::arg("name"))
       .def(
-          "write_trace", [](const RunHandle& h, const std::string& path) { return without_gil([&] { return h.write_trace(path); }); },
+          "write_trace",
+          [](const RunHandle& h, const std::string& path) { return without_gil([&] { return h.write_trace(path); }); },
           py::arg("path"))
       .def(
-          "write", [](const RunHandle& h, const std::string& path, const std::vector<std::string>& argv) {
+          "write",
+          [](const RunHandle& h, const std::string& path, const std::vector<std::string>& argv) {
             return without_gil([&] { return h.write(path, argv); });
           },
           py::arg("path"), py::arg("argv") = std::vector<std::string>{});

@@ -102,11 +102,11 @@ ExperimentOutput run_sim(const ExperimentSpec& s, const Experiment& preset, cons
 }
 
 std::string oasis_header(const oa::OasisExperiment& e, const std::vector<oa::OasisRunRecord>& runs) {
-  std::string h = "experiment " + terminal_safe(e.name) + " (engine oasis): " +
-                  (e.shared_pool ? std::to_string(e.worker_servers + e.ps_servers) + " servers (shared pool)"
-                                 : std::to_string(e.worker_servers) + " worker + " + std::to_string(e.ps_servers) +
-                                       " PS servers") +
-                  ", " + std::to_string(e.horizon_slots) + " slots, seeds " + seed_list(e.seeds) + "\n";
+  std::string h =
+      "experiment " + terminal_safe(e.name) + " (engine oasis): " +
+      (e.shared_pool ? std::to_string(e.worker_servers + e.ps_servers) + " servers (shared pool)"
+                     : std::to_string(e.worker_servers) + " worker + " + std::to_string(e.ps_servers) + " PS servers") +
+      ", " + std::to_string(e.horizon_slots) + " slots, seeds " + seed_list(e.seeds) + "\n";
   for (const auto& r : runs)
     if (!r.log.empty()) {
       for (const auto& l : r.log) h += "  " + l + "\n";

@@ -119,7 +119,8 @@ Workload load(const RunSpec& s, const ClusterSpec& cluster) {
   wo.drop_oversized = s.drop_oversized;
   Workload w = load_workload(s.workload, wo);
   if (s.max_jobs > 0 && static_cast<size_t>(s.max_jobs) < w.jobs.size()) {
-    std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) { return a.arrival_s < b.arrival_s; });
+    std::stable_sort(w.jobs.begin(), w.jobs.end(),
+                     [](const Job& a, const Job& b) { return a.arrival_s < b.arrival_s; });
     w.jobs.resize(static_cast<size_t>(s.max_jobs));
     for (size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = static_cast<int>(i);
   }

@@ -187,7 +187,7 @@ struct ExperimentSpec {
 struct ExperimentOutput {
   std::string name;  // the preset's name (default folder out/cluster-compare-NAME)
   Results results{"cluster compare", "policy"};
-  std::vector<OutputFile> files;           // detail tables
+  std::vector<OutputFile> files;            // detail tables
   std::function<HtmlReport()> make_report;  // the report (built on demand)
   std::string header;                       // the line printed above the table ("experiment ...")
   TextTable table{{}};                      // the printed summary

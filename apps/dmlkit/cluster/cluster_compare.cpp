@@ -13,10 +13,9 @@ namespace {
 
 // What --experiment takes from the command line; every other option of `cluster compare` is set
 // by the preset.
-const std::vector<std::string> kExperimentOverrides = {"experiment", "experiments-dir", "policies", "seeds",
-                                                       "seed",       "policy-param",    "policy-file", "out",
-                                                       "format",     "data-dir",        "threads",
-                                                       "interference", "interference-file"};
+const std::vector<std::string> kExperimentOverrides = {
+    "experiment", "experiments-dir", "policies", "seeds",   "seed",         "policy-param",     "policy-file",
+    "out",        "format",          "data-dir", "threads", "interference", "interference-file"};
 
 }  // namespace
 
@@ -64,8 +63,9 @@ void add_cluster_compare_command(CLI::App& cluster, Context& ctx) {
       return;
     }
     if (!exp.spec.seeds.empty())
-      throw Error("--seeds: needs --experiment (a preset averages over seeds); one workload runs one --seed, and a sweep "
-                  "over seeds is `dmlkit sweep`");
+      throw Error(
+          "--seeds: needs --experiment (a preset averages over seeds); one workload runs one --seed, and a sweep "
+          "over seeds is `dmlkit sweep`");
     o.spec.policies = policies;
     o.spec.command = "cluster compare";
     if (o.out.empty()) o.out = "out/cluster-compare";

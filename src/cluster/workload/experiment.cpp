@@ -37,8 +37,7 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   check_keys(path, w,
              {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
               "epoch_jitter", "catalogue", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
-              "allreduce_fraction",
-              "loss_noise_sd", "convergence_threshold"});
+              "allreduce_fraction", "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
   if (w["catalogue"]) s.catalogue = text(path, w["catalogue"], "catalogue");
   if (s.catalogue != "dl2" && s.catalogue != "harmony")
@@ -79,7 +78,8 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (w["allreduce_fraction"]) {
     s.allreduce_fraction = number(path, w["allreduce_fraction"], "allreduce_fraction", 0, 1);
     if (!harmony && s.allreduce_fraction > 0)
-      throw Error(path, line_of(w["allreduce_fraction"]), "allreduce_fraction", "all-reduce jobs need catalogue: harmony");
+      throw Error(path, line_of(w["allreduce_fraction"]), "allreduce_fraction",
+                  "all-reduce jobs need catalogue: harmony");
   }
   if (w["loss_noise_sd"]) s.loss_noise_sd = number(path, w["loss_noise_sd"], "loss_noise_sd", 0, 10);
   if (w["convergence_threshold"])
@@ -93,7 +93,8 @@ Experiment parse(const std::string& path) {
     throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
   if (root["engine"]) {
     const std::string engine = text(path, root["engine"], "engine");
-    if (engine != "sim" && engine != "oasis") throw Error(path, line_of(root["engine"]), "engine", "expected sim or oasis");
+    if (engine != "sim" && engine != "oasis")
+      throw Error(path, line_of(root["engine"]), "engine", "expected sim or oasis");
     if (engine == "oasis") {
       // The listing's fields only; the OASiS loader checks the whole file when it runs.
       Experiment e;
@@ -111,11 +112,12 @@ Experiment parse(const std::string& path) {
       return e;
     }
   }
-  check_keys(path, root,
-             {"experiment", "engine", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
-              "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
-              "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "interference", "interference_file",
-              "workload"});
+  check_keys(path, root, {"experiment",      "engine",         "description",        "cluster",
+                          "seeds",           "policies",       "policy_params",      "speed_model",
+                          "speed_table",     "round_s",        "restart_delay_s",    "charge_first_start",
+                          "measure_noise",   "straggler_prob", "straggler_slowdown", "scale_cost_worker_s",
+                          "scale_cost_ps_s", "max_time_s",     "interference",       "interference_file",
+                          "workload"});
   Experiment e;
   e.path = path;
   e.name = text(path, root["experiment"], "experiment");
@@ -249,8 +251,9 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
                                           const std::function<void(const std::string&, uint64_t)>& on_run,
                                           int threads) {
   if (e.engine != "sim")
-    throw Error(e.path, 0, "engine",
-                "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
+    throw Error(
+        e.path, 0, "engine",
+        "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
   PolicyOptions popts;
   popts.params = e.policy_params;
   popts.experiment = e.name;
