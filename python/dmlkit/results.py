@@ -2,6 +2,7 @@
 records and summary, and the detail tables (per-job, per-round, per-step CSVs) as NumPy columns.
 ``to_pandas()`` gives DataFrames when pandas is installed."""
 import csv
+import io
 import json
 import os
 import shutil
@@ -45,7 +46,14 @@ class Table:
     @classmethod
     def read(cls, path):
         with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.reader(f))
+            return cls.parse(f, path)
+
+    @classmethod
+    def parse(cls, lines, path=None):
+        """A table from CSV text (an iterable of lines, or one string)."""
+        if isinstance(lines, str):
+            lines = io.StringIO(lines, newline="")
+        rows = list(csv.reader(lines))
         header, body = (rows[0], rows[1:]) if rows else ([], [])
         columns = {name: _column([r[i] if i < len(r) else "" for r in body]) for i, name in enumerate(header)}
         return cls(columns, path)
@@ -85,14 +93,14 @@ class Record:
     tables (``files``) loaded on first access as :class:`Table` (``record.jobs``, ``record.rounds``,
     ``record.table("timeline_csv")``)."""
 
-    def __init__(self, raw, folder):
+    def __init__(self, raw, read):
         self.name = raw["name"]
         self.seed = raw.get("seed")
         self.params = raw.get("params", {})
         self.metrics = raw.get("metrics", {})
         self.files = raw.get("files", {})
         self.detail = _arrays(raw.get("detail", {}))
-        self._folder = folder
+        self._read = read  # file name -> Table
         self._tables = {}
 
     def table(self, key):
@@ -102,7 +110,7 @@ class Record:
         if key not in self._tables:
             if key not in self.files:
                 raise KeyError(f"{self.name}: no table '{key}' (files: {', '.join(self.files) or 'none'})")
-            self._tables[key] = Table.read(os.path.join(self._folder(), self.files[key]))
+            self._tables[key] = self._read(self.files[key])
         return self._tables[key]
 
     def __getattr__(self, name):
@@ -213,9 +221,10 @@ class Results:
     Attributes: ``command``, ``record_kind``, ``inputs``, ``records`` (list of :class:`Record`),
     ``summary`` (:class:`Summary`), ``derived`` (lists of numbers as NumPy arrays), ``raw`` (the
     JSON as loaded), ``text`` (what the CLI printed), ``path`` (the output folder; a temporary one
-    lives as long as this object)."""
+    lives as long as this object; None for a run kept in memory, whose tables ``files`` gives:
+    a function from a file name to its CSV text)."""
 
-    def __init__(self, raw, path, text="", temporary=None):
+    def __init__(self, raw, path, text="", temporary=None, files=None):
         self.raw = raw
         self.path = path
         self.text = text
@@ -223,7 +232,8 @@ class Results:
         self.command = raw.get("command")
         self.record_kind = raw.get("record_kind")
         self.inputs = raw.get("inputs", {})
-        self.records = [Record(r, lambda: self.path) for r in raw.get("records", [])]
+        self._files = files
+        self.records = [Record(r, self._read) for r in raw.get("records", [])]
         self.summary = Summary(SummaryEntry(s) for s in raw.get("summary", []))
         self.derived = _arrays(raw.get("derived", {}))
         if temporary:
@@ -243,9 +253,14 @@ class Results:
                 return r
         raise KeyError(name)
 
+    def _read(self, name):
+        if self._files is not None:
+            return Table.parse(self._files(name), name)
+        return Table.read(os.path.join(self.path, name))
+
     def table(self, name):
         """Any CSV of the output folder by file name (``steps.csv``, ``summary.csv``, ...)."""
-        return Table.read(os.path.join(self.path, name))
+        return self._read(name)
 
     def to_pandas(self):
         """The records as a DataFrame (records.csv): name, seed, params, metrics."""
@@ -257,4 +272,5 @@ class Results:
         return self.text if self.text else str(self.summary)
 
     def __repr__(self):
-        return f"<dmlkit.Results {self.command}: {len(self.records)} record(s) in {self.path}>"
+        where = f"in {self.path}" if self.path else "in memory"
+        return f"<dmlkit.Results {self.command}: {len(self.records)} record(s) {where}>"

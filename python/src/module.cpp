@@ -35,6 +35,7 @@ PYBIND11_MODULE(_dmlkit, m) {
   dmlkit::python::bind_cli(m);
   dmlkit::python::bind_registries(m);
   dmlkit::python::bind_cluster(m);
+  dmlkit::python::bind_cluster_run(m);
   dmlkit::python::bind_influence(m);
   dmlkit::python::bind_loader(m);
 }

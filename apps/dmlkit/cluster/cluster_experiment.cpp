@@ -7,86 +7,47 @@
 #include "dmlkit/cluster/cluster_experiment.h"
 #include "dmlkit/python_plugin.h"
 
+#include <memory>
 #include <ostream>
 
-#include "cluster/model/cluster_spec.h"
-#include "cluster/report/experiment_report.h"
-#include "cluster/speed/interference.h"
-#include "cluster/report/results.h"
 #include "cluster/workload/experiment.h"
-#include "core/error.h"
 #include "core/output_dir.h"
 #include "core/parallel_for.h"
 #include "core/progress.h"
-#include "core/results.h"
-#include "core/table.h"
 #include "core/text_safety.h"
 
 namespace dmlkit::app {
 
 namespace cl = dmlkit::cluster;
 
-void validate_cluster_experiment(const ExperimentCliOptions& o) {
-  cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
-  if (e.engine == "oasis") return;
-  if (!o.policies.empty()) e.policies = o.policies;
-  KnobValues user_params;
-  cl::add_policy_params(user_params, o.policy_params);
-  cl::check_policy_params(e.policies, user_params);
-  (void)cl::ClusterSpec::parse(e.cluster);
-  if (!o.interference.empty()) e.interference = o.interference;
-  if (!o.interference_file.empty()) e.interference_file = o.interference_file;
-  (void)cl::make_interference_model(e.interference, o.data_dir, e.interference_file);
-}
+void validate_cluster_experiment(const ExperimentCliOptions& o) { cl::check(o.spec); }
 
 int run_cluster_experiment(const ExperimentCliOptions& o, Context& ctx) {
-  cl::Experiment e = cl::load_experiment(o.experiment, o.experiments_dir);
-  if (e.engine == "oasis") return run_oasis_experiment_cli(e.path, o, ctx);
-  const std::string out_path = o.out.empty() ? "out/cluster-compare-" + e.name : o.out;
+  const std::string out_path = o.out.empty() ? "out/cluster-compare-" + cl::experiment_name(o.spec) : o.out;
   check_output_target(out_path);  // the default folder too, before the runs
-  if (!o.policies.empty()) e.policies = o.policies;
-  if (!o.seeds.empty()) e.seeds = o.seeds;
-  if (!o.interference.empty()) e.interference = o.interference;
-  if (!o.interference_file.empty()) e.interference_file = o.interference_file;
-  append_missing(e.policies, register_python_policies(o.policy_files));
-  // The user's knobs must belong to a policy that runs (as in `cluster simulate`); the preset's own
-  // knobs may name a policy --policies dropped (make_policy still rejects a knob no policy has).
-  KnobValues user_params;
-  cl::add_policy_params(user_params, o.policy_params);
-  cl::check_policy_params(e.policies, user_params);
-  for (const auto& [k, v] : user_params) e.policy_params[k] = v;
-  const cl::ClusterSpec cluster = cl::ClusterSpec::parse(e.cluster);
-  const int threads = resolve_threads(o.threads);
+  cl::ExperimentSpec spec = o.spec;
+  if (!o.policy_files.empty()) spec.extra_policies = register_python_policies(o.policy_files);
   // Serial: "policy seed N" of the run starting; parallel: runs started so far (display only).
-  ProgressBar bar(e.name, static_cast<double>(e.policies.size() * e.seeds.size()));
-  size_t done = 0;
-  const auto runs = cl::run_experiment(
-      e, o.data_dir,
-      [&](const std::string& policy, uint64_t seed) {
-        bar.update(static_cast<double>(done++), threads > 1 ? "" : policy + " seed " + std::to_string(seed));
-      },
-      threads);
-  bar.update(static_cast<double>(done));
-  bar.finish();
-  const Results res = cl::experiment_results(e, cluster, runs);
-  OutputDir out(out_path);
-  res.write(out);
-  for (const auto& r : runs) cl::write_run_detail_files(out, r.result, r.seed);
-  cl::experiment_report(e, cluster, res).write(out);
-  const std::string path = commit_output(out);
-  if (o.format == "json") {
-    ctx.out << res.json_text();
-  } else if (o.format == "csv") {
-    ctx.out << cl::seed_summary_table(res, e.round_s).to_csv();
-  } else {
-    std::string seeds;
-    for (auto s : e.seeds) seeds += (seeds.empty() ? "" : ",") + std::to_string(s);
-    ctx.out << "experiment " << terminal_safe(e.name) << ": " << e.workload.num_jobs << " PS jobs on "
-            << cluster.num_servers() << " servers, speed model " << e.speed_model
-            << (e.interference != "none" ? ", interference " + e.interference : std::string()) << ", seeds " << seeds
-            << "\n\n"
-            << cl::seed_summary_table(res, e.round_s).render();
+  const bool serial = resolve_threads(spec.threads) <= 1;
+  std::unique_ptr<ProgressBar> bar;
+  size_t started = 0;
+  cl::RunProgress progress;
+  progress.on_begin = [&](const std::string& label, size_t runs, size_t) {
+    bar = std::make_unique<ProgressBar>(label, static_cast<double>(runs));
+  };
+  progress.on_start = [&](size_t i, const std::string& what) {
+    started = i + 1;
+    bar->update(static_cast<double>(i), serial ? what : "");
+  };
+  const cl::ExperimentOutput run = cl::run(spec, progress);
+  if (bar) {
+    bar->update(static_cast<double>(started));
+    bar->finish();
   }
+  OutputDir out(out_path);
+  run.write(out);
+  const std::string path = commit_output(out);
+  ctx.out << run.summary(o.format);
   print_output_location(ctx, o.format, path);
   return 0;
 }

@@ -8,7 +8,7 @@
 namespace dmlkit::app {
 
 void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
-  auto& o = ctx.make<ClusterRunOptions>();
+  auto& o = ctx.make<ClusterCliOptions>();
   auto& policy = ctx.make<std::string>();
   policy = "fifo";
   auto* cmd = cluster.add_subcommand("simulate", "Simulate one scheduling policy on a workload");
@@ -16,8 +16,8 @@ void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
   add_cluster_run_options(*cmd, o);
   add_trace_option(*cmd, o.trace, "jobs on servers over time: each server a process, each GPU a thread");
   cmd->callback([&, cmd] {
-    o.policies = {policy};
-    o.command = "cluster simulate";
+    o.spec.policies = {policy};
+    o.spec.command = "cluster simulate";
     if (o.out.empty()) o.out = "out/cluster-simulate";
     // Python policies (--policy-file) are registered first; `cluster simulate` runs one policy.
     auto add_python = [&, cmd] {
@@ -25,7 +25,7 @@ void add_cluster_simulate_command(CLI::App& cluster, Context& ctx) {
       const auto names = register_python_policies(o.policy_files);
       if (cmd->count("--policy") == 0) {
         if (names.size() != 1) throw Error("--policy-file: `cluster simulate` runs one policy; name it with --policy");
-        o.policies = names;
+        o.spec.policies = names;
       }
     };
     ctx.run = [&, add_python] {

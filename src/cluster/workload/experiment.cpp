@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <set>
 
 #include "cluster/model/cluster_spec.h"
@@ -15,7 +14,7 @@
 #include "cluster/speed/ps_speed.h"
 #include "core/error.h"
 #include "core/yaml.h"
-#include "core/parallel_for.h"
+#include "cluster/sim/runner.h"
 
 namespace dmlkit::cluster {
 
@@ -38,8 +37,7 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   check_keys(path, w,
              {"num_jobs", "arrivals", "max_arrivals_per_slot", "window_slots", "slot_s", "max_num_epochs",
               "epoch_jitter", "catalogue", "types", "demands", "user_workers", "user_ps_per_worker", "async_fraction",
-              "allreduce_fraction",
-              "loss_noise_sd", "convergence_threshold"});
+              "allreduce_fraction", "loss_noise_sd", "convergence_threshold"});
   PsWorkloadSpec s;
   if (w["catalogue"]) s.catalogue = text(path, w["catalogue"], "catalogue");
   if (s.catalogue != "dl2" && s.catalogue != "harmony")
@@ -80,7 +78,8 @@ PsWorkloadSpec parse_workload(const std::string& path, const YAML::Node& w) {
   if (w["allreduce_fraction"]) {
     s.allreduce_fraction = number(path, w["allreduce_fraction"], "allreduce_fraction", 0, 1);
     if (!harmony && s.allreduce_fraction > 0)
-      throw Error(path, line_of(w["allreduce_fraction"]), "allreduce_fraction", "all-reduce jobs need catalogue: harmony");
+      throw Error(path, line_of(w["allreduce_fraction"]), "allreduce_fraction",
+                  "all-reduce jobs need catalogue: harmony");
   }
   if (w["loss_noise_sd"]) s.loss_noise_sd = number(path, w["loss_noise_sd"], "loss_noise_sd", 0, 10);
   if (w["convergence_threshold"])
@@ -94,7 +93,8 @@ Experiment parse(const std::string& path) {
     throw Error(path, 1, "experiment", "not an experiment file (no 'experiment' key)");
   if (root["engine"]) {
     const std::string engine = text(path, root["engine"], "engine");
-    if (engine != "sim" && engine != "oasis") throw Error(path, line_of(root["engine"]), "engine", "expected sim or oasis");
+    if (engine != "sim" && engine != "oasis")
+      throw Error(path, line_of(root["engine"]), "engine", "expected sim or oasis");
     if (engine == "oasis") {
       // The listing's fields only; the OASiS loader checks the whole file when it runs.
       Experiment e;
@@ -112,11 +112,12 @@ Experiment parse(const std::string& path) {
       return e;
     }
   }
-  check_keys(path, root,
-             {"experiment", "engine", "description", "cluster", "seeds", "policies", "policy_params", "speed_model",
-              "speed_table", "round_s", "restart_delay_s", "charge_first_start", "measure_noise", "straggler_prob",
-              "straggler_slowdown", "scale_cost_worker_s", "scale_cost_ps_s", "max_time_s", "interference", "interference_file",
-              "workload"});
+  check_keys(path, root, {"experiment",      "engine",         "description",        "cluster",
+                          "seeds",           "policies",       "policy_params",      "speed_model",
+                          "speed_table",     "round_s",        "restart_delay_s",    "charge_first_start",
+                          "measure_noise",   "straggler_prob", "straggler_slowdown", "scale_cost_worker_s",
+                          "scale_cost_ps_s", "max_time_s",     "interference",       "interference_file",
+                          "workload"});
   Experiment e;
   e.path = path;
   e.name = text(path, root["experiment"], "experiment");
@@ -250,8 +251,9 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
                                           const std::function<void(const std::string&, uint64_t)>& on_run,
                                           int threads) {
   if (e.engine != "sim")
-    throw Error(e.path, 0, "engine",
-                "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
+    throw Error(
+        e.path, 0, "engine",
+        "experiment '" + e.name + "' runs on the " + e.engine + " engine: use `dmlkit cluster compare --experiment`");
   PolicyOptions popts;
   popts.params = e.policy_params;
   popts.experiment = e.name;
@@ -261,28 +263,30 @@ std::vector<ExperimentRun> run_experiment(const Experiment& e, const std::string
   const ClusterSpec cluster = ClusterSpec::parse(e.cluster);
   const SimConfig config = experiment_sim_config(e, data_dir);
   // Every workload first (one per seed), then the runs: run i is (seed i / P, policy i % P), each
-  // with its own policy object and result slot, so any number of threads gives the serial result.
+  // with its own policy object (made in its thread) and result slot (cluster/sim/runner.h).
   std::vector<Workload> workloads;
   for (uint64_t seed : e.seeds) workloads.push_back(ps_workload(e.workload, seed, data_dir));
   const size_t P = e.policies.size();
-  std::vector<ExperimentRun> runs(e.seeds.size() * P);
-  std::mutex on_run_mutex;
-  parallel_for(runs.size(), std::max(1, threads), [&](size_t i) {
-    const uint64_t seed = e.seeds[i / P];
-    const std::string& name = e.policies[i % P];
-    if (on_run) {
-      std::lock_guard<std::mutex> lock(on_run_mutex);
-      on_run(name, seed);
-    }
-    PolicyOptions run_opts = popts;
-    run_opts.seed = seed;
-    auto policy = make_policy(name, run_opts);  // fresh state per run
-    ExperimentRun& r = runs[i];
-    r.policy = name;
-    r.seed = seed;
-    r.result = simulate(cluster, workloads[i / P], name, *policy, config);
-    r.metrics = compute_metrics(r.result);
-  });
+  std::vector<SimTask> tasks(e.seeds.size() * P);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    SimTask& t = tasks[i];
+    t.policy_name = e.policies[i % P];
+    t.options = popts;
+    t.options.seed = e.seeds[i / P];
+    t.cluster = &cluster;
+    t.workload = &workloads[i / P];
+    t.config = &config;
+  }
+  SimProgress progress;
+  if (on_run) progress.on_start = [&](size_t i) { on_run(tasks[i].policy_name, tasks[i].options.seed); };
+  std::vector<SimRun> sims = run_simulations(tasks, threads, progress);
+  std::vector<ExperimentRun> runs(tasks.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].policy = tasks[i].policy_name;
+    runs[i].seed = tasks[i].options.seed;
+    runs[i].result = std::move(sims[i].result);
+    runs[i].metrics = std::move(sims[i].metrics);
+  }
   return runs;
 }
 
