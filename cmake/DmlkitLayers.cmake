@@ -17,6 +17,9 @@ set(DMLKIT_LAYER_football core learn)
 set(DMLKIT_LAYER_slurm core)
 set(DMLKIT_LAYER_live core learn cluster slurm)
 set(DMLKIT_LAYER_sweep core slurm)
+# What a module's tests may use beyond the module's row: the Slurm lab tests (tests/live) also run
+# sweeps' job arrays on the lab (sweep_slurm_test.cpp), so test_live links sweep too.
+set(DMLKIT_TEST_LAYER_live sweep)
 
 # Fails the configuration when a module target links a module its row does not allow (directly,
 # as PUBLIC, PRIVATE or INTERFACE). Run once every module target exists.
@@ -48,12 +51,14 @@ function(dmlkit_check_layer_links)
   endforeach()
 endfunction()
 
-# The table as a file for scripts/check-layers.py: one line per module, "module: dep dep ...".
+# The table as a file for scripts/check-layers.py: one line per module,
+# "module: dep dep ... | tests: dep ...".
 function(dmlkit_write_layers file)
   set(text "")
   foreach(module ${ARGN})
     string(REPLACE ";" " " deps "${DMLKIT_LAYER_${module}}")
-    string(APPEND text "${module}: ${deps}\n")
+    string(REPLACE ";" " " test_deps "${DMLKIT_TEST_LAYER_${module}}")
+    string(APPEND text "${module}: ${deps} | tests: ${test_deps}\n")
   endforeach()
   file(WRITE ${file} "${text}")
 endfunction()

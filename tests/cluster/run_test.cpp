@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli_test_util.h"
 #include "cluster/run.h"
 #include "cluster/workload/experiment.h"
 #include "core/data_dir.h"
 #include "core/error.h"
+#include "test_files.h"
 
 namespace dmlkit::cluster {
 namespace {
