@@ -20,4 +20,9 @@ void bind_cluster_run(py::module_& m); // the cluster run entry in-process (clus
 void bind_influence(py::module_& m);   // Python influence algorithms (influence_algorithm.cpp)
 void bind_loader(py::module_& m);      // --policy-file inside Python, and the plugin's bridge (bridge.cpp)
 
+// The run entries of influence, football and continual in-process (<family>_run.cpp).
+void bind_influence_run(py::module_& m);
+void bind_football_run(py::module_& m);
+void bind_continual_run(py::module_& m);
+
 }  // namespace dmlkit::python

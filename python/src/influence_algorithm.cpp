@@ -105,7 +105,8 @@ class PythonAlgorithm final : public inf::Algorithm {
     mark_.assign(in.num_nodes, 0);
     for (inf::NodeId s : seeds) {
       if (s >= in.num_nodes || !(*in.node_present)[s])
-        throw Error(name_ + ".select: node " + std::to_string(s) + " is not present at step " + std::to_string(in.step));
+        throw Error(name_ + ".select: node " + std::to_string(s) + " is not present at step " +
+                    std::to_string(in.step));
       if (mark_[s]++) throw Error(name_ + ".select: node " + std::to_string(s) + " chosen twice");
     }
   }
@@ -138,7 +139,7 @@ inf::AlgorithmEntry python_algorithm_entry(py::handle cls) {
   const std::string name = cls.attr("name").cast<std::string>();
   const std::string summary = cls.attr("summary").cast<std::string>();
   PyObject* raw = cls.inc_ref().ptr();  // lives until the process ends
-  auto factory = [raw, name](const inf::AlgorithmOptions&) -> std::unique_ptr<inf::Algorithm> {
+  auto factory = [raw, name](const Knobs&) -> std::unique_ptr<inf::Algorithm> {
     py::gil_scoped_acquire gil;
     py::object instance;
     try {
@@ -158,21 +159,25 @@ void bind_influence(py::module_& m) {
       .def_property_readonly("num_nodes", [](const StepHandle& h) { return live(h.s).in->num_nodes; })
       .def_property_readonly(
           "present_nodes",
-          [](py::object self) { return readonly_view(*live(self.cast<const StepHandle&>().s).in->present_nodes, self); },
+          [](py::object self) {
+            return readonly_view(*live(self.cast<const StepHandle&>().s).in->present_nodes, self);
+          },
           "ids of the nodes present at this step, ascending (read-only NumPy view)")
       .def_property_readonly(
           "node_present",
           [](py::object self) { return readonly_view(*live(self.cast<const StepHandle&>().s).in->node_present, self); },
           "one flag per node id (read-only NumPy view)");
   py::class_<RngHandle>(m, "Rng", "The run's random stream (core/rng.h): the same --seed gives the same draws")
-      .def("uniform", [](const RngHandle& h) { return h.rng().uniform(); }, "uniform in [0, 1)")
+      .def(
+          "uniform", [](const RngHandle& h) { return h.rng().uniform(); }, "uniform in [0, 1)")
       .def(
           "uniform_int", [](const RngHandle& h, int64_t lo, int64_t hi) { return h.rng().uniform_int(lo, hi); },
           py::arg("lo"), py::arg("hi"), "uniform integer in [lo, hi]")
-      .def("next", [](const RngHandle& h) { return h.rng().next(); }, "64 random bits (e.g. to seed numpy)");
+      .def(
+          "next", [](const RngHandle& h) { return h.rng().next(); }, "64 random bits (e.g. to seed numpy)");
   m.def(
-      "register_influence_algorithm",
-      [](py::object cls) { inf::register_algorithm(python_algorithm_entry(cls)); }, py::arg("cls"),
+      "register_influence_algorithm", [](py::object cls) { inf::register_algorithm(python_algorithm_entry(cls)); },
+      py::arg("cls"),
       "Registers a dmlkit.influence.Algorithm subclass under cls.name (replacing an earlier Python one)");
 }
 

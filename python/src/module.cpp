@@ -37,5 +37,8 @@ PYBIND11_MODULE(_dmlkit, m) {
   dmlkit::python::bind_cluster(m);
   dmlkit::python::bind_cluster_run(m);
   dmlkit::python::bind_influence(m);
+  dmlkit::python::bind_influence_run(m);
+  dmlkit::python::bind_football_run(m);
+  dmlkit::python::bind_continual_run(m);
   dmlkit::python::bind_loader(m);
 }

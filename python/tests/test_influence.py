@@ -58,4 +58,19 @@ def test_bad_seed_sets_and_exceptions_are_errors():
 
 def test_algorithms_listing():
     names = {e.name: e for e in dmlkit.influence.algorithms()}
-    assert "rsb" in names and [k.name for k in names["rsb"].knobs] == ["--gamma", "--rsb-c"]
+    assert "rsb" in names and [k.name for k in names["rsb"].knobs] == ["rsb.gamma", "rsb.c"]
+
+
+def test_run_in_process_writes_nothing_unless_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = dmlkit.influence.run(algorithms=["rsb", "random"], gamma=0.3, algorithm_param={"cucb.alpha": 2}, **ARGS)
+    assert res.path is None and list(tmp_path.iterdir()) == []
+    assert res.inputs["algorithm_params"]["rsb_gamma"] == 0.3 and res.inputs["algorithm_params"]["cucb_alpha"] == 2
+    assert len(res.table("steps.csv")) == 2 * 150
+    assert res.write(tmp_path / "out").endswith("out") and (tmp_path / "out" / "results.json").exists()
+    written = dmlkit.influence.run(algorithms=["random"], out=tmp_path / "w", **ARGS)
+    assert written.path and len(written.table("runs.csv")) == 2 * 150
+    with pytest.raises(dmlkit.Error, match="rsb.gamma"):
+        dmlkit.influence.run(algorithms=["rsb"], gamma=2, **ARGS)
+    with pytest.raises(dmlkit.Error, match="--k"):
+        dmlkit.influence.run(**{**ARGS, "k": 0})

@@ -29,17 +29,6 @@ struct StepInput {
   const Graph* network = nullptr;                      // null unless access() allows it at this step
 };
 
-// Knobs of every algorithm ([A]/[S] choices, see docs/influence.md).
-struct AlgorithmOptions {
-  double rsb_gamma = 0.2;           // [S] reimplementation default (spec C.2)
-  double rsb_c = 0.1;               // [A] set empirically as the paper does (reimplementation: 1.0); see docs
-  double oracle_epsilon = 0.5;      // [A] IMM accuracy of the per-step oracle (runtime budget)
-  double static_epsilon = 0.1;      // [A] IMM accuracy of static-greedy's one-off computation
-  size_t max_rr_sets = 20'000'000;  // [A] memory cap for IMM
-  double cucb_alpha = 1.5;          // [A] UCB bonus R * sqrt(alpha ln t / T_i)
-  double epsilon_greedy = 0.1;      // [A] exploration probability per slot
-};
-
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
@@ -53,21 +42,28 @@ class Algorithm {
   virtual void observe(const StepInput& in, const std::vector<NodeId>& seeds, const std::vector<uint32_t>& marginal) {}
 };
 
-// A std::function so that an entry added at run time (a Python class) can carry what it builds from.
-using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const AlgorithmOptions&)>;
-// An entry's knobs are the `influence run` options it reads (named as the flags, e.g. "--gamma"),
-// with their defaults and ranges; AlgorithmOptions carries their values.
+// An entry's factory reads the knobs its entry declares (core/knobs.h: "rsb.gamma", ...) through
+// Knobs, which falls back to the declared defaults. A std::function so that an entry added at run
+// time (a Python class) can carry what it builds from.
+using AlgorithmFactory = std::function<std::unique_ptr<Algorithm>(const Knobs&)>;
 using AlgorithmEntry = RegistryEntry<AlgorithmFactory>;
 using AlgorithmRegistry = Registry<AlgorithmEntry>;
+
+// The option that sets algorithm knobs (`influence run --algorithm-param rsb.gamma=0.3`).
+inline constexpr const char* kAlgorithmParamFlag = "--algorithm-param";
 
 // The algorithms in the order `dmlkit influence algorithms` lists them (registry.cpp).
 const AlgorithmRegistry& algorithm_registry();
 // Adds an algorithm at run time (a Python class: python/, `influence run --algorithm-file`);
 // replaces an earlier run-time entry of that name, Error for a built-in name.
 void register_algorithm(AlgorithmEntry entry);
-// Throws Error("--algorithms: unknown algorithm 'x' (known: ...)").
-std::unique_ptr<Algorithm> make_algorithm(const std::string& name, const AlgorithmOptions& options);
-// Throws Error naming the option when a knob is outside its declared range.
-void validate(const AlgorithmOptions& options);
+// Throws Error naming --algorithm-param and the knob when a key no registered algorithm declares
+// is given, or a value outside its knob's type or range.
+void check_algorithm_params(const KnobValues& params);
+// The algorithm `name` reading its knobs from `params` (defaults for the ones not given).
+// Throws Error("--algorithms: unknown algorithm 'x' (known: ...)") and as check_algorithm_params.
+std::unique_ptr<Algorithm> make_algorithm(const std::string& name, const KnobValues& params = {});
+// The declaration of the knob `name` among the registered algorithms, null when none declares it.
+const KnobSpec* find_algorithm_knob(const std::string& name);
 
 }  // namespace dmlkit::influence

@@ -44,10 +44,8 @@ void check_churn(double churn, double presence, const char* churn_name, const ch
 
 }  // namespace
 
-void validate(const DynamicsConfig& c, const EdgeList& universe) {
+void validate(const DynamicsConfig& c) {
   if (c.steps < 1) throw Error("--steps: must be at least 1");
-  if (c.model == ProbabilityModel::Static && !universe.has_probabilities())
-    throw Error("--dynamics static: the graph " + universe.name + " has no edge probabilities");
   if (c.trivalency_levels.empty()) throw Error("trivalency: needs at least one probability level");
   for (double p : c.trivalency_levels)
     if (!(p >= 0 && p <= 1)) throw Error("trivalency: level " + std::to_string(p) + " is outside [0, 1]");
@@ -55,6 +53,12 @@ void validate(const DynamicsConfig& c, const EdgeList& universe) {
   if (!(c.fluctuating_swing >= 0)) throw Error("--fr-swing: must not be negative");
   check_churn(c.edge_churn, c.edge_presence, "--edge-churn", "--edge-presence");
   check_churn(c.node_churn, c.node_presence, "--node-churn", "--node-presence");
+}
+
+void validate(const DynamicsConfig& c, const EdgeList& universe) {
+  validate(c);
+  if (c.model == ProbabilityModel::Static && !universe.has_probabilities())
+    throw Error("--dynamics static: the graph " + universe.name + " has no edge probabilities");
 }
 
 DynamicNetwork::DynamicNetwork(const EdgeList& universe, DynamicsConfig config, Rng rng)

@@ -43,8 +43,9 @@ struct DynamicsConfig {
   double node_presence = 1;
 };
 
-// Throws Error naming the option when a value is out of range (and for `static` without
-// probabilities in the graph).
+// Throws Error naming the option when a value is out of range.
+void validate(const DynamicsConfig& config);
+// The same, and for `static` without probabilities in the graph.
 void validate(const DynamicsConfig& config, const EdgeList& universe);
 
 class DynamicNetwork {

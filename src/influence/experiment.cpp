@@ -41,28 +41,35 @@ void check_seeds(const std::string& name, const std::vector<NodeId>& seeds, int 
 
 }  // namespace
 
-void validate(const ExperimentConfig& c, const EdgeList& universe) {
+void validate(const ExperimentConfig& c) {
   if (c.k < 1) throw Error("--k: must be at least 1");
+  if (c.steps < 1) throw Error("--steps: must be at least 1");
+  if (c.hindsight_rr_sets > 100'000'000) throw Error("--hindsight-rr-sets: at most 100000000");
+  if (c.runs < 1) throw Error("--runs: must be at least 1");
+  if (c.algorithms.empty()) throw Error("--algorithms: no algorithm given");
+  check_algorithm_params(c.algorithm_params);
+  for (size_t i = 0; i < c.algorithms.size(); ++i) {
+    for (size_t j = 0; j < i; ++j)
+      if (c.algorithms[i] == c.algorithms[j]) throw Error("--algorithms: '" + c.algorithms[i] + "' given twice");
+    make_algorithm(c.algorithms[i], c.algorithm_params);  // throws for an unknown name
+  }
+  if (c.best_fixed && c.hindsight_rr_sets < static_cast<size_t>(c.steps))
+    throw Error("--hindsight-rr-sets: must be at least --steps");
+  DynamicsConfig d = c.dynamics;
+  d.steps = c.steps;
+  validate(d);
+}
+
+void validate(const ExperimentConfig& c, const EdgeList& universe) {
+  validate(c);
   if (static_cast<uint32_t>(c.k) > universe.num_nodes)
     throw Error("--k: " + std::to_string(c.k) + " exceeds the " + std::to_string(universe.num_nodes) + " nodes of " +
                 universe.name);
-  if (c.steps < 1) throw Error("--steps: must be at least 1");
   // RSB keeps k weights per node (two doubles each): refuse tables beyond ~8 GB.
   for (const auto& name : c.algorithms)
     if (name == "rsb" && static_cast<double>(c.k) * universe.num_nodes > 5e8)
       throw Error("--k: rsb would need k x nodes = " + std::to_string(static_cast<double>(c.k) * universe.num_nodes) +
                   " weights (at most 5e8)");
-  if (c.hindsight_rr_sets > 100'000'000) throw Error("--hindsight-rr-sets: at most 100000000");
-  if (c.runs < 1) throw Error("--runs: must be at least 1");
-  if (c.algorithms.empty()) throw Error("--algorithms: no algorithm given");
-  validate(c.options);
-  for (size_t i = 0; i < c.algorithms.size(); ++i) {
-    for (size_t j = 0; j < i; ++j)
-      if (c.algorithms[i] == c.algorithms[j]) throw Error("--algorithms: '" + c.algorithms[i] + "' given twice");
-    make_algorithm(c.algorithms[i], c.options);  // throws for an unknown name
-  }
-  if (c.best_fixed && c.hindsight_rr_sets < static_cast<size_t>(c.steps))
-    throw Error("--hindsight-rr-sets: must be at least --steps");
   DynamicsConfig d = c.dynamics;
   d.steps = c.steps;
   validate(d, universe);
@@ -91,7 +98,7 @@ ExperimentResult run_experiment(const EdgeList& universe, const ExperimentConfig
     std::vector<std::unique_ptr<Algorithm>> algorithms;
     std::vector<Rng> rngs;
     for (const auto& name : config.algorithms) {
-      algorithms.push_back(make_algorithm(name, config.options));
+      algorithms.push_back(make_algorithm(name, config.algorithm_params));
       algorithms.back()->reset(n, config.k);
       rngs.push_back(run_rng.split(name_stream(name)));
       result.algorithms[algorithms.size() - 1].reward.emplace_back(config.steps, 0.0);

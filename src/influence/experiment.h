@@ -29,12 +29,15 @@ struct ExperimentConfig {
   uint64_t seed = 1;
   DynamicsConfig dynamics;  // dynamics.steps is set to `steps` by the runner
   std::vector<std::string> algorithms;
-  AlgorithmOptions options;
+  KnobValues algorithm_params;         // algorithm knobs by name ("rsb.gamma" -> "0.3"); the rest at their defaults
   bool best_fixed = true;              // compute the hindsight reference (weak regret)
   size_t hindsight_rr_sets = 200'000;  // [A] RR sets pooled over the whole run
 };
 
-// Throws Error naming the option when a value is out of range or an algorithm is unknown.
+// Throws Error naming the option when a value is out of range or an algorithm or knob is unknown
+// (everything that does not depend on the network).
+void validate(const ExperimentConfig& config);
+// The same, and what depends on the network (k against its nodes, static dynamics' probabilities).
 void validate(const ExperimentConfig& config, const EdgeList& universe);
 
 struct AlgorithmRuns {

@@ -36,7 +36,7 @@ TEST(InfluenceBaselines, StaticGreedyComputesOnceAndNeverUpdates) {
   const Graph star = Graph::from_edges(testing::edges(8, {0, 0, 0, 0, 0, 6}, {1, 2, 3, 4, 5, 7}, {1, 1, 1, 1, 1, 1}));
   // Later the network changes so that 6 becomes the hub; static-greedy must not notice.
   const Graph moved = Graph::from_edges(testing::edges(8, {6, 6, 6, 6, 6, 0}, {1, 2, 3, 4, 5, 7}, {1, 1, 1, 1, 1, 1}));
-  auto alg = make_algorithm("static-greedy", AlgorithmOptions{});
+  auto alg = make_algorithm("static-greedy");
   EXPECT_EQ(alg->access(), NetworkAccess::FirstStep);
   const Nodes nodes(8);
   alg->reset(8, 1);
@@ -52,7 +52,7 @@ TEST(InfluenceBaselines, StaticGreedyComputesOnceAndNeverUpdates) {
 }
 
 TEST(InfluenceBaselines, CucbTriesEveryNodeThenExploitsTheBest) {
-  auto alg = make_algorithm("cucb", AlgorithmOptions{.cucb_alpha = 0.0});  // no bonus: pure means once tried
+  auto alg = make_algorithm("cucb", {{"cucb.alpha", "0"}});  // no bonus: pure means once tried
   const Nodes nodes(6);
   alg->reset(6, 2);
   Rng rng(2);
@@ -74,7 +74,7 @@ TEST(InfluenceBaselines, CucbTriesEveryNodeThenExploitsTheBest) {
 }
 
 TEST(InfluenceBaselines, EpsilonGreedyWithoutExplorationExploitsTheBestMean) {
-  auto alg = make_algorithm("epsilon-greedy", AlgorithmOptions{.epsilon_greedy = 0.0});
+  auto alg = make_algorithm("epsilon-greedy", {{"epsilon-greedy.epsilon", "0"}});
   const Nodes nodes(5);
   alg->reset(5, 1);
   Rng rng(3);
@@ -89,7 +89,7 @@ TEST(InfluenceBaselines, EpsilonGreedyWithoutExplorationExploitsTheBestMean) {
 }
 
 TEST(InfluenceBaselines, RandomDrawsDistinctPresentNodesUniformly) {
-  auto alg = make_algorithm("random", AlgorithmOptions{});
+  auto alg = make_algorithm("random");
   Nodes nodes(10);
   nodes.flags = {1, 0, 1, 1, 0, 1, 1, 1, 1, 1};
   nodes.present = {0, 2, 3, 5, 6, 7, 8, 9};

@@ -1,11 +1,9 @@
 // Conformance of every registered influence algorithm (influence/registry.cpp): on a small
 // network whose node set changes between steps, every step returns exactly k distinct nodes that
 // are present, and a rerun with the same seed returns the same seeds. The declared knobs' defaults
-// are the AlgorithmOptions defaults and pass the one validator. A new algorithm is covered by
-// registering it.
+// parse, are read by the factory, and a bad value is refused naming the knob. A new algorithm is
+// covered by registering it.
 #include <gtest/gtest.h>
-
-#include <fmt/format.h>
 
 #include <set>
 
@@ -17,7 +15,7 @@ namespace dmlkit::influence {
 namespace {
 
 std::vector<std::vector<NodeId>> run(const AlgorithmEntry& entry, const Graph& network, uint32_t n, int k) {
-  auto alg = entry.make(AlgorithmOptions{});
+  auto alg = make_algorithm(entry.name);
   alg->reset(n, k);
   Rng rng(11);
   std::vector<std::vector<NodeId>> out;
@@ -61,35 +59,43 @@ TEST(AlgorithmConformance, EveryRegisteredAlgorithmPicksKDistinctPresentSeeds) {
   for (const auto& entry : algorithm_registry().entries()) {
     SCOPED_TRACE(entry.name);
     EXPECT_FALSE(entry.summary.empty());
-    EXPECT_EQ(entry.make(AlgorithmOptions{})->name(), entry.name);
+    EXPECT_EQ(make_algorithm(entry.name)->name(), entry.name);
     const auto a = run(entry, network, edges.num_nodes, 5);
     EXPECT_EQ(a, run(entry, network, edges.num_nodes, 5)) << "deterministic for a seed";
   }
 }
 
-TEST(AlgorithmConformance, DeclaredDefaultsAreTheOptionDefaultsAndValidate) {
-  const AlgorithmOptions o;
-  const std::map<std::string, std::string> actual = {{"--gamma", fmt::format("{}", o.rsb_gamma)},
-                                                     {"--rsb-c", fmt::format("{}", o.rsb_c)},
-                                                     {"--oracle-epsilon", fmt::format("{}", o.oracle_epsilon)},
-                                                     {"--static-epsilon", fmt::format("{}", o.static_epsilon)},
-                                                     {"--max-rr-sets", std::to_string(o.max_rr_sets)},
-                                                     {"--cucb-alpha", fmt::format("{}", o.cucb_alpha)},
-                                                     {"--epsilon", fmt::format("{}", o.epsilon_greedy)}};
-  for (const auto& entry : algorithm_registry().entries())
+TEST(AlgorithmConformance, KnobsParseAndBadValuesAreRefused) {
+  for (const auto& entry : algorithm_registry().entries()) {
+    SCOPED_TRACE(entry.name);
+    KnobValues defaults;
     for (const auto& k : entry.knobs) {
-      ASSERT_TRUE(actual.count(k.name)) << k.name;
-      EXPECT_EQ(k.default_value, actual.at(k.name)) << k.name;
+      // A knob is named after its algorithm ("rsb.gamma"), or after IMM for the ones IMM reads.
+      EXPECT_TRUE(k.name.rfind(entry.name + ".", 0) == 0 || k.name.rfind("imm.", 0) == 0) << k.name;
+      EXPECT_FALSE(k.help.empty()) << k.name;
+      EXPECT_NO_THROW(k.check(k.default_value, k.name)) << k.name;
+      defaults[k.name] = k.default_value;
     }
-  EXPECT_NO_THROW(validate(o));
-  AlgorithmOptions bad;
-  bad.rsb_gamma = 1.5;
+    // Every declared knob given at its default: the algorithm builds and reads them.
+    EXPECT_EQ(make_algorithm(entry.name, defaults)->name(), entry.name);
+    for (const auto& k : entry.knobs) {
+      if (k.type != KnobType::Int && k.type != KnobType::Double) continue;
+      try {
+        make_algorithm(entry.name, {{k.name, "not-a-number"}});
+        ADD_FAILURE() << k.name << ": a bad value was accepted";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(k.name), std::string::npos) << e.what();
+      }
+    }
+  }
   try {
-    validate(bad);
+    make_algorithm("rsb", {{"rsb.gamma", "1.5"}});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--gamma"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--algorithm-param rsb.gamma"), std::string::npos) << e.what();
   }
+  EXPECT_THROW(make_algorithm("rsb", {{"rsb.typo", "1"}}), Error);
+  EXPECT_THROW(check_algorithm_params({{"nope.knob", "1"}}), Error);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ ExperimentConfig config() {
   c.seed = 5;
   c.dynamics.model = ProbabilityModel::Trivalency;
   c.algorithms = {"rsb", "random", "static-greedy", "cucb", "epsilon-greedy", "oracle"};
-  c.options.oracle_epsilon = 0.3;
+  c.algorithm_params["oracle.epsilon"] = "0.3";
   c.hindsight_rr_sets = 20000;
   return c;
 }
@@ -113,7 +113,7 @@ TEST(InfluenceExperiment, ValidatesOptions) {
   c.k = 1000;
   EXPECT_THROW(run_experiment(g, c), Error);
   c = config();
-  c.options.rsb_gamma = 0;
+  c.algorithm_params["rsb.gamma"] = "0";
   EXPECT_THROW(run_experiment(g, c), Error);
   c = config();
   c.steps = 0;

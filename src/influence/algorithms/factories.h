@@ -1,16 +1,20 @@
-// Constructors of the registered influence algorithms (one file each under algorithms/).
+// The registry entries of the built-in influence algorithms (one file each under algorithms/, the
+// entry next to the algorithm: name, summary, factory, the knobs it reads).
 #pragma once
-#include <memory>
-
+#include "core/knobs.h"
 #include "influence/algorithm.h"
 
 namespace dmlkit::influence {
 
-std::unique_ptr<Algorithm> make_rsb(const AlgorithmOptions& o);
-std::unique_ptr<Algorithm> make_random(const AlgorithmOptions& o);
-std::unique_ptr<Algorithm> make_static_greedy(const AlgorithmOptions& o);
-std::unique_ptr<Algorithm> make_cucb(const AlgorithmOptions& o);
-std::unique_ptr<Algorithm> make_epsilon_greedy(const AlgorithmOptions& o);
-std::unique_ptr<Algorithm> make_oracle(const AlgorithmOptions& o);
+AlgorithmEntry rsb_entry();
+AlgorithmEntry random_entry();
+AlgorithmEntry static_greedy_entry();
+AlgorithmEntry cucb_entry();
+AlgorithmEntry epsilon_greedy_entry();
+AlgorithmEntry oracle_entry();
+
+// imm.max-rr-sets: the memory cap on IMM's reverse-reachable sets, a knob of every algorithm that
+// runs IMM (static-greedy, oracle).
+KnobSpec imm_max_rr_sets_knob();
 
 }  // namespace dmlkit::influence

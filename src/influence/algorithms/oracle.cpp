@@ -1,7 +1,7 @@
 // Oracle: the reference for regret. It knows the current network (topology and probabilities)
 // at every step and runs IMM (Tang, Shi, Xiao, SIGMOD 2015; see imm.h), a (1 - 1/e - epsilon)
 // approximation of the best seed set for that step's expected spread.
-// Assumption [A]: accuracy epsilon = --oracle-epsilon (default 0.5 in experiments, to keep 100
+// Assumption [A]: accuracy epsilon = oracle.epsilon (--oracle-epsilon; default 0.5 in experiments, to keep 100
 // steps x several runs affordable; the benchmark uses 0.1).
 #include "influence/algorithms/factories.h"
 #include "influence/imm.h"
@@ -11,9 +11,9 @@ namespace {
 
 class Oracle : public Algorithm {
  public:
-  explicit Oracle(const AlgorithmOptions& o) {
-    options_.epsilon = o.oracle_epsilon;
-    options_.max_rr_sets = o.max_rr_sets;
+  explicit Oracle(const Knobs& k) {
+    options_.epsilon = k.get_double("oracle.epsilon");
+    options_.max_rr_sets = static_cast<size_t>(k.get_int("imm.max-rr-sets"));
   }
   std::string name() const override { return "oracle"; }
   NetworkAccess access() const override { return NetworkAccess::EveryStep; }
@@ -29,6 +29,12 @@ class Oracle : public Algorithm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> make_oracle(const AlgorithmOptions& o) { return std::make_unique<Oracle>(o); }
+AlgorithmEntry oracle_entry() {
+  return {"oracle",
+          "IMM on the current network every step (knows topology and probabilities)",
+          [](const Knobs& k) -> std::unique_ptr<Algorithm> { return std::make_unique<Oracle>(k); },
+          {knob_double("oracle.epsilon", 0.5, "IMM accuracy per step (runtime budget)").range(0, 1, true, true),
+           imm_max_rr_sets_knob()}};
+}
 
 }  // namespace dmlkit::influence

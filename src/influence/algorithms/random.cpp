@@ -25,6 +25,9 @@ class RandomSeeds : public Algorithm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> make_random(const AlgorithmOptions&) { return std::make_unique<RandomSeeds>(); }
+AlgorithmEntry random_entry() {
+  return {"random", "k distinct present nodes uniformly at random",
+          [](const Knobs&) -> std::unique_ptr<Algorithm> { return std::make_unique<RandomSeeds>(); }};
+}
 
 }  // namespace dmlkit::influence

@@ -125,6 +125,14 @@ double Rsb::probability(int slot, NodeId n, const std::vector<NodeId>& chosen,
   return w(n) / z;
 }
 
-std::unique_ptr<Algorithm> make_rsb(const AlgorithmOptions& o) { return std::make_unique<Rsb>(o.rsb_gamma, o.rsb_c); }
+AlgorithmEntry rsb_entry() {
+  return {"rsb",
+          "RSB (Bao et al., IWQoS 2016): K Exp3-style bandits, one per seed slot, marginal rewards",
+          [](const Knobs& k) -> std::unique_ptr<Algorithm> {
+            return std::make_unique<Rsb>(k.get_double("rsb.gamma"), k.get_double("rsb.c"));
+          },
+          {knob_double("rsb.gamma", 0.2, "Exp3 exploration rate").range(0, 1, true, false),
+           knob_double("rsb.c", 0.1, "reward scale (set empirically, as the paper does)").at_least(0, true)}};
+}
 
 }  // namespace dmlkit::influence

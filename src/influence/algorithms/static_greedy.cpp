@@ -2,9 +2,9 @@
 // "stationary method" the RSB paper compares against, spec C.5). At the first step it sees the
 // network (topology and probabilities as first observed) and runs IMM (Tang et al., SIGMOD 2015;
 // see imm.h) once; it never updates afterwards.
-// Assumptions [A]: IMM accuracy epsilon = --static-epsilon (0.1); it ranks 2k nodes so that when a
-// chosen node is absent at a later step (node churn) the next-ranked present nodes replace it;
-// if fewer than k ranked nodes are present, the rest is filled uniformly at random.
+// Assumptions [A]: IMM accuracy epsilon = static-greedy.epsilon (--static-epsilon, 0.1); it ranks 2k nodes so that when
+// a chosen node is absent at a later step (node churn) the next-ranked present nodes replace it; if fewer than k ranked
+// nodes are present, the rest is filled uniformly at random.
 #include <algorithm>
 
 #include "influence/algorithms/factories.h"
@@ -15,9 +15,9 @@ namespace {
 
 class StaticGreedy : public Algorithm {
  public:
-  explicit StaticGreedy(const AlgorithmOptions& o) {
-    options_.epsilon = o.static_epsilon;
-    options_.max_rr_sets = o.max_rr_sets;
+  explicit StaticGreedy(const Knobs& k) {
+    options_.epsilon = k.get_double("static-greedy.epsilon");
+    options_.max_rr_sets = static_cast<size_t>(k.get_int("imm.max-rr-sets"));
   }
   std::string name() const override { return "static-greedy"; }
   NetworkAccess access() const override { return NetworkAccess::FirstStep; }
@@ -54,6 +54,12 @@ class StaticGreedy : public Algorithm {
 
 }  // namespace
 
-std::unique_ptr<Algorithm> make_static_greedy(const AlgorithmOptions& o) { return std::make_unique<StaticGreedy>(o); }
+AlgorithmEntry static_greedy_entry() {
+  return {"static-greedy",
+          "IMM on the network as first observed, never updated",
+          [](const Knobs& k) -> std::unique_ptr<Algorithm> { return std::make_unique<StaticGreedy>(k); },
+          {knob_double("static-greedy.epsilon", 0.1, "IMM accuracy of the one-off computation").range(0, 1, true, true),
+           imm_max_rr_sets_knob()}};
+}
 
 }  // namespace dmlkit::influence

@@ -1,4 +1,4 @@
-#include "dmlkit/football/football_output.h"
+#include "football/evaluate_output.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "core/html_report.h"
 #include "football/labels.h"
 
-namespace dmlkit::app {
+namespace dmlkit::football {
 namespace fb = dmlkit::football;
 namespace {
 
@@ -34,7 +34,7 @@ void add_segment_metrics(nlohmann::ordered_json& m, const fb::LagRun& r, int uni
 
 }  // namespace
 
-void add_football_records(Results& res, const fb::Evaluation& ev, const std::string& tagger, uint64_t seed) {
+void add_evaluation_records(Results& res, const fb::Evaluation& ev, const std::string& tagger, uint64_t seed) {
   const auto& labels = fb::coarse_labels();
   for (const auto& me : ev.matches) {
     for (int run = 0; run < (me.timed ? 2 : 1); ++run) {
@@ -92,7 +92,7 @@ void add_football_records(Results& res, const fb::Evaluation& ev, const std::str
   }
 }
 
-TextTable football_summary_table(const fb::Evaluation& ev) {
+TextTable evaluation_summary_table(const fb::Evaluation& ev) {
   // Column names as in results.json (docs/results-schema.md, "Names on screen and in reports").
   TextTable t = ev.timed ? TextTable({"match", "lag_s", "lines", "macro_f1", "accuracy", "units", "segments",
                                       "truth_segments", "mean_tiou", "recall_iou0.5", "amap_loose", "amap_tight"})
@@ -112,13 +112,14 @@ TextTable football_summary_table(const fb::Evaluation& ev) {
   int units = 0;
   for (const auto& me : ev.matches) {
     units += me.units;
-    for (int run = 0; run < (me.timed && ev.timed ? 2 : 1); ++run) row(me.match->name, me.tagging, &me.runs[run], me.units, me.timed);
+    for (int run = 0; run < (me.timed && ev.timed ? 2 : 1); ++run)
+      row(me.match->name, me.tagging, &me.runs[run], me.units, me.timed);
   }
   for (int run = 0; run < (ev.timed ? 2 : 1); ++run) row("all", ev.tagging, &ev.pooled[run], units, ev.timed);
   return t;
 }
 
-TextTable football_class_table(const fb::TaggingScores& s) {
+TextTable class_table(const fb::TaggingScores& s) {
   TextTable t({"label", "support", "precision", "recall", "f1"});
   for (int y = 0; y < fb::coarse_count(); ++y)
     if (s.scored[y])
@@ -127,7 +128,7 @@ TextTable football_class_table(const fb::TaggingScores& s) {
   return t;
 }
 
-TextTable football_confusion_table(const fb::TaggingScores& s) {
+TextTable confusion_table(const fb::TaggingScores& s) {
   std::vector<std::string> header{"true \\ tagged"};
   for (const auto& l : fb::coarse_labels()) header.push_back(l);
   TextTable t(header);
@@ -139,25 +140,28 @@ TextTable football_confusion_table(const fb::TaggingScores& s) {
   return t;
 }
 
-TextTable football_lines_table(const fb::Evaluation& ev) {
+TextTable lines_table(const fb::Evaluation& ev) {
   TextTable t({"match", "line", "minute", "label", "tagged", "confidence", "text"});
   for (const auto& me : ev.matches)
     for (size_t i = 0; i < me.match->lines.size(); ++i) {
       const auto& l = me.match->lines[i];
-      t.add_row({me.match->name, std::to_string(l.line), l.minute.text, l.label >= 0 ? fb::coarse_labels()[l.label] : "",
-                 fb::coarse_labels()[me.tags[i].label], fixed(me.tags[i].confidence, 4), l.text});
+      t.add_row({me.match->name, std::to_string(l.line), l.minute.text,
+                 l.label >= 0 ? fb::coarse_labels()[l.label] : "", fb::coarse_labels()[me.tags[i].label],
+                 fixed(me.tags[i].confidence, 4), l.text});
     }
   return t;
 }
 
-TextTable football_segments_table(const fb::Evaluation& ev) {
-  TextTable t({"match", "kind", "label", "period", "spot_s", "start_s", "end_s", "confidence", "lines", "minute", "text"});
+TextTable segments_table(const fb::Evaluation& ev) {
+  TextTable t(
+      {"match", "kind", "label", "period", "spot_s", "start_s", "end_s", "confidence", "lines", "minute", "text"});
   for (const auto& me : ev.matches) {
     if (!me.timed) continue;
     auto add = [&](const std::string& kind, const std::vector<fb::Segment>& segs) {
       for (const auto& s : segs)
         t.add_row({me.match->name, kind, fb::coarse_labels()[s.label], std::to_string(s.period), fixed(s.spot_s, 1),
-                   fixed(s.start_s, 1), fixed(s.end_s, 1), fixed(s.confidence, 4), std::to_string(s.lines), s.minute, s.text});
+                   fixed(s.start_s, 1), fixed(s.end_s, 1), fixed(s.confidence, 4), std::to_string(s.lines), s.minute,
+                   s.text});
     };
     add("truth", me.truth_segments);
     add("text", me.runs[0].segments);
@@ -166,7 +170,7 @@ TextTable football_segments_table(const fb::Evaluation& ev) {
   return t;
 }
 
-HtmlReport football_report(const fb::Evaluation& ev, const std::string& tagger, const std::string& setup) {
+HtmlReport evaluation_report(const fb::Evaluation& ev, const std::string& tagger, const std::string& setup) {
   HtmlReport rep("dmlkit football: tagger " + tagger);
   int lines = 0;
   for (const auto& me : ev.matches) lines += static_cast<int>(me.match->lines.size());
@@ -175,14 +179,15 @@ HtmlReport football_report(const fb::Evaluation& ev, const std::string& tagger, 
                  {"Matches", std::to_string(ev.matches.size())},
                  {"Lines", std::to_string(lines)}});
   rep.add_heading("Scores");
-  rep.add_table(football_summary_table(ev),
-                "macro_f1 over the classes present in the truth or the tags. lag: the correction subtracted (s), "
-                "estimated on the other matches. mean_tiou: mean over true segments of the paired segment's temporal IoU. "
-                "amap: SoccerNet average-mAP (loose 5-60 s, tight 1-5 s) of the segments' spots.");
+  rep.add_table(
+      evaluation_summary_table(ev),
+      "macro_f1 over the classes present in the truth or the tags. lag: the correction subtracted (s), "
+      "estimated on the other matches. mean_tiou: mean over true segments of the paired segment's temporal IoU. "
+      "amap: SoccerNet average-mAP (loose 5-60 s, tight 1-5 s) of the segments' spots.");
   rep.add_heading("Per class (all matches)");
-  rep.add_table(football_class_table(ev.tagging));
+  rep.add_table(class_table(ev.tagging));
   rep.add_heading("Confusion matrix (lines, all matches)");
-  rep.add_table(football_confusion_table(ev.tagging));
+  rep.add_table(confusion_table(ev.tagging));
   for (const auto& me : ev.matches) {
     rep.add_heading("Timeline: " + me.match->name, 3);
     if (me.timed) {
@@ -225,10 +230,11 @@ HtmlReport football_report(const fb::Evaluation& ev, const std::string& tagger, 
                  me.timed ? clock_text(clock.line_video_s(l.minute)) : "", truth >= 0 ? fb::coarse_labels()[truth] : "",
                  fb::coarse_labels()[tag] + (truth >= 0 && truth != tag ? " (wrong)" : ""), l.text});
     }
-    rep.add_table(t, "Lines whose true or tagged label is a highlight (not other); times are video m:ss, the "
-                     "feed's own wall clock since the first kick-off standing in for the video.");
+    rep.add_table(t,
+                  "Lines whose true or tagged label is a highlight (not other); times are video m:ss, the "
+                  "feed's own wall clock since the first kick-off standing in for the video.");
   }
   return rep;
 }
 
-}  // namespace dmlkit::app
+}  // namespace dmlkit::football
