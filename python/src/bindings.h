@@ -19,4 +19,7 @@ void bind_cluster(py::module_& m);     // views, placements, Python policies (cl
 void bind_influence(py::module_& m);   // Python influence algorithms (influence_algorithm.cpp)
 void bind_loader(py::module_& m);      // --policy-file inside Python, and the plugin's bridge (bridge.cpp)
 
+// The run entries of comm, ps and gnn in-process (comm_run.cpp).
+void bind_iteration_runs(py::module_& m);
+
 }  // namespace dmlkit::python

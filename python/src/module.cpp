@@ -37,4 +37,5 @@ PYBIND11_MODULE(_dmlkit, m) {
   dmlkit::python::bind_cluster(m);
   dmlkit::python::bind_influence(m);
   dmlkit::python::bind_loader(m);
+  dmlkit::python::bind_iteration_runs(m);
 }
