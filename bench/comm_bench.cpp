@@ -2,6 +2,7 @@
 // workers with ByteScheduler (target < 50 ms, fork of the simulation process included) and one
 // Bayesian-optimisation tuning run of 20 probes (target < 30 s).
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include "comm/iteration_sim.h"
 #include "comm/model_graph.h"
@@ -41,10 +42,9 @@ void BM_TuneByteSchedulerVgg16(benchmark::State& state) {
     auto r = bayes_optimize(
         {{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}},
         [&](const std::vector<double>& x) {
-          SchedulerOptions o;
-          o.partition_bytes = x[0] * 1e6;
-          o.credit_bytes = x[1] * 1e6;
-          return simulate(w, n, "bytescheduler", o).iteration_mean_s;
+          const dmlkit::KnobValues knobs{{"bytescheduler.partition-mb", fmt::format("{}", x[0])},
+                                         {"bytescheduler.credit-mb", fmt::format("{}", x[1])}};
+          return simulate(w, n, "bytescheduler", knobs).iteration_mean_s;
         },
         BayesOptions{}, dmlkit::Rng(1));
     benchmark::DoNotOptimize(r.best);

@@ -24,5 +24,7 @@ void bind_loader(py::module_& m);      // --policy-file inside Python, and the p
 void bind_influence_run(py::module_& m);
 void bind_football_run(py::module_& m);
 void bind_continual_run(py::module_& m);
+// The run entries of comm, ps and gnn in-process (comm_run.cpp).
+void bind_iteration_runs(py::module_& m);
 
 }  // namespace dmlkit::python

@@ -41,4 +41,5 @@ PYBIND11_MODULE(_dmlkit, m) {
   dmlkit::python::bind_football_run(m);
   dmlkit::python::bind_continual_run(m);
   dmlkit::python::bind_loader(m);
+  dmlkit::python::bind_iteration_runs(m);
 }

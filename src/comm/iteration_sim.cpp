@@ -53,9 +53,9 @@ struct State {
   std::vector<TransferRecord> log;
   // With a PsControl (comm/ps_control.h):
   PsControl* ps = nullptr;
-  sg4::Host* background = nullptr;                       // source/sink of background flows
-  std::vector<std::vector<sg4::CommPtr>> bg_flows;       // per server: its running background flows
-  std::vector<double> cpu_factors;                       // pstate i runs 1/cpu_factors[i] as fast
+  sg4::Host* background = nullptr;                  // source/sink of background flows
+  std::vector<std::vector<sg4::CommPtr>> bg_flows;  // per server: its running background flows
+  std::vector<double> cpu_factors;                  // pstate i runs 1/cpu_factors[i] as fast
   int migrations_pending = 0;
   sg4::ConditionVariablePtr migration_cv;
 };
@@ -335,14 +335,17 @@ void build_platform(State& st) {
                                                  : zone->create_host(name, server ? server_speeds[0] : 1e12);
     h->seal();
     into.push_back(h);
-    const double bw = server ? net.bandwidth_Bps : net.bandwidth_Bps * net.link_scale(static_cast<int>(into.size()) - 1);
+    const double bw =
+        server ? net.bandwidth_Bps : net.bandwidth_Bps * net.link_scale(static_cast<int>(into.size()) - 1);
     auto* up = zone->create_link(name + "_up", bw)->set_latency(net.latency_s)->seal();
     auto* down = zone->create_link(name + "_down", bw)->set_latency(net.latency_s)->seal();
     nics.push_back({up, down});
   };
   std::vector<Nic> worker_nics, server_nics;
   for (int i = 0; i < net.workers; ++i) make_host("worker" + std::to_string(i), st.workers, worker_nics);
-  const int server_hosts = net.arch != Arch::ps ? 0 : st.ps ? std::max(net.servers, st.ps->server_hosts()) : net.servers;
+  const int server_hosts = net.arch != Arch::ps ? 0
+                           : st.ps              ? std::max(net.servers, st.ps->server_hosts())
+                                                : net.servers;
   for (int j = 0; j < server_hosts; ++j) make_host("server" + std::to_string(j), st.servers, server_nics);
   sg4::Link* backplane = nullptr;
   if (net.switch_bandwidth_Bps > 0) backplane = zone->create_link("switch", net.switch_bandwidth_Bps)->seal();
@@ -491,16 +494,15 @@ void SimOptions::validate() const {
 }
 
 IterationResult simulate_in_process(const TrainingWorkload& workload, const NetworkConfig& net,
-                                    const std::string& scheduler_name, const SchedulerOptions& options,
+                                    const std::string& scheduler_name, const KnobValues& scheduler_params,
                                     const SimOptions& sim) {
   net.validate();
   sim.validate();
-  auto scheduler = make_scheduler(scheduler_name, options, net.arch);
+  auto scheduler = make_scheduler(scheduler_name, scheduler_params, workload, net);
   scheduler->setup(workload, net);
   const auto engine = comm::make_simgrid_engine("dmlkit-comm");
-  State st{workload, net,   *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {},
-           {},       false, false,      0,   0,  0,  {},      {},      {},      {},
-           nullptr,  nullptr, {},       {},  0,  nullptr};
+  State st{workload, net, *scheduler, sim, {}, {}, nullptr, nullptr, nullptr, {}, {}, false, false,
+           0,        0,   0,          {},  {}, {}, {},      nullptr, nullptr, {}, {}, 0,     nullptr};
   if (sim.ps_control && net.arch == Arch::ps) {
     st.ps = sim.ps_control;
     st.cpu_factors = {1.0};
@@ -569,15 +571,15 @@ IterationResult iteration_result_from_json(const nlohmann::json& j) {
 }
 
 IterationResult simulate(const TrainingWorkload& workload, const NetworkConfig& net, const std::string& scheduler,
-                         const SchedulerOptions& options, const SimOptions& sim) {
+                         const KnobValues& scheduler_params, const SimOptions& sim) {
   net.validate();
   sim.validate();
-  validate_scheduler(scheduler, options, net.arch);
+  validate_scheduler(scheduler, scheduler_params, workload, net);
   if (workload.layers.empty()) throw Error("", 0, "model", "the workload has no layers");
   std::cout.flush();
   std::cerr.flush();
   const std::string data = run_in_child_rethrowing(
-      [&] { return to_json(simulate_in_process(workload, net, scheduler, options, sim), true).dump(); });
+      [&] { return to_json(simulate_in_process(workload, net, scheduler, scheduler_params, sim), true).dump(); });
   return iteration_result_from_json(nlohmann::json::parse(data));
 }
 

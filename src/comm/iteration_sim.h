@@ -81,14 +81,15 @@ struct IterationResult {
 nlohmann::json to_json(const IterationResult& r, bool with_log);
 IterationResult iteration_result_from_json(const nlohmann::json& j);
 
-// Runs one simulation (in a forked child; see above). Validates everything first; bad input
-// raises dmlkit::Error in the caller.
+// Runs one simulation (in a forked child; see above) with `scheduler` built from its registry
+// entry and the knob values `scheduler_params` (scheduler.h: "<scheduler>.<knob>" or bare keys).
+// Validates everything first; bad input raises dmlkit::Error in the caller.
 IterationResult simulate(const TrainingWorkload& workload, const NetworkConfig& net, const std::string& scheduler,
-                         const SchedulerOptions& options, const SimOptions& sim = {});
+                         const KnobValues& scheduler_params, const SimOptions& sim = {});
 
 // Runs it in this process: only valid once per process (SimGrid's single engine).
 IterationResult simulate_in_process(const TrainingWorkload& workload, const NetworkConfig& net,
-                                    const std::string& scheduler, const SchedulerOptions& options,
+                                    const std::string& scheduler, const KnobValues& scheduler_params,
                                     const SimOptions& sim);
 
 }  // namespace dmlkit::comm

@@ -1,76 +1,123 @@
-// Registry of the communication schedulers (see scheduler.h).
+// Registry of the communication schedulers (see scheduler.h). Adding one: write
+// schedulers/<name>.cpp with the scheduler and its entry (name, summary, factory, knobs,
+// architectures, tuning space), declare the entry below and list it in the registry.
 #include "comm/scheduler.h"
 
-#include "comm/schedulers/factories.h"
 #include "core/error.h"
+#include "core/knob_use.h"
 
 namespace dmlkit::comm {
 
-namespace {
+// The entries, one per file of schedulers/.
+SchedulerEntry fifo_entry();
+SchedulerEntry p3_entry();
+SchedulerEntry tictac_entry();
+SchedulerEntry bytescheduler_entry();
+SchedulerEntry horovod_entry();
+SchedulerEntry ddp_entry();
+SchedulerEntry pace_entry();
 
-KnobSpec partition_mb(const std::string& def, const std::string& help) {
-  return knob_double("--partition-mb", 0, help).at_least(0.01).shown(def);
-}
-KnobSpec credit_mb(const std::string& def) {
-  return knob_double("--credit-mb", 0, "bytes in flight (MB)").at_least(0, true).shown(def);
-}
-
-}  // namespace
-
-// Adding a scheduler: write schedulers/<name>.cpp with its factory, declare the factory in
-// schedulers/factories.h, and add one entry here (name, summary, factory, the flags it reads).
 const SchedulerRegistry& scheduler_registry() {
   static const SchedulerRegistry registry(
-      {"scheduler", "scheduler", "", ""},
-      {
-          {"fifo", "framework default: whole tensors in ready order, no partitioning", make_fifo},
-          {"p3",
-           "P3 (SysML'19): parameter slicing + layer priority",
-           make_p3,
-           {partition_mb("0.2", "slice size (MB)"), credit_mb("one slice per server (ps), one slice (allreduce)")}},
-          {"tictac", "TicTac (SysML'19): whole tensors in DAG-depth order, enforced", make_tictac},
-          {"bytescheduler",
-           "ByteScheduler (SOSP'19): partitions, credit window, priority",
-           make_bytescheduler,
-           {partition_mb("4 (ps), 32 (allreduce)", "partition size (MB)"), credit_mb("16 (ps), 64 (allreduce)"),
-            knob_enum("--credit-mode", "any", {"any", "skip"},
-                      "any: send while credit > 0; skip: BytePS, skip tasks larger than the credit")}},
-          {"horovod",
-           "Horovod tensor fusion: threshold + cycle time",
-           make_horovod,
-           {knob_double("--fusion-mb", 64, "fusion threshold (MiB)").at_least(0),
-            knob_double("--cycle-ms", 5, "cycle time (ms)").at_least(0, true)},
-           {.ps = false}},
-          {"ddp",
-           "PyTorch DDP buckets: 25 MiB, first bucket 1 MiB",
-           make_ddp,
-           {knob_double("--bucket-mib", 25, "bucket cap (MiB)").at_least(0, true),
-            knob_double("--first-bucket-mib", 1, "first bucket cap (MiB)").at_least(0, true)},
-           {.ps = false}},
-          {"pace",
-           "PACE (INFOCOM'20, reconstructed): preemptive DAG priority + DP fusion",
-           make_pace,
-           {partition_mb("chosen by the oracle (1..64 MiB)", "preemption unit (MB)"), credit_mb("one partition")},
-           {.ps = false}},
-      });
+      {"scheduler", "scheduler", "", "--scheduler-param"},
+      {fifo_entry(), p3_entry(), tictac_entry(), bytescheduler_entry(), horovod_entry(), ddp_entry(), pace_entry()});
   return registry;
 }
 
 std::vector<std::string> scheduler_names() { return scheduler_registry().names(); }
 
-std::unique_ptr<CommScheduler> make_scheduler(const std::string& name, const SchedulerOptions& o, Arch arch) {
-  const SchedulerEntry& entry = scheduler_registry().get(name);  // Error(field "scheduler") if unknown
-  if ((arch == Arch::ps && !entry.traits.ps) || (arch == Arch::allreduce && !entry.traits.allreduce))
-    throw Error("", 0, "scheduler", "scheduler '" + name + "' does not support --arch " + to_string(arch));
-  // Partitions below 10 kB would only multiply simulated transfers (and real per-message costs).
-  if (o.partition_bytes && !(*o.partition_bytes >= 1e4))
-    throw Error("", 0, "partition", "must be at least 10 kB (0.01 MB)");
-  // The factory comes from the entry: a registered name cannot run another scheduler's code.
-  return entry.make(o, arch);
+bool supports(const SchedulerEntry& entry, Arch arch) {
+  return arch == Arch::ps ? entry.traits.ps : entry.traits.allreduce;
 }
 
-void validate_scheduler(const std::string& name, const SchedulerOptions& options, Arch arch) {
-  (void)make_scheduler(name, options, arch);
+double size_knob_bytes(const Knobs& knobs, std::string_view name, double unit,
+                       const std::function<double()>& fallback_bytes) {
+  if (knobs.given(name)) return knobs.get_double(name) * unit;
+  const double bytes = fallback_bytes();
+  (void)knobs.get_double(name, bytes / unit);  // records the value used
+  return bytes;
+}
+
+namespace {
+
+// "bytescheduler.partition-mb" -> "partition-mb".
+std::string bare(const std::string& knob) {
+  const size_t dot = knob.find('.');
+  return dot == std::string::npos ? knob : knob.substr(dot + 1);
+}
+
+bool qualified(const std::string& key) { return key.find('.') != std::string::npos; }
+
+}  // namespace
+
+KnobValues scheduler_knobs(const std::string& name, const KnobValues& params) {
+  KnobValues out;
+  for (const auto& k : scheduler_registry().get(name).knobs) {
+    if (auto it = params.find(k.name); it != params.end())
+      out[k.name] = it->second;
+    else if (auto b = params.find(bare(k.name)); b != params.end())
+      out[k.name] = b->second;
+  }
+  return out;
+}
+
+void check_scheduler_params(const std::vector<std::string>& selected, const KnobValues& params,
+                            const std::string& flag) {
+  const SchedulerRegistry& registry = scheduler_registry();
+  KnobValues given;  // the qualified keys, checked by the registry
+  std::string selection;
+  std::vector<std::string> valid;  // the bare options the selection reads
+  for (const auto& name : selected) {
+    selection += (selection.empty() ? "" : ",") + name;
+    for (const auto& k : registry.get(name).knobs) {
+      const std::string option = "--" + bare(k.name);
+      bool seen = false;
+      for (const auto& v : valid) seen = seen || v == option;
+      if (!seen) valid.push_back(option);
+    }
+  }
+  for (const auto& [key, value] : params) {
+    if (qualified(key)) {
+      given[key] = value;
+      continue;
+    }
+    bool declared = false;
+    for (const auto& name : selected)
+      for (const auto& k : registry.get(name).knobs)
+        if (bare(k.name) == key) {
+          declared = true;
+          k.check(value, "--" + key);
+        }
+    if (!declared) {
+      std::string list;
+      for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+      throw Error("--" + key + ": no knob of " + selection + " (valid: " + (list.empty() ? "none" : list) + ")");
+    }
+  }
+  registry.check_knobs(selected, given, flag);
+}
+
+std::unique_ptr<CommScheduler> make_scheduler(const std::string& name, const KnobValues& params,
+                                              const TrainingWorkload& workload, const NetworkConfig& net) {
+  const SchedulerRegistry& registry = scheduler_registry();
+  const SchedulerEntry& entry = registry.get(name);  // Error(field "scheduler") if unknown
+  if (!supports(entry, net.arch))
+    throw Error("", 0, "scheduler", "scheduler '" + name + "' does not support --arch " + to_string(net.arch));
+  const KnobValues knobs = scheduler_knobs(name, params);
+  // The factory comes from the entry: a registered name cannot run another scheduler's code.
+  return entry.make(Knobs(knobs, entry.knobs, registry.style().knob_flag), {net.arch, &workload, &net});
+}
+
+void validate_scheduler(const std::string& name, const KnobValues& params, const TrainingWorkload& workload,
+                        const NetworkConfig& net) {
+  (void)make_scheduler(name, params, workload, net);
+}
+
+KnobValues effective_scheduler_knobs(const std::string& name, const KnobValues& params,
+                                     const TrainingWorkload& workload, const NetworkConfig& net) {
+  KnobUseRecorder used;  // what the factory reads, run-dependent defaults included
+  (void)make_scheduler(name, params, workload, net);
+  return effective_knobs(scheduler_registry(), {name}, scheduler_knobs(name, params), used.values());
 }
 
 }  // namespace dmlkit::comm

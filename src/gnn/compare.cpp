@@ -1,12 +1,16 @@
 // `dmlkit gnn compare` (see compare.h).
 #include "gnn/compare.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <set>
 
+#include "core/data_dir.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/html_report.h"
 #include "core/table.h"
 
@@ -52,7 +56,30 @@ Placement place(const std::string& name, const Comparison& c, const CompareOptio
 
 double speedup(const PairRun& a, const PairRun& b) { return b.total_s / a.total_s - 1; }
 
-Comparison run_compare(const CompareOptions& o) {
+namespace {
+
+// A NIC bandwidth as the CLI's default is written ("10Gbps").
+std::string bandwidth_text(double Bps) { return fmt::format("{}Gbps", Bps * 8 / 1e9); }
+
+// The data folder and the Gavel file defaulted.
+CompareOptions with_data_defaults(CompareOptions o) {
+  if (o.data_dir.empty()) o.data_dir = default_data_dir();
+  if (o.cluster.gavel_path.empty())
+    o.cluster.gavel_path = o.data_dir + "/gavel-throughputs/simulation_throughputs.json";
+  return o;
+}
+
+}  // namespace
+
+std::vector<std::string> CompareOptions::input_paths() const {
+  const CompareOptions o = with_data_defaults(*this);
+  std::vector<std::string> inputs{o.data_dir};
+  const std::string graph_path = graph_input_path(o.graph, o.data_dir);
+  if (!graph_path.empty()) inputs.push_back(graph_path);
+  return inputs;
+}
+
+void check(const CompareOptions& o) {
   if (o.epochs < 1) throw Error("", 0, "epochs", "must be >= 1");
   if (o.sim_iterations < 2) throw Error("", 0, "sim-iterations", "must be >= 2");
   if (o.warmup < 0 || o.warmup >= o.sim_iterations) throw Error("", 0, "warmup", "must be in [0, sim-iterations)");
@@ -73,8 +100,13 @@ Comparison run_compare(const CompareOptions& o) {
       if (o.schedulers[i] == o.schedulers[k]) throw Error("", 0, "schedulers", "'" + o.schedulers[i] + "' given twice");
   partitioner_registry().get(o.partitioner);
   partitioner_registry().check_knobs({o.partitioner}, o.partitioner_params);
-  const GraphFormat format = parse_graph_format(o.graph_format);
+  (void)parse_graph_format(o.graph_format);
+}
 
+Comparison run_compare(const CompareOptions& given, ProgressBar* progress) {
+  check(given);
+  const CompareOptions o = with_data_defaults(given);
+  const GraphFormat format = parse_graph_format(o.graph_format);
   Comparison c;
   c.graph = load_graph(o.graph, format, o.data_dir, o.seed, o.threads, o.max_nodes);
   c.cluster = build_cluster(o.cluster, o.partitions);
@@ -83,6 +115,7 @@ Comparison run_compare(const CompareOptions& o) {
   c.partition_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c.job = make_job(o.job, c.graph, c.parts, c.graph.default_feature_dim, static_cast<int>(o.sampler.fanouts.size()));
 
+  const auto& preg = placement_registry();
   const Knobs explore_knobs(o.placement_params, preg.get("explore").knobs, preg.style().knob_flag);
   const int explore_iterations = static_cast<int>(explore_knobs.get_int("explore.iterations"));
   // Iterations per epoch come from the training nodes; sample what will be simulated.
@@ -121,6 +154,7 @@ Comparison run_compare(const CompareOptions& o) {
       r.gpu_utilization = span > 0 ? r.sim.gpu_busy_s / (c.job.trainers * span) : 0;
       r.network_utilization = span > 0 ? r.sim.network_bytes / (r.sim.nic_capacity_Bps * span) : 0;
       c.runs.push_back(std::move(r));
+      if (progress) progress->update(static_cast<double>(c.runs.size()), c.runs.back().name());
     }
   }
   return c;
@@ -338,6 +372,78 @@ HtmlReport report(const CompareOptions& o, const Comparison& c) {
   rep.add_heading("Gantt of a few iterations per machine");
   for (const auto& r : c.runs) rep.add_chart(gantt(c, r));
   return rep;
+}
+
+void CompareOptions::write_inputs(Results& res, const Comparison& cmp) const {
+  auto& in = res.inputs();
+  in["graph"] = graph;
+  in["graph_nodes"] = cmp.graph.nodes;
+  in["graph_edges"] = cmp.graph.undirected_edges();
+  in["partitions"] = partitions;
+  in["partitioner"] = partitioner;
+  in["cut_edges"] = cmp.parts.cut_edges;
+  in["partition_imbalance"] = cmp.parts.imbalance();
+  if (cmp.parts.coarse_nodes > 0) {
+    in["coarse_nodes"] = cmp.parts.coarse_nodes;
+    in["coarse_edges"] = cmp.parts.coarse_edges;
+    in["coarsen_levels"] = cmp.parts.coarsen_levels;
+  }
+  auto& pap = in["partitioner_params"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : partitioner_params) pap[k] = v;
+  in["machines"] = cluster.machines;
+  in["devices"] = cluster.devices;
+  in["gpus_per_machine"] = cluster.gpus_per_machine;
+  in["cores"] = cluster.cores;
+  in["memory_GB"] = cluster.memory_GB;
+  in["bandwidth_Bps"] = cluster.nic_Bps;
+  in["racks"] = cluster.racks;
+  in["uplink_Bps"] = cluster.uplink_Bps;
+  in["store_machines"] = cmp.cluster.store_machine;
+  in["speed_model"] = cluster.speed_model;
+  auto& speeds = in["gpu_speed"] = nlohmann::ordered_json::object();
+  for (const auto& m : cmp.cluster.machines) speeds[m.gpu_type] = m.gpu_speed;
+  in["fanouts"] = sampler.fanouts;
+  in["batch"] = sampler.batch;
+  in["train_fraction"] = sampler.train_fraction;
+  in["feature_dim"] = cmp.job.feature_dim;
+  in["bytes_per_feature"] = job.bytes_per_feature;
+  in["hidden"] = job.hidden;
+  in["classes"] = job.classes;
+  in["v100_TFLOPS"] = job.v100_TFLOPS;
+  in["sync"] = to_string(job.sync);
+  in["prefetch"] = job.prefetch;
+  in["trainers"] = cmp.job.trainers;
+  in["gradient_bytes"] = cmp.job.gradient_bytes;
+  in["epochs"] = epochs;
+  in["sim_iterations"] = sim_iterations;
+  in["warmup"] = warmup;
+  in["cooldown"] = cooldown >= 0 ? cooldown : job.prefetch + 1;
+  in["placements"] = placements;
+  in["schedulers"] = schedulers;
+  auto& pp = in["placement_params"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : placement_params) pp[k] = v;
+  auto& sp = in["scheduler_params"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : scheduler_params) sp[k] = v;
+  in["seeds"] = nlohmann::ordered_json::array({seed});
+}
+
+comm::RunOutput run(const CompareOptions& o, ProgressBar* progress) {
+  const Comparison cmp = run_compare(o, progress);
+  comm::RunOutput out(Results("gnn compare", "policy"), "", summary_table(cmp).header());
+  o.write_inputs(out.results, cmp);
+  add_records(out.results, cmp, o.seed);
+  for (const auto& r : cmp.runs)
+    out.files.emplace_back("spans-" + r.placement + "-" + r.scheduler + ".csv", spans_table(r).to_csv());
+  out.files.emplace_back("placements.csv", placement_table(cmp).to_csv());
+  out.report = report(o, cmp);
+  out.summary = summary_table(cmp);
+  out.before_table = cmp.graph.name + " (" + std::to_string(cmp.graph.nodes) + " nodes), " +
+                     std::to_string(o.partitions) + " partitions (" + o.partitioner + "), " +
+                     std::to_string(o.cluster.machines) + " machines " + o.cluster.devices + ", " +
+                     bandwidth_text(o.cluster.nic_Bps) + ", " + std::to_string(cmp.job.trainers) + " trainers, " +
+                     std::to_string(cmp.runs.empty() ? 0 : cmp.runs[0].total_iterations) + " iterations (" +
+                     std::to_string(cmp.runs.empty() ? 0 : cmp.runs[0].simulated_iterations) + " simulated)\n\n";
+  return out;
 }
 
 }  // namespace dmlkit::gnn

@@ -77,7 +77,7 @@ TEST(KnobCli, ListingsPrintKnobsFromTheRegistry) {
   auto c = run_cli({"comm", "schedulers", "-v"});
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_NE(c.out.find("horovod\tallreduce\t"), std::string::npos) << c.out;
-  EXPECT_NE(c.out.find("\t--fusion-mb\tdouble >= 0\tdefault 64\t"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\thorovod.fusion-mb\tdouble >= 0\tdefault 64\t"), std::string::npos) << c.out;
   EXPECT_EQ(run_cli({"comm", "list", "-v"}).out, c.out);
   auto i = run_cli({"influence", "algorithms", "-v"});
   ASSERT_EQ(i.status, 0) << i.err;

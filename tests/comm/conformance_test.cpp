@@ -12,6 +12,7 @@
 
 #include "comm/iteration_sim.h"
 #include "comm/model_graph.h"
+#include "comm/scheduler.h"
 #include "core/error.h"
 
 namespace dmlkit::comm {
@@ -70,13 +71,67 @@ TEST(SchedulerConformance, EachNameBuildsItsOwnScheduler) {
   std::set<std::type_index> types;
   for (const auto& entry : scheduler_registry().entries()) {
     const Arch arch = entry.traits.allreduce ? Arch::allreduce : Arch::ps;
-    const auto s = make_scheduler(entry.name, {}, arch);
+    const auto w = make_workload(load_model("resnet18", kConformanceGraphDir));
+    const auto s = make_scheduler(entry.name, {}, w, conformance_net_of(arch));
     ASSERT_NE(s, nullptr) << entry.name;
     const CommScheduler& built = *s;
     EXPECT_TRUE(types.insert(std::type_index(typeid(built))).second)
         << entry.name << " builds the same class as another scheduler";
   }
-  EXPECT_THROW(make_scheduler("magic", {}, Arch::allreduce), Error);
+  EXPECT_THROW(make_scheduler("magic", {}, make_workload(load_model("resnet18", kConformanceGraphDir)),
+                              conformance_net_of(Arch::allreduce)),
+               Error);
+}
+
+// A value the knob accepts: its default when it parses, else a number in its range, else its
+// first choice.
+std::string conformance_good_value(const KnobSpec& k) {
+  if (k.type == KnobType::Enum) return k.choices.front();
+  if (k.type == KnobType::Double || k.type == KnobType::Int) return "1";
+  return k.default_value;
+}
+
+TEST(SchedulerConformance, EveryKnobParsesAndBadValuesAreRefused) {
+  const auto w = make_workload(load_model("resnet18", kConformanceGraphDir));
+  for (const auto& entry : scheduler_registry().entries()) {
+    SCOPED_TRACE(entry.name);
+    const Arch arch = entry.traits.allreduce ? Arch::allreduce : Arch::ps;
+    const auto net = conformance_net_of(arch);
+    // Every knob of the entry is recorded as used (given or resolved default) by a run.
+    const KnobValues effective = effective_scheduler_knobs(entry.name, {}, w, net);
+    for (const auto& k : entry.knobs) {
+      SCOPED_TRACE(k.name);
+      EXPECT_EQ(k.name.rfind(entry.name + ".", 0), 0u) << "knobs are named <scheduler>.<knob>";
+      EXPECT_FALSE(k.help.empty());
+      EXPECT_EQ(effective.count(k.name), 1u);
+      const KnobValues good{{k.name, conformance_good_value(k)}};
+      EXPECT_NO_THROW(check_scheduler_params({entry.name}, good));
+      EXPECT_NO_THROW(make_scheduler(entry.name, good, w, net));
+      const KnobValues bad{{k.name, "not-a-value"}};
+      EXPECT_THROW(check_scheduler_params({entry.name}, bad), Error);
+      EXPECT_THROW(make_scheduler(entry.name, bad, w, net), Error);
+    }
+    EXPECT_THROW(check_scheduler_params({entry.name}, {{entry.name + ".no-such-knob", "1"}}), Error);
+  }
+}
+
+TEST(SchedulerConformance, EveryTuningSpaceGivesKnobsTheSchedulerAccepts) {
+  const auto w = make_workload(load_model("resnet18", kConformanceGraphDir));
+  for (const auto& entry : scheduler_registry().entries()) {
+    const TuneSpace& space = entry.traits.tune;
+    if (space.dims.empty()) continue;
+    SCOPED_TRACE(entry.name);
+    ASSERT_NE(space.apply, nullptr);
+    const Arch arch = entry.traits.allreduce ? Arch::allreduce : Arch::ps;
+    for (const bool high : {false, true}) {
+      std::vector<double> x;
+      for (const auto& d : space.dims) x.push_back(high ? d.hi : d.lo);
+      const KnobValues knobs = space.apply({}, x);
+      EXPECT_EQ(knobs.size(), space.dims.size());
+      EXPECT_NO_THROW(check_scheduler_params({entry.name}, knobs));
+      EXPECT_NO_THROW(make_scheduler(entry.name, knobs, w, conformance_net_of(arch)));
+    }
+  }
 }
 
 }  // namespace

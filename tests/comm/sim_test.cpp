@@ -85,13 +85,11 @@ TEST(CommSimulation, ByteSchedulerCreditHoldsInSimulation) {
   auto g = load_model("vgg16", kSimGraphDir);
   auto w = make_workload(g);
   auto net = sim_net_of(Arch::ps, 4, 4, 10);
-  SchedulerOptions o;
-  o.partition_bytes = 4e6;
-  o.credit_bytes = 16e6;
-  o.credit_mode = CreditMode::skip;
+  KnobValues o{
+      {"bytescheduler.partition-mb", "4"}, {"bytescheduler.credit-mb", "16"}, {"bytescheduler.credit-mode", "skip"}};
   auto skip = simulate(w, net, "bytescheduler", o);
   EXPECT_LE(skip.max_in_flight_bytes, 16e6 + 1);
-  o.credit_mode = CreditMode::any;
+  o["bytescheduler.credit-mode"] = "any";
   auto any = simulate(w, net, "bytescheduler", o);
   EXPECT_LT(any.max_in_flight_bytes, 16e6 + 4e6 + 1);
   for (const auto& t : any.log) EXPECT_LT(t.in_flight_bytes_after - t.bytes, 16e6 + 1);
@@ -104,9 +102,7 @@ TEST(CommSimulation, ByteSchedulerBeatsFifoOnVggOverPs) {
   // A credit that keeps every server busy (8 MB partitions are spread over the 8 servers, 32 MB
   // keeps 4 in flight so pushes and pulls overlap): ByteScheduler then hides all communication
   // under compute, as the paper reports for VGG-16 on PS.
-  SchedulerOptions o;
-  o.partition_bytes = 8e6;
-  o.credit_bytes = 32e6;
+  const KnobValues o{{"bytescheduler.partition-mb", "8"}, {"bytescheduler.credit-mb", "32"}};
   auto bs = simulate(w, net, "bytescheduler", o);
   EXPECT_LT(bs.iteration_mean_s, fifo.iteration_mean_s);
   EXPECT_NEAR(bs.iteration_mean_s, lower_bound_s(w, net), lower_bound_s(w, net) * 0.01);

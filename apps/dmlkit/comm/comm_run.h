@@ -1,64 +1,46 @@
-// What `dmlkit comm simulate`, `compare` and `tune` share: their options, turning them into a
-// workload + network + scheduler options, and writing the output folder (results.json, CSV tables,
-// report.html with one timeline per scheduler).
+// What `dmlkit comm simulate`, `compare` and `tune` (and `ps compare`, `gnn compare`) share in the
+// CLI: the options of a comm::TrainingSpec, the shared scheduler-knob options, and printing and
+// writing a run's output (comm/run.h: RunOutput). The runs themselves are in src/comm/run.h.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "comm/iteration_sim.h"
+#include "comm/run.h"
+#include "core/knobs.h"
 #include "dmlkit/commands.h"
 
 namespace dmlkit::app {
 
-struct CommRunOptions {
-  std::string model = "vgg16";
-  std::string tensors = "module";  // module | parameter
-  std::string arch = "ps";
-  int workers = 8;
-  int servers = 0;  // 0 = as many as workers
-  std::string bandwidth = "10Gbps";
-  double latency_us = 5;
-  std::string switch_bandwidth;  // empty = non-blocking switch
-  int racks = 1;
-  std::string uplink_bandwidth;  // empty = not oversubscribed
-  double op_overhead_us = 50;
-  bool ring_stepwise = false;
-  double compute_scale = 1;
-  std::vector<std::string> slow_workers;  // "I:F": worker I computes F times slower
-  std::vector<std::string> slow_links;    // "I:F": worker I's NIC has F of the bandwidth
-  int batch = 128;
-  int iterations = 4;
-  int warmup = 1;
-  std::vector<std::string> schedulers;
-  double partition_mb = -1, credit_mb = -1;  // -1 = scheduler default
+// --model ... --warmup, --data-dir and --graph-dir into `spec`; --seed into `seed`.
+void add_training_options(CLI::App& cmd, comm::TrainingSpec& spec, uint64_t& seed);
+
+// The shared options that set a scheduler knob for every chosen scheduler declaring it
+// (--partition-mb, --credit-mb, --credit-mode, --fusion-mb, --cycle-ms, --bucket-mib,
+// --first-bucket-mib) and --scheduler-param <scheduler>.<knob>=<value> for any declared knob.
+struct SchedulerKnobOptions {
+  double partition_mb = -1, credit_mb = -1;  // -1 = not given
   std::string credit_mode = "any";
   double fusion_mb = -1, cycle_ms = -1;
   double bucket_mib = 25, first_bucket_mib = 1;
-  uint64_t seed = 1;
+  std::vector<std::string> params;  // --scheduler-param key=value
+  // The knob values given (bare keys for the shared options; see comm/scheduler.h).
+  KnobValues values() const;
+};
+void add_scheduler_knob_options(CLI::App& cmd, SchedulerKnobOptions& o);
+// Only --credit-mode (comm tune: the other knobs are searched).
+void add_credit_mode_option(CLI::App& cmd, SchedulerKnobOptions& o);
+
+// Where a run's output goes: --out, --format and (comm simulate/compare) --trace.
+struct OutputOptions {
   std::string out;
   std::string format = "table";
-  std::string trace;  // simulate/compare --trace FILE.json ("" = none)
-  std::string data_dir;   // --data-dir: the bundled data folder (graphs in DATA_DIR/model-graphs)
-  std::string graph_dir;  // --graph-dir: the model-graph folder itself (wins over --data-dir)
-  std::string command;
+  std::string trace;
 };
 
-void add_comm_run_options(CLI::App& cmd, CommRunOptions& o, bool scheduler_knobs);
-
-struct CommSetup {
-  comm::TrainingWorkload workload;
-  comm::NetworkConfig net;
-  comm::SchedulerOptions sched;
-  comm::SimOptions sim;
-};
-// Validates the options and builds the inputs; bad input raises dmlkit::Error.
-CommSetup make_comm_setup(const CommRunOptions& o);
-
-// Runs o.schedulers, writes the output folder, prints the summary.
-int run_comm_schedulers(const CommRunOptions& o, Context& ctx);
-// The checks run_comm_schedulers makes before any simulation (Context::validate); returns the setup.
-CommSetup validate_comm_run(const CommRunOptions& o);
+// Writes `run` into the folder (already checked: `dir`), commits it, prints the summary in the
+// chosen format, the folder, the notes and (with --trace) the trace file.
+int write_and_print(const comm::RunOutput& run, OutputDir& dir, const OutputOptions& o, Context& ctx);
 
 }  // namespace dmlkit::app

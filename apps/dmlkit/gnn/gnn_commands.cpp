@@ -8,10 +8,10 @@
 #include "core/data_dir.h"
 #include "core/error.h"
 #include "core/output_dir.h"
-#include "core/results.h"
-#include "core/table.h"
-#include "dmlkit/folder_help.h"
+#include "core/progress.h"
+#include "dmlkit/comm/comm_run.h"
 #include "dmlkit/commands.h"
+#include "dmlkit/folder_help.h"
 #include "dmlkit/option_checks.h"
 #include "dmlkit/run_output.h"
 #include "gnn/compare.h"
@@ -30,11 +30,10 @@ struct GnnCompareCli {
   std::string sync = "allreduce";
   double overhead_ms = 2, pcie_GBps = 12, sample_us_per_edge = 0.2;
   std::vector<std::string> placement_params, scheduler_params, partitioner_params;
-  std::string out = "out/gnn-compare";
-  std::string format = "table";
+  OutputOptions output{"out/gnn-compare"};
 };
 
-void add_list(CLI::App& gnn, Context& ctx) {
+void gnn_add_list(CLI::App& gnn, Context& ctx) {
   auto& verbose = ctx.make<bool>();
   auto* cmd =
       gnn.add_subcommand("list", "List the placement and scheduling policies and the partitioners")->alias("policies");
@@ -70,7 +69,7 @@ void add_list(CLI::App& gnn, Context& ctx) {
   });
 }
 
-std::pair<int, double> parse_index_fraction(const std::string& s, const std::string& flag) {
+std::pair<int, double> gnn_index_fraction(const std::string& s, const std::string& flag) {
   const size_t colon = s.find(':');
   try {
     if (colon == std::string::npos) throw std::invalid_argument("");
@@ -84,13 +83,14 @@ std::pair<int, double> parse_index_fraction(const std::string& s, const std::str
   }
 }
 
-int run_compare(GnnCompareCli& c, Context& ctx) {
+// The options given in the CLI's units into the spec's (bytes/s, seconds), then the spec's checks.
+void gnn_fill_spec(GnnCompareCli& c) {
   auto& o = c.o;
   o.cluster.nic_Bps = comm::parse_bandwidth(c.bandwidth, "bandwidth");
   if (!c.uplink.empty()) o.cluster.uplink_Bps = comm::parse_bandwidth(c.uplink, "uplink-bandwidth");
   o.cluster.latency_s = c.latency_us * 1e-6;
   o.cluster.slow_nics.clear();
-  for (const auto& s : c.slow_nics) o.cluster.slow_nics.push_back(parse_index_fraction(s, "slow-nic"));
+  for (const auto& s : c.slow_nics) o.cluster.slow_nics.push_back(gnn_index_fraction(s, "slow-nic"));
   o.job.sync = gnn::parse_sync(c.sync);
   o.job.overhead_s = c.overhead_ms * 1e-3;
   o.job.pcie_Bps = c.pcie_GBps * 1e9;
@@ -101,88 +101,18 @@ int run_compare(GnnCompareCli& c, Context& ctx) {
   add_knob_values(o.scheduler_params, c.scheduler_params, "--scheduler-param");
   o.partitioner_params.clear();
   add_knob_values(o.partitioner_params, c.partitioner_params, "--partitioner-param");
-  if (o.data_dir.empty()) o.data_dir = default_data_dir();
-  o.cluster.gavel_path = o.data_dir + "/gavel-throughputs/simulation_throughputs.json";
-  std::vector<std::string> inputs{o.data_dir};
-  const std::string graph_path = gnn::graph_input_path(o.graph, o.data_dir);
-  if (!graph_path.empty()) inputs.push_back(graph_path);
-  OutputDir out(c.out, inputs);
-  const gnn::Comparison cmp = gnn::run_compare(o);
-
-  Results res("gnn compare", "policy");
-  auto& in = res.inputs();
-  in["graph"] = o.graph;
-  in["graph_nodes"] = cmp.graph.nodes;
-  in["graph_edges"] = cmp.graph.undirected_edges();
-  in["partitions"] = o.partitions;
-  in["partitioner"] = o.partitioner;
-  in["cut_edges"] = cmp.parts.cut_edges;
-  in["partition_imbalance"] = cmp.parts.imbalance();
-  if (cmp.parts.coarse_nodes > 0) {
-    in["coarse_nodes"] = cmp.parts.coarse_nodes;
-    in["coarse_edges"] = cmp.parts.coarse_edges;
-    in["coarsen_levels"] = cmp.parts.coarsen_levels;
-  }
-  auto& pap = in["partitioner_params"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : o.partitioner_params) pap[k] = v;
-  in["machines"] = o.cluster.machines;
-  in["devices"] = o.cluster.devices;
-  in["gpus_per_machine"] = o.cluster.gpus_per_machine;
-  in["cores"] = o.cluster.cores;
-  in["memory_GB"] = o.cluster.memory_GB;
-  in["bandwidth_Bps"] = o.cluster.nic_Bps;
-  in["racks"] = o.cluster.racks;
-  in["uplink_Bps"] = o.cluster.uplink_Bps;
-  in["store_machines"] = cmp.cluster.store_machine;
-  in["speed_model"] = o.cluster.speed_model;
-  auto& speeds = in["gpu_speed"] = nlohmann::ordered_json::object();
-  for (const auto& m : cmp.cluster.machines) speeds[m.gpu_type] = m.gpu_speed;
-  in["fanouts"] = o.sampler.fanouts;
-  in["batch"] = o.sampler.batch;
-  in["train_fraction"] = o.sampler.train_fraction;
-  in["feature_dim"] = cmp.job.feature_dim;
-  in["bytes_per_feature"] = o.job.bytes_per_feature;
-  in["hidden"] = o.job.hidden;
-  in["classes"] = o.job.classes;
-  in["v100_TFLOPS"] = o.job.v100_TFLOPS;
-  in["sync"] = c.sync;
-  in["prefetch"] = o.job.prefetch;
-  in["trainers"] = cmp.job.trainers;
-  in["gradient_bytes"] = cmp.job.gradient_bytes;
-  in["epochs"] = o.epochs;
-  in["sim_iterations"] = o.sim_iterations;
-  in["warmup"] = o.warmup;
-  in["cooldown"] = o.cooldown >= 0 ? o.cooldown : o.job.prefetch + 1;
-  in["placements"] = o.placements;
-  in["schedulers"] = o.schedulers;
-  auto& pp = in["placement_params"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : o.placement_params) pp[k] = v;
-  auto& sp = in["scheduler_params"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : o.scheduler_params) sp[k] = v;
-  in["seeds"] = nlohmann::ordered_json::array({o.seed});
-  gnn::add_records(res, cmp, o.seed);
-  res.write(out);
-  for (const auto& r : cmp.runs)
-    out.write("spans-" + r.placement + "-" + r.scheduler + ".csv", gnn::spans_table(r).to_csv());
-  out.write("placements.csv", gnn::placement_table(cmp).to_csv());
-  gnn::report(o, cmp).write(out);
-  const std::string path = commit_output(out);
-  if (c.format == "json") {
-    ctx.out << res.json_text();
-  } else if (c.format == "csv") {
-    ctx.out << gnn::summary_table(cmp).to_csv();
-  } else {
-    ctx.out << cmp.graph.name << " (" << cmp.graph.nodes << " nodes), " << o.partitions << " partitions ("
-            << o.partitioner << "), " << o.cluster.machines << " machines " << o.cluster.devices << ", " << c.bandwidth
-            << ", " << cmp.job.trainers << " trainers, " << (cmp.runs.empty() ? 0 : cmp.runs[0].total_iterations)
-            << " iterations (" << (cmp.runs.empty() ? 0 : cmp.runs[0].simulated_iterations) << " simulated)\n\n"
-            << gnn::summary_table(cmp).render();
-  }
-  print_output_location(ctx, c.format, path);
-  return 0;
 }
 
-void add_compare(CLI::App& gnn, Context& ctx) {
+int gnn_run_compare(GnnCompareCli& c, Context& ctx) {
+  gnn_fill_spec(c);
+  OutputDir dir(c.output.out, c.o.input_paths());
+  ProgressBar bar("gnn compare", static_cast<double>(c.o.placements.size() * c.o.schedulers.size()));
+  const comm::RunOutput run = gnn::run(c.o, &bar);
+  bar.finish();
+  return write_and_print(run, dir, c.output, ctx);
+}
+
+void gnn_add_compare(CLI::App& gnn, Context& ctx) {
   auto& c = ctx.make<GnnCompareCli>();
   auto& o = c.o;
   auto* cmd =
@@ -283,8 +213,8 @@ void add_compare(CLI::App& gnn, Context& ctx) {
                   "the results do not depend on it")
       ->capture_default_str();
   cmd->add_option("--data-dir", o.data_dir, std::string("Folder of bundled data (") + kDataDirDefault + ")");
-  add_output_options(*cmd, c.out, c.format);
-  cmd->callback([&] { ctx.run = [&] { return run_compare(c, ctx); }; });
+  add_output_options(*cmd, c.output.out, c.output.format);
+  cmd->callback([&] { ctx.run = [&] { return gnn_run_compare(c, ctx); }; });
 }
 
 }  // namespace
@@ -292,8 +222,8 @@ void add_compare(CLI::App& gnn, Context& ctx) {
 void add_gnn_commands(CLI::App& app, Context& ctx) {
   auto* gnn = app.add_subcommand("gnn", "Task placement and transfer scheduling of distributed GNN training (SimGrid)");
   gnn->require_subcommand(1);
-  add_list(*gnn, ctx);
-  add_compare(*gnn, ctx);
+  gnn_add_list(*gnn, ctx);
+  gnn_add_compare(*gnn, ctx);
 }
 
 }  // namespace dmlkit::app

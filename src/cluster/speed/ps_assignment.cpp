@@ -12,6 +12,7 @@
 
 #include "core/csv.h"
 #include "core/param_assignment.h"
+#include "core/pipedream_graph.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "cluster/model/ps_job.h"
@@ -80,34 +81,7 @@ PsLoad assign_parameters(std::span<const double> block_bytes, int p, PsAssignmen
 
 std::vector<double> load_model_parameters(const std::string& graph_path) {
   if (!std::ifstream(graph_path)) throw Error(graph_path, 0, "", "cannot open model graph");
-  std::istringstream in(read_text_file(graph_path));
-  std::vector<std::pair<long, double>> nodes;
-  std::string line;
-  long lineno = 0;
-  const std::string key = "parameter_size=";
-  while (std::getline(in, line)) {
-    ++lineno;
-    const size_t at = line.find(key);
-    if (at == std::string::npos) continue;
-    size_t end = line.find_first_of(", \r", at + key.size());
-    if (end == std::string::npos) end = line.size();
-    double bytes = 0;
-    if (!parse_double(std::string_view(line).substr(at + key.size(), end - at - key.size()), bytes) || bytes < 0)
-      throw Error(graph_path, lineno, "parameter_size", "not a non-negative number");
-    long id = static_cast<long>(nodes.size());
-    if (line.rfind("node", 0) == 0) {
-      long parsed = 0;
-      const size_t sp = line.find(' ');
-      if (parse_long(std::string_view(line).substr(4, sp == std::string::npos ? std::string::npos : sp - 4), parsed))
-        id = parsed;
-    }
-    if (bytes > 0) nodes.emplace_back(id, bytes);
-  }
-  std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<double> out;
-  out.reserve(nodes.size());
-  for (const auto& n : nodes) out.push_back(n.second);
-  return out;
+  return parameter_sizes_by_node_number(read_model_graph(graph_path, ""));
 }
 
 PsBalanceTable::PsBalanceTable(const std::string& data_dir, PsAssignment kind) : kind_(kind) {

@@ -31,8 +31,9 @@ struct PsLoad {
 PsLoad assign_parameters(std::span<const double> block_bytes, int p, PsAssignment kind,
                          double mxnet_bigarray_elems = 1e6);
 
-// Parameter sizes (bytes) of the nodes with parameters of a PipeDream graph file, in file order.
-// Throws Error(file, line, field) on a malformed parameter_size.
+// Parameter sizes (bytes) of the nodes with parameters of a PipeDream graph file, in node-number
+// order, read by the one parser of the format (core/pipedream_graph.h). Throws Error(file, line,
+// field) on a malformed file.
 std::vector<double> load_model_parameters(const std::string& graph_path);
 
 // Imbalance factor max/mean of each job type's tensors on p servers (p = 1..kMaxPs) under an

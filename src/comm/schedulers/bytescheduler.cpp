@@ -13,7 +13,9 @@
 // x 4 bytes (fp32): the original counts parameters, we count bytes.
 // Assumptions [A]: every rank follows rank 0's order (ByteScheduler schedules on rank 0 only), so
 // one global order is simulated.
-#include "comm/schedulers/factories.h"
+#include <fmt/format.h>
+
+#include "comm/scheduler.h"
 #include "comm/schedulers/priority_queue.h"
 #include "core/error.h"
 
@@ -42,19 +44,43 @@ class ByteScheduler final : public CommScheduler {
   PriorityCreditQueue queue_;
 };
 
+std::unique_ptr<CommScheduler> make_bytescheduler(const Knobs& knobs, const SchedulerContext& ctx) {
+  const bool ps = ctx.arch == Arch::ps;
+  const double partition = knobs.get_double("bytescheduler.partition-mb", ps ? 4 : 32) * 1e6;
+  const double credit = knobs.get_double("bytescheduler.credit-mb", ps ? 16 : 64) * 1e6;
+  const CreditMode mode = knobs.get_string("bytescheduler.credit-mode") == "skip" ? CreditMode::skip : CreditMode::any;
+  if (mode == CreditMode::skip && credit < partition)
+    throw Error("", 0, "credit", "with --credit-mode skip the credit must be at least the partition size");
+  return std::make_unique<ByteScheduler>(partition, credit, mode);
+}
+
+// comm tune's box [A]: ByteScheduler's tuner searches credit in 1-16 M parameters (PS) or 4-64 M
+// (all-reduce) and partition in 2-32 M parameters (spec 1.6); we search one box covering both,
+// in MB: partition 1-128 MB, credit 4-256 MB. With credit-mode skip a point's credit is raised
+// to its partition (skip needs credit >= partition).
+KnobValues tune_point(KnobValues knobs, const std::vector<double>& x) {
+  const auto mode = knobs.find("bytescheduler.credit-mode");
+  const bool skip = mode != knobs.end() && mode->second == "skip";
+  knobs["bytescheduler.partition-mb"] = fmt::format("{}", x[0]);
+  knobs["bytescheduler.credit-mb"] = fmt::format("{}", skip && x[1] < x[0] ? x[0] : x[1]);
+  return knobs;
+}
+
 }  // namespace
 
-double bytescheduler_default_partition_bytes(Arch arch) { return arch == Arch::ps ? 4e6 : 32e6; }
-double bytescheduler_default_credit_bytes(Arch arch) { return arch == Arch::ps ? 16e6 : 64e6; }
-
-std::unique_ptr<CommScheduler> make_bytescheduler(const SchedulerOptions& o, Arch arch) {
-  const double partition = o.partition_bytes.value_or(bytescheduler_default_partition_bytes(arch));
-  const double credit = o.credit_bytes.value_or(bytescheduler_default_credit_bytes(arch));
-  if (!(partition > 0)) throw Error("", 0, "partition", "must be > 0");
-  if (!(credit > 0)) throw Error("", 0, "credit", "must be > 0");
-  if (o.credit_mode == CreditMode::skip && credit < partition)
-    throw Error("", 0, "credit", "with --credit-mode skip the credit must be at least the partition size");
-  return std::make_unique<ByteScheduler>(partition, credit, o.credit_mode);
+SchedulerEntry bytescheduler_entry() {
+  return {"bytescheduler",
+          "ByteScheduler (SOSP'19): partitions, credit window, priority",
+          make_bytescheduler,
+          {knob_double("bytescheduler.partition-mb", 0, "partition size (MB)")
+               .at_least(0.01)
+               .shown("4 (ps), 32 (allreduce)"),
+           knob_double("bytescheduler.credit-mb", 0, "bytes in flight (MB)")
+               .at_least(0, true)
+               .shown("16 (ps), 64 (allreduce)"),
+           knob_enum("bytescheduler.credit-mode", "any", {"any", "skip"},
+                     "any: send while credit > 0; skip: BytePS, skip tasks larger than the credit")},
+          {.tune = {{{"partition_mb", 1, 128, true}, {"credit_mb", 4, 256, true}}, tune_point}}};
 }
 
 }  // namespace dmlkit::comm

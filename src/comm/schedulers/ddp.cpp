@@ -6,7 +6,7 @@
 // collectives run one at a time (one NCCL stream).
 // Assumptions [A]: buckets are built once from the model order (DDP rebuilds them after the first
 // iteration in the observed ready order, which for a chain is the same); all-reduce only.
-#include "comm/schedulers/factories.h"
+#include "comm/scheduler.h"
 #include "comm/schedulers/priority_queue.h"
 #include "core/error.h"
 
@@ -68,10 +68,16 @@ class Ddp final : public CommScheduler {
 
 }  // namespace
 
-std::unique_ptr<CommScheduler> make_ddp(const SchedulerOptions& o, Arch) {
-  if (!(o.bucket_bytes > 0)) throw Error("", 0, "bucket", "must be > 0");
-  if (!(o.first_bucket_bytes > 0)) throw Error("", 0, "first_bucket", "must be > 0");
-  return std::make_unique<Ddp>(o.bucket_bytes, o.first_bucket_bytes);
+SchedulerEntry ddp_entry() {
+  return {"ddp",
+          "PyTorch DDP buckets: 25 MiB, first bucket 1 MiB",
+          [](const Knobs& knobs, const SchedulerContext&) -> std::unique_ptr<CommScheduler> {
+            return std::make_unique<Ddp>(knobs.get_double("ddp.bucket-mib") * 1024 * 1024,
+                                         knobs.get_double("ddp.first-bucket-mib") * 1024 * 1024);
+          },
+          {knob_double("ddp.bucket-mib", 25, "bucket cap (MiB)").at_least(0, true),
+           knob_double("ddp.first-bucket-mib", 1, "first bucket cap (MiB)").at_least(0, true)},
+          {.ps = false}};
 }
 
 }  // namespace dmlkit::comm

@@ -4,7 +4,6 @@
 // Assumptions [A]: PS -- all pushes start as soon as ready (no window), concurrent transfers share
 // the NICs through SimGrid; all-reduce -- collectives run one at a time in ready order (one NCCL
 // stream), so a tensor never overtakes an earlier one.
-#include "comm/schedulers/factories.h"
 #include "comm/schedulers/priority_queue.h"
 
 namespace dmlkit::comm {
@@ -32,6 +31,11 @@ class Fifo final : public CommScheduler {
 
 }  // namespace
 
-std::unique_ptr<CommScheduler> make_fifo(const SchedulerOptions&, Arch arch) { return std::make_unique<Fifo>(arch); }
+SchedulerEntry fifo_entry() {
+  return {"fifo", "framework default: whole tensors in ready order, no partitioning",
+          [](const Knobs&, const SchedulerContext& ctx) -> std::unique_ptr<CommScheduler> {
+            return std::make_unique<Fifo>(ctx.arch);
+          }};
+}
 
 }  // namespace dmlkit::comm

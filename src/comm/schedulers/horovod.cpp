@@ -7,9 +7,11 @@
 // changed them to 128 MiB and 1 ms), i.e. the Horovod that ByteScheduler and PACE compared with.
 // Assumptions [A]: cycle ticks at multiples of the cycle time from t=0; every rank is ready at the
 // same time (homogeneous workers), so negotiation costs nothing beyond op_overhead; all-reduce only.
+#include <fmt/format.h>
+
 #include <cmath>
 
-#include "comm/schedulers/factories.h"
+#include "comm/scheduler.h"
 #include "comm/schedulers/priority_queue.h"
 #include "core/error.h"
 
@@ -63,14 +65,28 @@ class Horovod final : public CommScheduler {
   long seq_ = 0;
 };
 
+std::unique_ptr<CommScheduler> make_horovod(const Knobs& knobs, const SchedulerContext&) {
+  const double fusion = knobs.get_double("horovod.fusion-mb") * 1024 * 1024;  // MiB
+  const double cycle = knobs.get_double("horovod.cycle-ms") * 1e-3;
+  return std::make_unique<Horovod>(fusion, cycle);
+}
+
+// comm tune's box [A]: threshold 1-256 MiB, cycle 0.5-20 ms.
+KnobValues tune_point(KnobValues knobs, const std::vector<double>& x) {
+  knobs["horovod.fusion-mb"] = fmt::format("{}", x[0]);
+  knobs["horovod.cycle-ms"] = fmt::format("{}", x[1]);
+  return knobs;
+}
+
 }  // namespace
 
-std::unique_ptr<CommScheduler> make_horovod(const SchedulerOptions& o, Arch) {
-  const double fusion = o.fusion_bytes.value_or(kHorovodDefaultFusionBytes);
-  const double cycle = o.cycle_s.value_or(kHorovodDefaultCycleS);
-  if (!(fusion >= 0)) throw Error("", 0, "fusion_threshold", "must be >= 0");
-  if (!(cycle > 0)) throw Error("", 0, "cycle_time", "must be > 0");
-  return std::make_unique<Horovod>(fusion, cycle);
+SchedulerEntry horovod_entry() {
+  return {"horovod",
+          "Horovod tensor fusion: threshold + cycle time",
+          make_horovod,
+          {knob_double("horovod.fusion-mb", 64, "fusion threshold (MiB)").at_least(0),
+           knob_double("horovod.cycle-ms", 5, "cycle time (ms)").at_least(0, true)},
+          {.ps = false, .tune = {{{"fusion_mib", 1, 256, true}, {"cycle_ms", 0.5, 20, true}}, tune_point}}};
 }
 
 }  // namespace dmlkit::comm

@@ -6,7 +6,6 @@
 // verified; --partition changes it); the sender keeps at most one slice per server in flight for
 // PS (window = servers x slice), one slice for all-reduce; layer index = forward order of the
 // tensor's consumer.
-#include "comm/schedulers/factories.h"
 #include "comm/schedulers/priority_queue.h"
 
 namespace dmlkit::comm {
@@ -14,12 +13,12 @@ namespace {
 
 class P3 final : public CommScheduler {
  public:
-  P3(double slice_bytes, std::optional<double> credit, Arch arch) : slice_(slice_bytes), credit_(credit), arch_(arch) {}
-  void setup(const TrainingWorkload& w, const NetworkConfig& net) override {
+  P3(double slice_bytes, double credit_bytes) : slice_(slice_bytes), credit_(credit_bytes) {}
+  void setup(const TrainingWorkload& w, const NetworkConfig&) override {
     workload_ = &w;
     PriorityCreditQueue::Config c;
     c.partition_bytes = slice_;
-    c.credit_bytes = credit_ ? *credit_ : (arch_ == Arch::ps ? slice_ * net.servers : slice_);
+    c.credit_bytes = credit_;
     queue_.set_config(c);
   }
   void on_ready(int tensor, double) override {
@@ -31,16 +30,29 @@ class P3 final : public CommScheduler {
 
  private:
   double slice_;
-  std::optional<double> credit_;
-  Arch arch_;
+  double credit_;
   const TrainingWorkload* workload_ = nullptr;
   PriorityCreditQueue queue_;
 };
 
+std::unique_ptr<CommScheduler> make_p3(const Knobs& knobs, const SchedulerContext& ctx) {
+  const double slice = knobs.get_double("p3.partition-mb") * 1e6;
+  // One slice per server in flight (PS), one slice (all-reduce), unless a credit is given.
+  const double credit = size_knob_bytes(knobs, "p3.credit-mb", 1e6,
+                                        [&] { return ctx.arch == Arch::ps ? slice * ctx.net->servers : slice; });
+  return std::make_unique<P3>(slice, credit);
+}
+
 }  // namespace
 
-std::unique_ptr<CommScheduler> make_p3(const SchedulerOptions& o, Arch arch) {
-  return std::make_unique<P3>(o.partition_bytes.value_or(kP3DefaultSliceBytes), o.credit_bytes, arch);
+SchedulerEntry p3_entry() {
+  return {"p3",
+          "P3 (SysML'19): parameter slicing + layer priority",
+          make_p3,
+          {knob_double("p3.partition-mb", 0.2, "slice size (MB)").at_least(0.01),
+           knob_double("p3.credit-mb", 0, "bytes in flight (MB)")
+               .at_least(0, true)
+               .shown("one slice per server (ps), one slice (allreduce)")}};
 }
 
 }  // namespace dmlkit::comm

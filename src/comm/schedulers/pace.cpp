@@ -16,7 +16,7 @@
 #include <limits>
 
 #include "comm/pace_oracle.h"
-#include "comm/schedulers/factories.h"
+#include "comm/scheduler.h"
 #include "comm/schedulers/priority_queue.h"
 #include "core/error.h"
 
@@ -25,13 +25,10 @@ namespace {
 
 class Pace final : public CommScheduler {
  public:
-  Pace(std::optional<double> partition, std::optional<double> credit) : partition_(partition), credit_(credit) {}
+  Pace(double partition, std::optional<double> credit) : chosen_(partition), credit_(credit) {}
   void setup(const TrainingWorkload& w, const NetworkConfig& net) override {
     workload_ = &w;
     PriorityCreditQueue::Config c;
-    // Preemption unit: the given one, or the candidate the oracle likes best for the unfused
-    // schedule (a smaller unit preempts sooner but pays alpha more often).
-    chosen_ = partition_ ? *partition_ : pace_default_partition_bytes(w, net);
     c.partition_bytes = chosen_;
     if (credit_)
       c.credit_bytes = *credit_;
@@ -68,9 +65,8 @@ class Pace final : public CommScheduler {
   void poll(double, std::vector<Transfer>& out) override { queue_.poll(out); }
 
  private:
-  std::optional<double> partition_;
-  std::optional<double> credit_;
   double chosen_ = 0;
+  std::optional<double> credit_;
   const TrainingWorkload* workload_ = nullptr;
   PriorityCreditQueue queue_;
   std::vector<std::vector<int>> groups_;
@@ -78,8 +74,8 @@ class Pace final : public CommScheduler {
   std::vector<double> priority_;
 };
 
-}  // namespace
-
+// PACE's preemption unit when none is given: the candidate (1, 2, 4, ..., 64 MiB) the oracle likes
+// best for the unfused schedule (a smaller unit preempts sooner but pays alpha more often).
 double pace_default_partition_bytes(const TrainingWorkload& w, const NetworkConfig& net) {
   std::vector<std::vector<int>> singletons;
   for (size_t t = 0; t < w.tensors.size(); ++t) singletons.push_back({static_cast<int>(t)});
@@ -93,10 +89,27 @@ double pace_default_partition_bytes(const TrainingWorkload& w, const NetworkConf
   return chosen;
 }
 
-std::unique_ptr<CommScheduler> make_pace(const SchedulerOptions& o, Arch) {
-  if (o.partition_bytes && !(*o.partition_bytes > 0)) throw Error("", 0, "partition", "must be > 0");
-  if (o.credit_bytes && !(*o.credit_bytes > 0)) throw Error("", 0, "credit", "must be > 0");
-  return std::make_unique<Pace>(o.partition_bytes, o.credit_bytes);
+std::unique_ptr<CommScheduler> make_pace(const Knobs& knobs, const SchedulerContext& ctx) {
+  const double partition = size_knob_bytes(knobs, "pace.partition-mb", 1e6,
+                                           [&] { return pace_default_partition_bytes(*ctx.workload, *ctx.net); });
+  std::optional<double> credit;  // none: one partition in flight
+  if (knobs.given("pace.credit-mb")) credit = knobs.get_double("pace.credit-mb") * 1e6;
+  return std::make_unique<Pace>(partition, credit);
+}
+
+}  // namespace
+
+SchedulerEntry pace_entry() {
+  return {"pace",
+          "PACE (INFOCOM'20, reconstructed): preemptive DAG priority + DP fusion",
+          make_pace,
+          {knob_double("pace.partition-mb", 0, "preemption unit (MB)")
+               .at_least(0.01)
+               .shown("chosen by the oracle (1..64 MiB)"),
+           knob_double("pace.credit-mb", 0, "bytes in flight (MB)")
+               .at_least(0, true)
+               .shown("none (one partition in flight)")},
+          {.ps = false}};
 }
 
 }  // namespace dmlkit::comm

@@ -5,7 +5,6 @@
 // Assumptions [A]: no partitioning (TicTac reorders, it does not slice); order is enforced by
 // keeping one transfer in flight (a started transfer is never preempted); depth is computed on the
 // measured module graph (data/model-graphs), not on TensorFlow's op graph.
-#include "comm/schedulers/factories.h"
 #include "comm/schedulers/priority_queue.h"
 
 namespace dmlkit::comm {
@@ -33,6 +32,11 @@ class TicTac final : public CommScheduler {
 
 }  // namespace
 
-std::unique_ptr<CommScheduler> make_tictac(const SchedulerOptions&, Arch) { return std::make_unique<TicTac>(); }
+SchedulerEntry tictac_entry() {
+  return {"tictac", "TicTac (SysML'19): whole tensors in DAG-depth order, enforced",
+          [](const Knobs&, const SchedulerContext&) -> std::unique_ptr<CommScheduler> {
+            return std::make_unique<TicTac>();
+          }};
+}
 
 }  // namespace dmlkit::comm
