@@ -1,7 +1,7 @@
 """The CLI in-process: a command function builds the argument vector the CLI would get from its
 keyword arguments, runs it (dmlkit._dmlkit.run_cli, the same parser, checks and writers) into an
 output folder and loads the folder's results.json. Adding a family's command is one line:
-``simulate = command("comm", "simulate")``."""
+``replay = command("continual", "replay")``."""
 import inspect
 import os
 import tempfile
