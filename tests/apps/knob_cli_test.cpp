@@ -81,7 +81,7 @@ TEST(KnobCli, ListingsPrintKnobsFromTheRegistry) {
   EXPECT_EQ(run_cli({"comm", "list", "-v"}).out, c.out);
   auto i = run_cli({"influence", "algorithms", "-v"});
   ASSERT_EQ(i.status, 0) << i.err;
-  EXPECT_NE(i.out.find("\t--gamma\tdouble in (0, 1]\tdefault 0.2\t"), std::string::npos) << i.out;
+  EXPECT_NE(i.out.find("\trsb.gamma\tdouble in (0, 1]\tdefault 0.2\t"), std::string::npos) << i.out;
   EXPECT_EQ(run_cli({"influence", "list", "-v"}).out, i.out);
   auto s = run_cli({"continual", "strategies", "-v"});
   ASSERT_EQ(s.status, 0) << s.err;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "continual/idx_reader.h"
 #include "dmlkit/cli.h"
 
 namespace dmlkit::continual {
