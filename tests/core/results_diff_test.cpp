@@ -71,14 +71,15 @@ TEST(ResultsDiff, InputsThatDifferComeFirstAndDifferentWorkloadsAreFlagged) {
     return r;
   };
   const std::string h1(64, 'a'), h2(64, 'b');
-  const auto a = run({{"workload", "pollux-6"}, {"profile", "default"}, {"policy_params", {{"optimus.oracle", "0"}}}}, h1);
+  const auto a =
+      run({{"workload", "pollux-6"}, {"profile", "default"}, {"policy_params", {{"optimus.oracle", "0"}}}}, h1);
   // The same run: nothing differs, no warning.
   const auto same = diff_inputs(a, a);
   EXPECT_TRUE(same.differences.empty());
   EXPECT_FALSE(same.workloads_differ);
   // A knob only: named by its dotted path; the workload is the same.
-  const auto knob = diff_inputs(a, run({{"workload", "pollux-6"}, {"profile", "default"},
-                                        {"policy_params", {{"optimus.oracle", "1"}}}}, h1));
+  const auto knob = diff_inputs(
+      a, run({{"workload", "pollux-6"}, {"profile", "default"}, {"policy_params", {{"optimus.oracle", "1"}}}}, h1));
   ASSERT_EQ(knob.differences.size(), 1u);
   EXPECT_EQ(knob.differences[0].field, "inputs.policy_params.optimus.oracle");
   EXPECT_EQ(knob.differences[0].a, "0");
@@ -91,8 +92,9 @@ TEST(ResultsDiff, InputsThatDifferComeFirstAndDifferentWorkloadsAreFlagged) {
   EXPECT_NE(other.workload_reason.find("inputs.workload"), std::string::npos) << other.workload_reason;
   std::vector<std::string> fields;
   for (const auto& d : other.differences) fields.push_back(d.field);
-  EXPECT_EQ(fields, (std::vector<std::string>{"inputs.workload", "inputs.profile", "inputs.policy_params.optimus.oracle",
-                                              "inputs.round_s", "file data/w.csv"}));
+  EXPECT_EQ(fields,
+            (std::vector<std::string>{"inputs.workload", "inputs.profile", "inputs.policy_params.optimus.oracle",
+                                      "inputs.round_s", "file data/w.csv"}));
   EXPECT_EQ(other.differences[2].b, "(none)");
   EXPECT_EQ(other.differences[4].a, "sha256:aaaaaaaaaaaa");
   // Only the file's contents differ: still a different workload.

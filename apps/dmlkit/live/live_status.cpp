@@ -28,8 +28,7 @@ int run_status(const StatusOptions& o, Context& ctx) {
   if (o.format != "table" && o.format != "json")
     throw Error("--format: expected table or json, got '" + o.format + "'");
   const live::LiveStatus st = live::read_live_status(o.state);
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (o.format == "json") {
     nlohmann::ordered_json j;
     j["state"] = st.state_path;
@@ -56,9 +55,10 @@ int run_status(const StatusOptions& o, Context& ctx) {
     return 0;
   }
   ctx.out << "policy " << st.policy << ", state " << st.state_path << ": last poll " << ago(st.last_poll_wall_s, now)
- << ", last decision " << ago(st.last_decision_wall_s, now)
-          << (st.stopped_wall_s > 0 ? ", stopped cleanly " + ago(st.stopped_wall_s, now) : std::string()) << ", " << st.jobs.size() << " jobs managed, "
-          << st.finished_jobs << " finished, " << st.failed.size() << " failed\n";
+          << ", last decision " << ago(st.last_decision_wall_s, now)
+          << (st.stopped_wall_s > 0 ? ", stopped cleanly " + ago(st.stopped_wall_s, now) : std::string()) << ", "
+          << st.jobs.size() << " jobs managed, " << st.finished_jobs << " finished, " << st.failed.size()
+          << " failed\n";
   TextTable t({"slurm_id", "name", "status", "placement", "gpus", "requested_gpus", "attained_gpu_s", "preemptions",
                "retries"});
   for (const auto& job : st.jobs)

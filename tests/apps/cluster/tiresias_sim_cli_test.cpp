@@ -34,9 +34,9 @@ TEST(TiresiasSim, CommandLineGivesTheirFigures) {
   }
   // An explicit --round / --restart-delay still applies under the profile.
   const auto r = dmlkit::testing::run_cli(
-      {"cluster",  "simulate", "--profile",  "tiresias-sim", "--workload", "tiresias-60",     "--cluster",
-       "16x4",     "--policy", "tiresias",   "--round",      "60",         "--restart-delay", "30",
-       "--format", "csv",      "--data-dir", kTiresiasCliData,  "--out",      dir.path("out")});
+      {"cluster",  "simulate", "--profile",  "tiresias-sim",   "--workload", "tiresias-60",     "--cluster",
+       "16x4",     "--policy", "tiresias",   "--round",        "60",         "--restart-delay", "30",
+       "--format", "csv",      "--data-dir", kTiresiasCliData, "--out",      dir.path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("tiresias,178.4167,"), std::string::npos) << r.out;  // first starts stay free
   std::ifstream f(dir.path("out/results.json"));

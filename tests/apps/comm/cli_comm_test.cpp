@@ -41,9 +41,10 @@ TEST(CommCli, CompareWritesResultsCsvAndReport) {
 // twice as slow makes a compute-bound run take twice as long.
 static double iteration_s(std::vector<std::string> extra, double* bound = nullptr) {
   TempDir dir("comm-hetero");
-  std::vector<std::string> args = {"comm",        "compare", "--model",      "resnet50", "--arch",   "allreduce",
-                                   "--workers",   "8",       "--bandwidth",  "1Gbps",    "--batch",  "32",
-                                   "--schedulers", "bytescheduler", "--out", dir.path("o"), "--format", "json"};
+  std::vector<std::string> args = {
+      "comm",  "compare",     "--model",  "resnet50", "--arch", "allreduce",    "--workers",
+      "8",     "--bandwidth", "1Gbps",    "--batch",  "32",     "--schedulers", "bytescheduler",
+      "--out", dir.path("o"), "--format", "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   auto r = run_cli(args);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -60,9 +61,9 @@ TEST(CommCli, ASlowLinkOrGpuSlowsTheRing) {
   EXPECT_NEAR(b1 / b0, 2.0, 1e-9);
   TempDir dir("comm-hetero-cpu");
   auto compute_bound = [&](std::vector<std::string> extra) {
-    std::vector<std::string> args = {"comm", "compare", "--model", "resnet50", "--arch", "allreduce", "--workers", "8",
-                                     "--bandwidth", "100Gbps", "--schedulers", "bytescheduler", "--out",
-                                     dir.path("c"), "--format", "json"};
+    std::vector<std::string> args = {
+        "comm",        "compare", "--model",      "resnet50",      "--arch", "allreduce",   "--workers", "8",
+        "--bandwidth", "100Gbps", "--schedulers", "bytescheduler", "--out",  dir.path("c"), "--format",  "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     EXPECT_EQ(run_cli(args).status, 0);
     return nlohmann::json::parse(slurp(dir.path("c/results.json")))["records"][0]["metrics"]["iteration_mean_s"]
@@ -82,9 +83,9 @@ static void expect_bad(std::vector<std::string> args, const std::string& needle)
 TEST(CommCli, BadInputExitsTwoWithOneLine) {
   TempDir dir("comm-bad");
   expect_bad({"comm", "simulate", "--model", "nosuchnet", "--out", dir.path("a")}, "unknown model");
-  expect_bad({"comm", "simulate", "--arch", "allreduce", "--workers", "4", "--slow-link", "7:0.5", "--out",
-              dir.path("a")},
-             "worker 7 does not exist");
+  expect_bad(
+      {"comm", "simulate", "--arch", "allreduce", "--workers", "4", "--slow-link", "7:0.5", "--out", dir.path("a")},
+      "worker 7 does not exist");
   expect_bad({"comm", "simulate", "--slow-worker", "1:0.5", "--out", dir.path("a")}, "factor must be >= 1");
   expect_bad({"comm", "simulate", "--slow-link", "x", "--out", dir.path("a")}, "WORKER:FACTOR");
   // Issue 20: a graph folder that does not exist is named, not "unknown model (known: )".

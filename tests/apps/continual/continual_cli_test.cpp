@@ -24,9 +24,10 @@ TEST(ContinualCli, SignAngleRunsOnTheInstalledMnistDigitsByDefault) {
   const auto dir = fs::temp_directory_path() / "dmlkit_sign_angle_cli_test";
   fs::remove_all(dir);
   const std::string out_dir = dir.string();
-  const char* argv[] = {"dmlkit", "continual",         "sign-angle", "--pairs",          "4-9",   "--replay-sizes",
-                        "0,51",   "--train-per-class", "300",        "--test-per-class", "100",   "--epochs",
-                        "1",      "--runs",            "1",          "--flip-new-task",  "--out", out_dir.c_str()};
+  const char* argv[] = {
+      "dmlkit", "continual",        "sign-angle", "--pairs",  "4-9", "--replay-sizes", "0,51", "--train-per-class",
+      "300",    "--test-per-class", "100",        "--epochs", "1",   "--runs",         "1",    "--flip-new-task",
+      "--out",  out_dir.c_str()};
   std::ostringstream out, err;
   ASSERT_EQ(app::run_cli(18, argv, out, err), 0) << err.str();
   std::ifstream f(dir / "results.json");

@@ -13,17 +13,37 @@ using dmlkit::testing::TempDir;
 TEST(GnnCli, ListsPoliciesWithKnobs) {
   auto r = run_cli({"gnn", "list", "-v"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates", "online.rerate_tolerance",
-                        "metis", "hash", "metis.coarse_nodes", "metis.coarsen_above_edges"})
+  for (const char* n : {"colocate", "random", "greedy", "explore", "fifo-fair", "online", "explore.candidates",
+                        "online.rerate_tolerance", "metis", "hash", "metis.coarse_nodes", "metis.coarsen_above_edges"})
     EXPECT_NE(r.out.find(n), std::string::npos) << n;
 }
 
 TEST(GnnCli, CompareWritesResultsAndReport) {
   TempDir dir("gnn-compare");
-  auto r = run_cli({"gnn", "compare", "--graph", "cora", "--partitions", "2", "--machines", "4", "--devices",
-                    "v100:2,k80:2", "--batch", "256", "--feature-dim", "64", "--placements", "colocate,greedy,explore",
-                    "--placement-param", "explore.candidates=4", "--sim-iterations", "6", "--out", dir.path("o"),
-                    "--format", "json"});
+  auto r = run_cli({"gnn",
+                    "compare",
+                    "--graph",
+                    "cora",
+                    "--partitions",
+                    "2",
+                    "--machines",
+                    "4",
+                    "--devices",
+                    "v100:2,k80:2",
+                    "--batch",
+                    "256",
+                    "--feature-dim",
+                    "64",
+                    "--placements",
+                    "colocate,greedy,explore",
+                    "--placement-param",
+                    "explore.candidates=4",
+                    "--sim-iterations",
+                    "6",
+                    "--out",
+                    dir.path("o"),
+                    "--format",
+                    "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
   EXPECT_EQ(j["command"], "gnn compare");
@@ -60,11 +80,34 @@ TEST(GnnCli, BadInputIsOneLineExit2) {
 
 TEST(GnnCli, MetisPreStepAndItsKnobsFromTheCommandLine) {
   TempDir dir("gnn-pre");
-  auto r = run_cli({"gnn", "compare", "--graph", "rmat:nodes=4000,edge_factor=8", "--partitions", "2", "--machines", "2",
-                    "--devices", "v100:2", "--batch", "128", "--feature-dim", "16", "--placements", "colocate",
-                    "--schedulers", "online", "--partitioner-param", "metis.coarsen_above_edges=0",
-                    "--partitioner-param", "metis.coarse_nodes=500", "--sim-iterations", "3", "--out", dir.path("o"),
-                    "--format", "json"});
+  auto r = run_cli({"gnn",
+                    "compare",
+                    "--graph",
+                    "rmat:nodes=4000,edge_factor=8",
+                    "--partitions",
+                    "2",
+                    "--machines",
+                    "2",
+                    "--devices",
+                    "v100:2",
+                    "--batch",
+                    "128",
+                    "--feature-dim",
+                    "16",
+                    "--placements",
+                    "colocate",
+                    "--schedulers",
+                    "online",
+                    "--partitioner-param",
+                    "metis.coarsen_above_edges=0",
+                    "--partitioner-param",
+                    "metis.coarse_nodes=500",
+                    "--sim-iterations",
+                    "3",
+                    "--out",
+                    dir.path("o"),
+                    "--format",
+                    "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(dir.path("o/results.json")));
   EXPECT_GT(j["inputs"]["coarse_nodes"].get<int>(), 0);

@@ -111,7 +111,8 @@ TEST(PsAssignment, RandomIsSeededAndKeepsEveryByte) {
   bool differs = false;
   for (size_t t = 0; t < w.tensors.size(); ++t) {
     ASSERT_EQ(a.tensor_pieces[t].size(), b.tensor_pieces[t].size());
-    for (size_t i = 0; i < a.tensor_pieces[t].size(); ++i) EXPECT_EQ(a.tensor_pieces[t][i].server, b.tensor_pieces[t][i].server);
+    for (size_t i = 0; i < a.tensor_pieces[t].size(); ++i)
+      EXPECT_EQ(a.tensor_pieces[t][i].server, b.tensor_pieces[t][i].server);
     differs = differs || a.tensor_pieces[t].size() != c.tensor_pieces[t].size() ||
               a.tensor_pieces[t][0].server != c.tensor_pieces[t][0].server;
   }

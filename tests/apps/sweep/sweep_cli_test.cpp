@@ -139,7 +139,8 @@ TEST_F(SweepCli, BadSweepFilesAreOneLineExit2BeforeAnythingRuns) {
   const std::string base = "command: cluster simulate\nargs: {cluster: 4x4, workload: synthetic}\n";
   // An unknown axis (a typo of --policy).
   EXPECT_NE(run(base + "axes:\n  polcy: [fifo, srtf]\n")
-                .find("bad.yaml:4: field 'axes.polcy': unknown option '--polcy' for dmlkit cluster simulate (did you mean 'policy'?)"),
+                .find("bad.yaml:4: field 'axes.polcy': unknown option '--polcy' for dmlkit cluster simulate (did you "
+                      "mean 'policy'?)"),
             std::string::npos);
   // An unknown knob of a policy that runs.
   EXPECT_NE(run(base + "args2: 1\n").find("unknown field"), std::string::npos);
@@ -152,8 +153,9 @@ TEST_F(SweepCli, BadSweepFilesAreOneLineExit2BeforeAnythingRuns) {
   EXPECT_NE(run("command: cluster simulate\naxes:\n  workload: [pollux-1, pollux-99]\n").find("pollux-99"),
             std::string::npos);
   // An unknown command.
-  EXPECT_NE(run("command: cluster simulat\n").find("bad.yaml:1: field 'command': 'cluster simulat' is not a dmlkit command"),
-            std::string::npos);
+  EXPECT_NE(
+      run("command: cluster simulat\n").find("bad.yaml:1: field 'command': 'cluster simulat' is not a dmlkit command"),
+      std::string::npos);
   // A command that writes no output folder.
   EXPECT_NE(run("command: cluster policies\n").find("writes no output folder"), std::string::npos);
   // A knob for a command without --policy-param.
@@ -178,9 +180,9 @@ TEST_F(SweepCli, CheckCliParsesWithoutRunning) {
   EXPECT_NE(error.find("nope"), std::string::npos);
   EXPECT_EQ(check_cli({"comm", "tune", "--scheduler=bytescheduler", "--probes=0", "--out", out}, error), 2);
   EXPECT_NE(error.find("probes"), std::string::npos);
-  EXPECT_EQ(check_cli({"cluster", "compare", "--experiment=optimus-testbed", "--policies=optimus,nope", "--out", out},
-                      error),
-            2);
+  EXPECT_EQ(
+      check_cli({"cluster", "compare", "--experiment=optimus-testbed", "--policies=optimus,nope", "--out", out}, error),
+      2);
   EXPECT_NE(error.find("nope"), std::string::npos);
   EXPECT_EQ(check_cli({"cluster", "compare", "--experiment=optimus-testbed", "--out", out}, error), 0) << error;
   std::vector<std::string> options;
