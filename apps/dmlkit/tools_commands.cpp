@@ -27,11 +27,10 @@ std::string results_path(const std::string& p) {
 
 void add_generate(CLI::App& app, Context& ctx) {
   auto& what = ctx.make<std::string>();
-  auto* cmd = app.add_subcommand("generate", "Print the bash completion script or the man page of dmlkit, generated "
-                                             "from the command-line definitions");
-  cmd->add_option("WHAT", what, "bash-completion or man")
-      ->required()
-      ->check(CLI::IsMember({"bash-completion", "man"}));
+  auto* cmd = app.add_subcommand("generate",
+                                 "Print the bash completion script or the man page of dmlkit, generated "
+                                 "from the command-line definitions");
+  cmd->add_option("WHAT", what, "bash-completion or man")->required()->check(CLI::IsMember({"bash-completion", "man"}));
   cmd->callback([&ctx, &what, root = &app] {
     ctx.run = [&ctx, &what, root] {
       ctx.out << (what == "man" ? man_page(*root, DMLKIT_VERSION) : bash_completion(*root));
@@ -49,15 +48,17 @@ void add_tools_commands(CLI::App& app, Context& ctx) {
   add_generate(app, ctx);
   add_report_command(app, ctx);
   auto& o = ctx.make<DiffOptions>();
-  auto* cmd = app.add_subcommand("diff", "Compare two runs: per name and metric, both means, the change, and whether "
-                                         "it exceeds the spread over seeds");
+  auto* cmd = app.add_subcommand("diff",
+                                 "Compare two runs: per name and metric, both means, the change, and whether "
+                                 "it exceeds the spread over seeds");
   cmd->add_option("A", o.a, "The first results.json (or its folder)")->required();
   cmd->add_option("B", o.b, "The second results.json (or its folder)")->required();
   cmd->add_option("--format", o.format, "table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}))
       ->capture_default_str();
-  cmd->add_flag("--changed-only", o.changed_only, "Only the metrics whose change exceeds the spread (or, with one "
-                                                  "run per side, that changed at all)");
+  cmd->add_flag("--changed-only", o.changed_only,
+                "Only the metrics whose change exceeds the spread (or, with one "
+                "run per side, that changed at all)");
   cmd->callback([&] {
     ctx.run = [&] {
       const auto a = load_results_json(results_path(o.a));

@@ -13,12 +13,12 @@ namespace dmlkit::python {
 
 namespace py = pybind11;
 
-void bind_cli(py::module_& m);         // run_cli: the CLI in-process (cli.cpp)
-void bind_registries(py::module_& m);  // every family's registry as Python lists (registries.cpp)
-void bind_cluster(py::module_& m);     // views, placements, Python policies (cluster_policy.cpp)
+void bind_cli(py::module_& m);          // run_cli: the CLI in-process (cli.cpp)
+void bind_registries(py::module_& m);   // every family's registry as Python lists (registries.cpp)
+void bind_cluster(py::module_& m);      // views, placements, Python policies (cluster_policy.cpp)
 void bind_cluster_run(py::module_& m);  // the cluster run entry in-process (cluster_run.cpp)
-void bind_influence(py::module_& m);   // Python influence algorithms (influence_algorithm.cpp)
-void bind_loader(py::module_& m);      // --policy-file inside Python, and the plugin's bridge (bridge.cpp)
+void bind_influence(py::module_& m);    // Python influence algorithms (influence_algorithm.cpp)
+void bind_loader(py::module_& m);       // --policy-file inside Python, and the plugin's bridge (bridge.cpp)
 
 // The run entries of influence, football and continual in-process (<family>_run.cpp).
 void bind_influence_run(py::module_& m);

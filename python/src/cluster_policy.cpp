@@ -89,7 +89,7 @@ struct CallState {
   // The list changes since the columns were last brought up to date (one entry per call that
   // changed the list): applied when a column is read, so a call that reads none pays nothing.
   struct ListChange {
-    std::vector<int> departed;           // indices in the previous list, increasing
+    std::vector<int> departed;            // indices in the previous list, increasing
     std::vector<const cl::Job*> arrived;  // appended after them
   };
   std::vector<ListChange> pending;
@@ -99,8 +99,7 @@ struct CallState {
   // the columns when the caller does not say (num_arrived < 0).
   void note_list_change(const cl::ClusterView& v, bool incremental) {
     if (!cols_valid || !incremental || v.same_job_list || v.jobs_unchanged) return;
-    if (v.num_arrived < 0 || pending.size() >= kMaxPending ||
-        !std::is_sorted(v.departed.begin(), v.departed.end())) {
+    if (v.num_arrived < 0 || pending.size() >= kMaxPending || !std::is_sorted(v.departed.begin(), v.departed.end())) {
       cols_valid = false;
       pending.clear();
       return;
@@ -131,8 +130,8 @@ struct CallState {
       }
     }
     pending.clear();
-    if (ok && (col_id.size() != n || (n > 0 && (col_id.front() != jobs.front().job->id ||
-                                                 col_id.back() != jobs.back().job->id))))
+    if (ok && (col_id.size() != n ||
+               (n > 0 && (col_id.front() != jobs.front().job->id || col_id.back() != jobs.back().job->id))))
       ok = false;
     if (!ok) rebuild_columns();
     cols_valid = true;
@@ -491,21 +490,25 @@ void bind_cluster(py::module_& m) {
            })
       .def("__repr__", [](const cl::Placement& p) { return "Placement(" + std::string(py::repr(slices(p))) + ")"; });
 
-  py::class_<cl::FreeGpus>(m, "FreeGpus",
-                           "Free GPUs per server, and the placement choices of the C++ policies (cluster/model/placement.h)")
+  py::class_<cl::FreeGpus>(
+      m, "FreeGpus", "Free GPUs per server, and the placement choices of the C++ policies (cluster/model/placement.h)")
       .def(py::init([](const ViewHandle& view) {
              const CallState& c = live(view.s);
              return cl::FreeGpus(std::vector<int>(c.free.begin(), c.free.end()));
            }),
            py::arg("view"), "the free GPUs of a ClusterView (view.free_gpus without a NumPy array)")
-      .def(py::init([](const IntArray& free) { return cl::FreeGpus(std::vector<int>(free.data(), free.data() + free.size())); }),
+      .def(py::init([](const IntArray& free) {
+             return cl::FreeGpus(std::vector<int>(free.data(), free.data() + free.size()));
+           }),
            py::arg("free_per_server"))
-      .def("assign", [](cl::FreeGpus& f, const IntArray& free) { f.assign(std::span<const int>(free.data(), free.size())); })
+      .def("assign",
+           [](cl::FreeGpus& f, const IntArray& free) { f.assign(std::span<const int>(free.data(), free.size())); })
       .def("copy", [](const cl::FreeGpus& f) { return cl::FreeGpus(f); })
       .def_property_readonly("total", &cl::FreeGpus::total)
       .def("on", &cl::FreeGpus::on, py::arg("server"))
-      .def_property_readonly("per_server",
-                             [](const cl::FreeGpus& f) { return py::array_t<int>(f.per_server().size(), f.per_server().data()); })
+      .def_property_readonly(
+          "per_server",
+          [](const cl::FreeGpus& f) { return py::array_t<int>(f.per_server().size(), f.per_server().data()); })
       .def(
           "place",
           [](cl::FreeGpus& f, int gpus, const std::string& kind) -> py::object {
@@ -527,8 +530,8 @@ void bind_cluster(py::module_& m) {
       .def_readonly("seed", &PyPolicyOptions::seed, "the run's --seed")
       .def_readonly("knobs", &PyPolicyOptions::knobs, "declared knobs, typed, with the user's --policy-param values")
       .def("__repr__", [](const PyPolicyOptions& o) {
-        return "PolicyOptions(profile='" + o.profile + "', placement='" + o.placement + "', seed=" +
-               std::to_string(o.seed) + ", knobs=" + std::string(py::repr(o.knobs)) + ")";
+        return "PolicyOptions(profile='" + o.profile + "', placement='" + o.placement +
+               "', seed=" + std::to_string(o.seed) + ", knobs=" + std::string(py::repr(o.knobs)) + ")";
       });
 
   py::class_<ViewHandle>(m, "ClusterView", "The cluster as a policy sees it (valid during schedule() only)")
@@ -562,15 +565,12 @@ void bind_cluster(py::module_& m) {
                                return a;
                              })
       .def_property_readonly(
-          "free_cpus",
-          [](const ViewHandle& h) { return free_resource(live(h.s), true); },
+          "free_cpus", [](const ViewHandle& h) { return free_resource(live(h.s), true); },
           "CPU cores per server not held by the running parameter-server jobs' tasks (a copy)")
       .def_property_readonly(
-          "free_mem_gb",
-          [](const ViewHandle& h) { return free_resource(live(h.s), false); },
+          "free_mem_gb", [](const ViewHandle& h) { return free_resource(live(h.s), false); },
           "memory (GB) per server not held by the running parameter-server jobs' tasks (a copy)")
-      .def_property_readonly("num_servers",
-                             [](const ViewHandle& h) { return live(h.s).view->cluster->num_servers(); })
+      .def_property_readonly("num_servers", [](const ViewHandle& h) { return live(h.s).view->cluster->num_servers(); })
       .def_property_readonly("total_gpus", [](const ViewHandle& h) { return live(h.s).view->cluster->total_gpus(); })
       .def_property_readonly("cluster_name", [](const ViewHandle& h) { return live(h.s).view->cluster->name; });
 
@@ -668,7 +668,8 @@ void bind_cluster(py::module_& m) {
                              })
       .def_property_readonly("executed_s",
                              [](py::object self) {
-                               return field_view(live(self.cast<const JobsHandle&>().s), &cl::JobView::executed_s, self);
+                               return field_view(live(self.cast<const JobsHandle&>().s), &cl::JobView::executed_s,
+                                                 self);
                              })
       .def_property_readonly("last_stopped_s",
                              [](py::object self) {
@@ -682,7 +683,8 @@ void bind_cluster(py::module_& m) {
                              })
       .def_property_readonly("preemptions",
                              [](py::object self) {
-                               return field_view(live(self.cast<const JobsHandle&>().s), &cl::JobView::preemptions, self);
+                               return field_view(live(self.cast<const JobsHandle&>().s), &cl::JobView::preemptions,
+                                                 self);
                              })
       .def_property_readonly("restarts",
                              [](py::object self) {
@@ -700,9 +702,7 @@ void bind_cluster(py::module_& m) {
               throw py::value_error("remaining_time_s: one GPU count per job");
             for (size_t i = 0; i < c.jobs.size(); ++i) {
               const auto& v = c.jobs[i];
-              const int g = gpus.is_none() ? v.job->num_gpus
-                            : per_job.empty() ? gpus.cast<int>()
-                                              : per_job[i];
+              const int g = gpus.is_none() ? v.job->num_gpus : per_job.empty() ? gpus.cast<int>() : per_job[i];
               p[i] = v.oracle ? v.oracle->remaining_time_s(g) : std::nan("");
             }
             return a;

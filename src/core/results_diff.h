@@ -19,7 +19,7 @@
 namespace dmlkit {
 
 struct MetricDiff {
-  std::string name;                                                    // policy, scheduler, ...
+  std::string name;                                                  // policy, scheduler, ...
   nlohmann::ordered_json params = nlohmann::ordered_json::object();  // what else tells groups apart
   std::string metric;
   bool in_a = false, in_b = false;  // a group or metric present on one side only

@@ -38,7 +38,7 @@ namespace dmlkit::live {
 // requeue_hold keeps its GPUs busy for a drawn settle delay (Slurm's epilog). All zero by default.
 struct FakeLatencies {
   cluster::LatencyDraw poll, place, release, hold, requeue, submit;  // wall time of each call
-  cluster::LatencyDraw start, completion, settle;                  // Slurm-side delays
+  cluster::LatencyDraw start, completion, settle;                    // Slurm-side delays
   uint64_t seed = 1;
 };
 // The latencies of a calibration file (statistic: constants or draws from its samples), for a
@@ -134,11 +134,11 @@ class FakeSlurm final : public ClusterBackend {
     std::optional<double> run_s;
     double started_s = 0;
     double ended_s = 0;
-    int failures_left = 0;  // set_failing_runs
-    double released_s = -1e300;  // last release (set_start_delay)
+    int failures_left = 0;          // set_failing_runs
+    double released_s = -1e300;     // last release (set_start_delay)
     double start_after_s = -1e300;  // drawn start delay after the last release (set_latencies)
     double done_at_s = -1;          // its done file was seen; completes at this time (set_latencies)
-    std::string done_file;       // first script argument (set_done_file_jobs)
+    std::string done_file;          // first script argument (set_done_file_jobs)
   };
 
   void enter(const std::string& command);  // counts the call, throws injected faults

@@ -74,14 +74,14 @@ TEST(CliStyle, Sha256OfKnownStrings) {
 
 TEST(CliStyle, CommTakesDataDirLikeEveryFamily) {
   TempDir dir("style-comm");
-  const auto bad = run_cli({"comm", "simulate", "--data-dir", "/nonexistent-data", "--model", "vgg16", "--out",
-                            dir.path("a")});
+  const auto bad =
+      run_cli({"comm", "simulate", "--data-dir", "/nonexistent-data", "--model", "vgg16", "--out", dir.path("a")});
   EXPECT_EQ(bad.status, 2);
   // A missing --data-dir is named as such before any file is read (issue 44).
   EXPECT_NE(bad.err.find("--data-dir: no such folder: /nonexistent-data"), std::string::npos) << bad.err;
   EXPECT_EQ(bad.err.find('\n'), bad.err.size() - 1) << bad.err;
-  const auto ok = run_cli({"comm", "simulate", "--data-dir", default_data_dir(), "--model", "resnet50",
-                           "--iterations", "2", "--out", dir.path("b")});
+  const auto ok = run_cli({"comm", "simulate", "--data-dir", default_data_dir(), "--model", "resnet50", "--iterations",
+                           "2", "--out", dir.path("b")});
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
@@ -127,9 +127,13 @@ namespace {
 TEST(CliStyle, DiffComparesTwoRunsAndRejectsWhatIsNotAResultsFile) {
   TempDir dir("style-diff");
   ASSERT_EQ(run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "16x4", "--policies", "fifo,srtf",
-                     "--out", dir.path("a")}).status, 0);
+                     "--out", dir.path("a")})
+                .status,
+            0);
   ASSERT_EQ(run_cli({"cluster", "compare", "--workload", "pollux-6", "--cluster", "24x4", "--policies", "fifo,srtf",
-                     "--out", dir.path("b")}).status, 0);
+                     "--out", dir.path("b")})
+                .status,
+            0);
   const auto same = run_cli({"diff", dir.path("a"), dir.path("a/results.json"), "--format", "json"});
   ASSERT_EQ(same.status, 0) << same.err;
   const auto same_json = nlohmann::json::parse(same.out);
@@ -163,9 +167,9 @@ TEST(CliStyle, CommWritesAPerfettoTraceAndHelpShowsPerSchedulerDefaults) {
                               "--warmup", "1", "--out", dir.path("plain")});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("plain/trace.json")));
-  const auto r = run_cli({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler",
-                          "--iterations", "3", "--warmup", "1", "--out", dir.path("out"), "--trace",
-                          dir.path("comm-trace.json")});
+  const auto r =
+      run_cli({"comm", "compare", "--model", "resnet50", "--schedulers", "fifo,bytescheduler", "--iterations", "3",
+               "--warmup", "1", "--out", dir.path("out"), "--trace", dir.path("comm-trace.json")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("trace:   " + dir.path("comm-trace.json")), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir.path("out/trace.json")));
@@ -253,8 +257,7 @@ TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
   for (auto& [lane, spans] : lanes) {
     std::sort(spans.begin(), spans.end());
     for (size_t i = 1; i < spans.size(); ++i)
-      EXPECT_GE(spans[i].first, spans[i - 1].second - 1e-6)
-          << "lane " << lane.first << "/" << lane.second;
+      EXPECT_GE(spans[i].first, spans[i - 1].second - 1e-6) << "lane " << lane.first << "/" << lane.second;
   }
   // The jobs CSV's gpu_s column (index 10), per job id (column 0).
   const std::string csv = slurp(dir.path("out/jobs-tiresias-seed1.csv"));
@@ -291,11 +294,18 @@ TEST(CliStyle, ClusterSimulateWritesAPerfettoTraceOfJobsOnServers) {
 TEST(CliStyle, HelpShowsNoPathOfThisMachine) {
   const std::string data = std::filesystem::path(dmlkit::default_data_dir()).parent_path().string();
   for (const std::vector<std::string>& cmd :
-       std::vector<std::vector<std::string>>{{"cluster", "simulate"}, {"cluster", "compare"}, {"comm", "compare"},
-                                             {"comm", "tune"}, {"ps", "compare"}, {"gnn", "compare"},
-                                             {"influence", "run"}, {"cluster", "train", "dl2"},
+       std::vector<std::vector<std::string>>{{"cluster", "simulate"},
+                                             {"cluster", "compare"},
+                                             {"comm", "compare"},
+                                             {"comm", "tune"},
+                                             {"ps", "compare"},
+                                             {"gnn", "compare"},
+                                             {"influence", "run"},
+                                             {"cluster", "train", "dl2"},
                                              {"cluster", "train", "harmony"},
-                                             {"cluster", "train", "harmony-seq2seq"}, {"cluster", "replay"}, {"sweep", "run"}}) {
+                                             {"cluster", "train", "harmony-seq2seq"},
+                                             {"cluster", "replay"},
+                                             {"sweep", "run"}}) {
     auto args = cmd;
     args.push_back("--help");
     const auto r = run_cli(args);

@@ -18,11 +18,11 @@ std::string harmony3_tiny_preset(const TempDir& dir) {
 }
 
 std::vector<std::string> harmony_train_args(const std::string& preset, const std::string& out) {
-  return {"cluster",        "train", "harmony",     "--experiment", preset,      "--out",   out,          "--jobs",
-          "8",              "--new-jobs", "3",      "--rl-steps",   "150",       "--batch", "32",         "--memory",
-          "128",            "--rm-traces", "3",     "--rm-epochs",  "15",        "--train-traces", "6", "--val-traces",
-          "3",              "--val-every", "50",    "--checkpoint-every", "50",  "--epsilon-steps", "100",
-          "--threads",      "1",     "--neurons",   "32",           "--rm-neurons", "64"};
+  return {"cluster", "train",       "harmony", "--experiment",       preset, "--out",           out,   "--jobs",
+          "8",       "--new-jobs",  "3",       "--rl-steps",         "150",  "--batch",         "32",  "--memory",
+          "128",     "--rm-traces", "3",       "--rm-epochs",        "15",   "--train-traces",  "6",   "--val-traces",
+          "3",       "--val-every", "50",      "--checkpoint-every", "50",   "--epsilon-steps", "100", "--threads",
+          "1",       "--neurons",   "32",      "--rm-neurons",       "64"};
 }
 
 TEST(HarmonyTrain, WritesModelsAndImprovesOverItsStart) {
@@ -89,7 +89,8 @@ TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
   auto args = harmony_train_args(preset, dir.path("out"));
   for (size_t i = 0; i + 1 < args.size(); ++i)
     if (args[i] == "--rl-steps") args[i + 1] = "20";
-  for (const char* a : {"--imitate", "auto", "--il-steps", "3000", "--il-traces", "40", "--il-lr", "3e-3", "--defer", "--critic-warmup", "10", "--type-counts"})
+  for (const char* a : {"--imitate", "auto", "--il-steps", "3000", "--il-traces", "40", "--il-lr", "3e-3", "--defer",
+                        "--critic-warmup", "10", "--type-counts"})
     args.push_back(a);
   const auto r = run_cli(args);
   ASSERT_EQ(r.status, 0) << r.err;
@@ -108,8 +109,8 @@ TEST(HarmonyTrain, ImitationWarmStartBeatsTheRandomStart) {
   EXPECT_LT(il, init) << "random start";
   EXPECT_LT(il, 1.15 * teacher_jct) << "teacher " << teacher << " " << teacher_jct;
   EXPECT_NE(slurp(dir.path("out/best.json")).find("\"defer\": \"on\""), std::string::npos);
-  const auto bad = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--imitate", "no-such-placer",
-                            "--out", dir.path("bad")});
+  const auto bad = run_cli(
+      {"cluster", "train", "harmony", "--experiment", preset, "--imitate", "no-such-placer", "--out", dir.path("bad")});
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
@@ -124,8 +125,8 @@ TEST(HarmonyTrain, ResumeFromTheImitationCheckpointEqualsTheWholeRun) {
     auto v = harmony_train_args(preset, dir.path(out));
     for (size_t i = 0; i + 1 < v.size(); ++i)
       if (v[i] == "--rl-steps") v[i + 1] = steps;
-    for (const char* a : {"--imitate", "lb", "--il-steps", "200", "--il-traces", "4", "--critic-warmup", "10", "--reward",
-                          "jct", "--gamma", "0.9", "--reward-scale", "jobs-gamma", "--center-advantages"})
+    for (const char* a : {"--imitate", "lb", "--il-steps", "200", "--il-traces", "4", "--critic-warmup", "10",
+                          "--reward", "jct", "--gamma", "0.9", "--reward-scale", "jobs-gamma", "--center-advantages"})
       v.push_back(a);
     return v;
   };
@@ -147,7 +148,8 @@ TEST(HarmonyTrain, ResumeFromTheImitationCheckpointEqualsTheWholeRun) {
   EXPECT_EQ(s.status, 2);
   EXPECT_NE(s.err.find("meta.seed"), std::string::npos) << s.err;
   EXPECT_EQ(std::count(s.err.begin(), s.err.end(), '\n'), 1) << s.err;
-  const auto none = run_cli({"cluster", "train", "harmony", "--experiment", preset, "--resume", "--out", dir.path("nothing")});
+  const auto none =
+      run_cli({"cluster", "train", "harmony", "--experiment", preset, "--resume", "--out", dir.path("nothing")});
   EXPECT_EQ(none.status, 2) << none.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("nothing")));
 }

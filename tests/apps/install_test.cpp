@@ -38,10 +38,12 @@ TEST(Install, TheInstalledProgramUsesItsOwnDataAndShipsCompletionAndManPage) {
                                {{"DMLKIT_DATA_DIR", ""}}, 120);
   EXPECT_TRUE(run.ok()) << run.err;
   // The completion script is valid bash and completes subcommands.
-  const auto bash = run_process({"bash", "-c",
-                                 "source '" + prefix + "/share/bash-completion/completions/dmlkit' && "
-                                 "COMP_WORDS=(dmlkit cluster comp) COMP_CWORD=2 && _dmlkit && echo \"${COMPREPLY[@]}\""},
-                                {}, 30);
+  const auto bash =
+      run_process({"bash", "-c",
+                   "source '" + prefix +
+                       "/share/bash-completion/completions/dmlkit' && "
+                       "COMP_WORDS=(dmlkit cluster comp) COMP_CWORD=2 && _dmlkit && echo \"${COMPREPLY[@]}\""},
+                  {}, 30);
   ASSERT_TRUE(bash.ok()) << bash.err;
   EXPECT_EQ(bash.out, "compare\n");
   const auto man = run_process({"man", "-l", "-P", "cat", prefix + "/share/man/man1/dmlkit.1"}, {}, 30);

@@ -59,7 +59,8 @@ TEST(ResultsLayout, CompareThreadsGiveByteIdenticalFolders) {
   const auto s = folder(dir.path("serial")), p = folder(dir.path("parallel"));
   ASSERT_EQ(s.size(), p.size());
   EXPECT_EQ(s.size(),
-            1u + 3u + 2u + 2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html and .json, jobs/rounds x 5
+            1u + 3u + 2u +
+                2u * 5u);  // marker, results.json, records.csv, summary.csv, report.html and .json, jobs/rounds x 5
   for (const auto& [name, content] : s)
     EXPECT_EQ(without_provenance(name, content), without_provenance(name, p.at(name))) << name;
 }
@@ -107,9 +108,8 @@ TEST(ResultsLayout, BothComparePathsWriteTheSameLayout) {
     std::set<std::string> names;
     for (const auto& [name, content] : folder(dir.path(d)))
       if (!std::regex_match(name, detail)) names.insert(name);
-    EXPECT_EQ(names,
-              (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "report.json", "results.json",
-                                     "summary.csv"}))
+    EXPECT_EQ(names, (std::set<std::string>{".dmlkit-output", "records.csv", "report.html", "report.json",
+                                            "results.json", "summary.csv"}))
         << d;
     for (const auto& rec : nlohmann::json::parse(slurp(dir.path(std::string(d) + "/results.json")))["records"])
       for (const auto& [k, f] : rec["files"].items()) EXPECT_TRUE(fs::exists(dir.path(d) + "/" + f.get<std::string>()));

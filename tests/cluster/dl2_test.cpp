@@ -328,8 +328,8 @@ TEST(Dl2Reward, NormalisedProgressOrSpeedUpOverOnePsAndOneWorker) {
   ASSERT_GT(got[0].size(), 4u);
   // Per job: speed-up reward / normalised reward = total epochs / reference epochs per slot, the
   // same in every slot; divided by the total epochs it depends on the job's type only.
-  std::map<int, double> ratio;      // job id -> ratio
-  std::map<int, double> per_type;   // type -> ratio / total epochs
+  std::map<int, double> ratio;     // job id -> ratio
+  std::map<int, double> per_type;  // type -> ratio / total epochs
   double total_normalised = 0;
   for (size_t k = 0; k < got[0].size(); ++k) {
     ASSERT_EQ(got[0][k].first, got[1][k].first);
@@ -395,9 +395,9 @@ class ShadowDl2 final : public Policy {
   std::vector<double> p_exact_, p_fast_;
 };
 
-// The bundled models (the presets' defaults among them) on their presets' first evaluation seed (seed 1): the fast path's
-// probabilities stay within 1e-5 of the exact ones (measured: about 2e-6) and at most one draw
-// in 10,000 goes another way (measured: none; docs/performance.md).
+// The bundled models (the presets' defaults among them) on their presets' first evaluation seed (seed 1): the fast
+// path's probabilities stay within 1e-5 of the exact ones (measured: about 2e-6) and at most one draw in 10,000 goes
+// another way (measured: none; docs/performance.md).
 TEST(Dl2Policy, IncrementalFastPathStaysCloseToTheExactProbabilities) {
   const std::vector<std::pair<const char*, std::vector<const char*>>> runs = {
       {"dl2-96", {"dl2-96", "dl2-96-shared", "dl2-96-shared-w40"}},
